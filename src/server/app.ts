@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Express, type RequestHandler } from 'express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { AppDeps } from './deps.js';
+import { authRestRoutes } from './features/auth/auth.rest.js';
+import { httpContext } from './http/requestContext.js';
+import { errorHandler, notFoundJson } from './http/rest.js';
+import { requestLog } from './http/requestLog.js';
+import { refuseForeignOrigins, securityHeaders } from './http/security.js';
+import { appRouter } from './trpc/root.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const clientDist = path.resolve(here, '../../dist/client');
+
+export type AppOptions = {
+  // In development Vite serves the client as middleware instead of the built files.
+  clientMiddleware?: RequestHandler;
+};
+
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(securityHeaders(Boolean(options.clientMiddleware)));
+
+  // Liveness, readiness and the keep-alive ping of the phone guide (SPEC section 2).
+  app.get('/ping', (_req, res) => void res.type('text/plain').send('pong'));
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await deps.orm.em.fork().getConnection().execute('select 1');
+      res.json({ status: 'ready' });
+    } catch (error) {
+      deps.log.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', message: 'The database is not reachable' });
+    }
+  });
+
+  app.use(requestLog(deps.log));
+  app.use(refuseForeignOrigins);
+
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => httpContext(deps, req, res),
+      maxBodySize: 1024 * 1024,
+      onError: ({ error, path: procedure }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+      },
+    }),
+  );
+
+  app.use('/api', express.json({ limit: '100kb' }));
+  app.use(authRestRoutes(deps));
+  app.use('/api', notFoundJson);
+
+  if (options.clientMiddleware) {
+    app.use(options.clientMiddleware);
+  } else if (fs.existsSync(path.join(clientDist, 'index.html'))) {
+    app.use(express.static(clientDist, { index: false, maxAge: '1h', setHeaders: cacheForever }));
+    // Client routes (and the not-found page) are the single-page app's business.
+    app.get('/{*splat}', (_req, res) => void res.sendFile(path.join(clientDist, 'index.html'), { headers: { 'Cache-Control': 'no-cache' } }));
+  } else {
+    app.get('/{*splat}', (_req, res) => void res.status(503).type('text/plain').send('The client is not built: run `npm run build` (npm start does it for you).'));
+  }
+
+  app.use(errorHandler(deps));
+  return app;
+}
+
+function cacheForever(res: express.Response, filePath: string) {
+  // Vite names built assets by content hash, so they never change under the same name.
+  if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+}

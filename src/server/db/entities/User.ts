@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const UserSchema = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    username: p.string().length(64),
+    // Usernames are unique regardless of case: 'Jane' and 'jane' are one account.
+    usernameKey: p.string().length(64).unique(),
+    passwordHash: p.string().length(255).nullable().hidden(),
+    fullName: p.string().length(100),
+    jobTitle: p.string().length(100).nullable(),
+    company: p.string().length(100).nullable(),
+    // The seeded demo account (id 1). It can only be used while DEMO_MODE is on.
+    isDemo: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class User extends UserSchema.class {
+  toPublic() {
+    return {
+      id: this.id,
+      username: this.username,
+      fullName: this.fullName,
+      jobTitle: this.jobTitle ?? null,
+      company: this.company ?? null,
+    };
+  }
+}
+UserSchema.setClass(User);
+
+export type PublicUser = ReturnType<User['toPublic']>;

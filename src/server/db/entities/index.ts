@@ -1,0 +1,4 @@
+import { User } from './User.js';
+
+export { User };
+export const entities = [User];

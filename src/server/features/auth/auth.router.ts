@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { loginSchema, registerSchema } from '../../../shared/schemas/auth.js';
+import { publicProcedure, router, userProcedure } from '../../trpc/init.js';
+import { checkAccess } from './checkAccess.js';
+import { login } from './login.js';
+import { logout } from './logout.js';
+import { register } from './register.js';
+
+export const authRouter = router({
+  register: publicProcedure.input(registerSchema).mutation(({ ctx, input }) => register(ctx, input)),
+  login: publicProcedure.input(loginSchema).mutation(({ ctx, input }) => login(ctx, input)),
+  logout: publicProcedure.mutation(({ ctx }) => logout(ctx)),
+  session: userProcedure.query(({ ctx }) => ({
+    user: ctx.user?.toPublic() ?? null,
+    demoMode: ctx.deps.config.demoMode,
+    signedIn: Boolean(ctx.session.userId) && ctx.user !== null,
+  })),
+  checkAccess: publicProcedure
+    .input(z.object({ accessKey: z.string().max(1024).optional() }))
+    .mutation(({ ctx, input }) => checkAccess(ctx, input.accessKey)),
+});

@@ -1,0 +1,36 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { registerSchema } from '../../../shared/schemas/auth.js';
+import { authTexts } from '../../../shared/texts/index.js';
+import { User } from '../../db/entities/User.js';
+import type { DbContext } from '../../trpc/context.js';
+import { hashPassword } from './password.js';
+
+export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
+  const usernameKey = input.username.toLowerCase();
+  if (await ctx.em.count(User, { usernameKey })) {
+    throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });
+  }
+  const user = ctx.em.create(User, {
+    username: input.username,
+    usernameKey,
+    passwordHash: await hashPassword(input.password),
+    fullName: input.fullName,
+    jobTitle: input.jobTitle,
+    company: input.company,
+    isDemo: false,
+  });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    // Two registrations racing for one name: the unique index decides.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });
+    }
+    throw error;
+  }
+  ctx.session.userId = user.id;
+  await ctx.session.save();
+  return { user: user.toPublic() };
+}

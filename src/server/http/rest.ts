@@ -1,0 +1,58 @@
+import type { NextFunction, Request, Response } from 'express';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { ZodError, z } from 'zod';
+import { commonTexts } from '../../shared/texts/index.js';
+import type { AppDeps } from '../deps.js';
+import { createCaller } from '../trpc/root.js';
+import { publicMessage } from '../trpc/init.js';
+import { httpContext } from './requestContext.js';
+
+type Caller = ReturnType<typeof createCaller>;
+
+// DESIGN rule 1: a spec REST path parses the request, calls the same tRPC procedure through a
+// server-side caller, and shapes the reply. Errors keep the procedure's status and message.
+export function restRoute(
+  deps: AppDeps,
+  handle: (caller: Caller, req: Request, res: Response) => Promise<unknown>,
+  successStatus = 200,
+) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const caller = createCaller(await httpContext(deps, req, res));
+      const body = await handle(caller, req, res);
+      if (res.headersSent) return;
+      if (body === undefined) res.status(204).end();
+      else res.status(successStatus).json(body);
+    } catch (error) {
+      if (error instanceof TRPCError) {
+        const status = getHTTPStatusCodeFromError(error);
+        if (status >= 500) {
+          deps.log.error({ err: error.cause ?? error, path: req.path }, 'request failed');
+        }
+        const fieldErrors =
+          error.cause instanceof ZodError ? z.flattenError(error.cause).fieldErrors : undefined;
+        res.status(status).json({ message: publicMessage(error), ...(fieldErrors ? { fieldErrors } : {}) });
+        return;
+      }
+      next(error);
+    }
+  };
+}
+
+export function notFoundJson(_req: Request, res: Response) {
+  res.status(404).json({ message: 'Not found' });
+}
+
+// Last resort: a person gets a plain message, the log gets the cause once.
+export function errorHandler(deps: AppDeps) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') return void res.status(413).json({ message: commonTexts.tooLarge });
+    if (type === 'entity.parse.failed') return void res.status(400).json({ message: commonTexts.badJson });
+    if (status >= 400 && status < 500) return void res.status(status).json({ message: (error as Error).message });
+    deps.log.error({ err: error, path: req.path }, 'unhandled error');
+    if (!res.headersSent) res.status(500).json({ message: commonTexts.genericError });
+  };
+}

@@ -1,0 +1,63 @@
+import { ConfigError, isLoopbackHost, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/dataDirLock.js';
+import { createLogger } from './log.js';
+import { startServer, type StartOptions } from './server.js';
+
+const dev = process.argv.includes('--dev');
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  if (config.demoMode && !isLoopbackHost(config.host)) {
+    const line = '!'.repeat(78);
+    console.warn(`\n${line}\n  WARNING: DEMO_MODE is on while HOST=${config.host} is reachable from other machines.\n  Every visitor without a session acts as the demo user and sees its data.\n  Set DEMO_MODE=false for real accounts.\n${line}\n`);
+  }
+
+  const options: StartOptions = { log };
+  if (dev) {
+    const { attachViteDevServer } = await import('./dev/vite.js');
+    options.attachClient = attachViteDevServer;
+  }
+
+  let server;
+  try {
+    server = await startServer(config, options);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  const coach = config.openai.apiKey ? `model ${config.openai.model}` : 'built-in offline coach (no OPENAI_API_KEY)';
+  console.log(`\nAI Coach is running at ${server.url}\n  database: ${database}\n  demo mode: ${config.demoMode ? 'on' : 'off'}\n  coach: ${coach}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error('AI Coach could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

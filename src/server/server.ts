@@ -1,0 +1,113 @@
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/core';
+import { applyWSSHandler } from '@trpc/server/adapters/ws';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { lockDataDir } from './db/dataDirLock.js';
+import { databaseTarget, openDatabase } from './db/orm.js';
+import type { AppDeps } from './deps.js';
+import { prepareDemoAccount } from './features/auth/demoAccount.js';
+import { createLoginThrottle } from './features/auth/loginThrottle.js';
+import { resolveSessionPassword } from './features/auth/session.js';
+import { upgradeContext } from './http/requestContext.js';
+import { isForeignOrigin } from './http/security.js';
+import { createLogger } from './log.js';
+import { appRouter } from './trpc/root.js';
+
+export type RunningServer = {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  httpServer: http.Server;
+  close: () => Promise<void>;
+};
+
+export type StartOptions = {
+  log?: Logger;
+  /** Development: attach Vite to the server and let it serve the client. */
+  attachClient?: (server: http.Server) => Promise<{ middleware: RequestHandler; close: () => Promise<void> }>;
+};
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const target = databaseTarget(config);
+  const releaseLock = target.kind === 'pglite' ? lockDataDir(config.dataDir) : () => {};
+  let orm: MikroORM | undefined;
+  try {
+    orm = await openDatabase(target);
+    await prepareDemoAccount(orm, config.demoMode);
+    const deps: AppDeps = {
+      config,
+      orm,
+      log,
+      sessionPassword: resolveSessionPassword(config.sessionSecret, config.dataDir),
+      loginThrottle: createLoginThrottle(),
+    };
+
+    const httpServer = http.createServer();
+    const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
+    const app = createApp(deps, { clientMiddleware: client?.middleware });
+    httpServer.on('request', app);
+
+    // One port for HTTP and both WebSocket endpoints; upgrades are routed by path.
+    const trpcWss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+    const trpcHandler = applyWSSHandler({
+      wss: trpcWss,
+      router: appRouter,
+      createContext: ({ req }) => upgradeContext(deps, req),
+      keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+      onError: ({ error, path }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, procedure: path }, 'procedure failed');
+      },
+    });
+    const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss };
+    httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const wss = upgradeRoutes[pathname];
+      if (!wss) {
+        if (!client) socket.destroy(); // in development Vite's HMR socket takes the rest
+        return;
+      }
+      if (isForeignOrigin(req)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => resolve());
+    });
+    const port = (httpServer.address() as AddressInfo).port;
+    const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        // Tell WebSocket clients to reconnect elsewhere, stop accepting, let requests finish.
+        trpcHandler.broadcastReconnectNotification();
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeIdleConnections();
+        for (const wss of Object.values(upgradeRoutes)) for (const ws of wss.clients) ws.close(1012, 'Server restarting');
+        const timeout = setTimeout(() => httpServer.closeAllConnections(), 5_000);
+        await stopped;
+        clearTimeout(timeout);
+        await client?.close();
+        await orm!.close(true);
+        releaseLock();
+      })());
+
+    return { url, port, deps, httpServer, close };
+  } catch (error) {
+    await orm?.close(true).catch(() => {});
+    releaseLock();
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+import { NotFoundError } from '@mikro-orm/core';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { z, ZodError } from 'zod';
+import { authTexts, commonTexts } from '../../shared/texts/index.js';
+import { resolveUser } from '../features/auth/currentUser.js';
+import type { Context } from './context.js';
+
+// The only file that calls initTRPC (CONVENTIONS 1).
+const t = initTRPC.context<Context>().create({
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
+    return {
+      ...shape,
+      message: publicMessage(error),
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        fieldErrors: zodError ? z.flattenError(zodError).fieldErrors : undefined,
+      },
+    };
+  },
+});
+
+// What a person may read: the first validation message, our own messages, never internals.
+export function publicMessage(error: TRPCError): string {
+  if (error.cause instanceof ZodError) return error.cause.issues[0]?.message ?? commonTexts.genericError;
+  if (error.code === 'INTERNAL_SERVER_ERROR') return commonTexts.genericError;
+  return error.message;
+}
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const createCallerFactory = t.createCallerFactory;
+
+// Each call works in its own forked EntityManager; the ORM's not-found becomes NOT_FOUND.
+const withEntityManager = t.middleware(async ({ ctx, next }) => {
+  const em = ctx.deps.orm.em.fork();
+  const result = await next({ ctx: { em } });
+  if (!result.ok && result.error.cause instanceof NotFoundError) {
+    throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(withEntityManager);
+
+export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const user = await resolveUser(ctx);
+  return next({ ctx: { user } });
+});
+
+export const protectedProcedure = userProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  return next({ ctx: { user: ctx.user } });
+});
