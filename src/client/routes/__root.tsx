@@ -1,0 +1,21 @@
+import { useMantineColorScheme } from '@mantine/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import type { trpc } from '../lib/trpc';
+
+export type RouterContext = { queryClient: QueryClient; trpc: typeof trpc };
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: RootLayout,
+});
+
+function RootLayout() {
+  const { colorScheme } = useMantineColorScheme();
+  useEffect(() => {
+    // SPEC section 3: the theme is applied as a class attribute on the document.
+    document.documentElement.classList.remove('light', 'dark');
+    document.documentElement.classList.add(colorScheme === 'dark' ? 'dark' : 'light');
+  }, [colorScheme]);
+  return <Outlet />;
+}

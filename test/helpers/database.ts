@@ -1,0 +1,39 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+// Each test file gets its own fresh database: a new PGlite directory by default, or a new
+// database on the PostgreSQL server named by DATABASE_URL (dropped again afterwards).
+export type FreshDatabase = { dataDir: string; databaseUrl: string | undefined; dispose: () => Promise<void> };
+
+export async function freshDatabase(): Promise<FreshDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-test-'));
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    return { dataDir, databaseUrl: undefined, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `ai_coach_test_${crypto.randomBytes(6).toString('hex')}`;
+  await withAdmin(serverUrl, (client) => client.query(`create database "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    databaseUrl: url.toString(),
+    dispose: async () => {
+      await withAdmin(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
