@@ -5,6 +5,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from './deps.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
+import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   app.use('/api', express.json({ limit: '100kb' }));
   app.use(authRestRoutes(deps));
+  app.use(chatRestRoutes(deps));
   app.use('/api', notFoundJson);
 
   if (options.clientMiddleware) {

@@ -17,6 +17,12 @@ import { resolveSessionPassword } from './features/auth/session.js';
 import { upgradeContext } from './http/requestContext.js';
 import { isForeignOrigin } from './http/security.js';
 import { createLogger } from './log.js';
+import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
+import { attachChatSocket } from './features/chats/chatSocket.js';
+import { createReplyRunner, settleAbandonedReplies } from './features/chats/replyRunner.js';
+import { Message } from './db/entities/Message.js';
+import { createCoachModel } from './providers/ai/index.js';
+import type { CoachModel } from './providers/ai/types.js';
 import { appRouter } from './trpc/root.js';
 
 export type RunningServer = {
@@ -29,6 +35,8 @@ export type RunningServer = {
 
 export type StartOptions = {
   log?: Logger;
+  /** The coach model; by default the configured OpenAI-compatible model or the offline coach. */
+  coach?: CoachModel;
   /** Development: attach Vite to the server and let it serve the client. */
   attachClient?: (server: http.Server) => Promise<{ middleware: RequestHandler; close: () => Promise<void> }>;
 };
@@ -38,15 +46,30 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const target = databaseTarget(config);
   const releaseLock = target.kind === 'pglite' ? lockDataDir(config.dataDir) : () => {};
   let orm: MikroORM | undefined;
+  let chatBus: ChatBus | undefined;
   try {
     orm = await openDatabase(target);
-    await prepareDemoAccount(orm, config.demoMode);
+    const db = orm;
+    await prepareDemoAccount(db, config.demoMode);
+    // The embedded database has one server at a time, so any reply still 'streaming' is abandoned;
+    // on PostgreSQL other instances may be streaming: only long-dead replies are settled.
+    await settleAbandonedReplies(db, target.kind === 'pglite' ? new Date() : new Date(Date.now() - 15 * 60_000));
+    chatBus =
+      target.kind === 'postgresql'
+        ? await createPostgresChatBus(target.url, log, {
+            message: async (id) => (await db.em.fork().findOne(Message, id))?.toDto() ?? null,
+          })
+        : createLocalChatBus();
+    const coach = options.coach ?? createCoachModel(config.openai);
     const deps: AppDeps = {
       config,
-      orm,
+      orm: db,
       log,
       sessionPassword: resolveSessionPassword(config.sessionSecret, config.dataDir),
       loginThrottle: createLoginThrottle(),
+      coach,
+      chatBus,
+      replies: createReplyRunner({ orm: db, chatBus, coach, log }),
     };
 
     const httpServer = http.createServer();
@@ -65,7 +88,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, procedure: path }, 'procedure failed');
       },
     });
-    const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss };
+    const chatWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    attachChatSocket(deps, chatWss);
+    const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss, '/ws': chatWss };
     httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
       const wss = upgradeRoutes[pathname];
@@ -99,13 +124,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         const timeout = setTimeout(() => httpServer.closeAllConnections(), 5_000);
         await stopped;
         clearTimeout(timeout);
+        await deps.replies.drain();
         await client?.close();
+        await deps.chatBus.close();
         await orm!.close(true);
         releaseLock();
       })());
 
     return { url, port, deps, httpServer, close };
   } catch (error) {
+    await chatBus?.close().catch(() => {});
     await orm?.close(true).catch(() => {});
     releaseLock();
     throw error;

@@ -21,3 +21,14 @@ export const storageKeys = {
   hasSeenOnboarding: 'hasSeenOnboarding',
   theme: 'theme',
 } as const;
+
+export const chatLimits = {
+  titleMax: 200,
+  messageMax: 8000,
+  pageDefault: 30,
+  pageMax: 100,
+  // The conversation sent to the model: the most recent turns, within a character budget.
+  historyTurns: 40,
+  historyChars: 48_000,
+  autoTitleChars: 30,
+} as const;

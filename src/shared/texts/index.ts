@@ -2,3 +2,6 @@
 // own file; everything is imported from here.
 export { authTexts } from './auth.js';
 export { commonTexts } from './common.js';
+export { autoChatTitle, chatTexts } from './chat.js';
+export { landingTexts } from './landing.js';
+export { legalTexts, type LegalDocument, type LegalSection } from './legal.js';

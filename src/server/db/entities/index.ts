@@ -1,4 +1,6 @@
+import { Chat } from './Chat.js';
+import { Message } from './Message.js';
 import { User } from './User.js';
 
-export { User };
-export const entities = [User];
+export { Chat, Message, User };
+export const entities = [User, Chat, Message];

@@ -1,0 +1,48 @@
+import { Anchor, Avatar, Burger, Group, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { commonTexts } from '../../../shared/texts';
+import { initialsOf, useSession } from '../../features/auth/useSession';
+
+const links = [
+  { to: '/', label: 'Home' },
+  { to: '/terms', label: 'Terms' },
+  { to: '/privacy', label: 'Privacy' },
+] as const;
+
+export function AppHeader(props: { navOpened: boolean; onToggleNav: () => void }) {
+  const { user } = useSession();
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Burger
+          opened={props.navOpened}
+          onClick={props.onToggleNav}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label={props.navOpened ? 'Close navigation' : 'Open navigation'}
+        />
+        <Anchor component={Link} to="/app" underline="never" c="inherit">
+          <Text fw={800} size="lg" variant="gradient" gradient={{ from: 'indigo', to: 'cyan', deg: 45 }}>
+            {commonTexts.brand}
+          </Text>
+        </Anchor>
+      </Group>
+      <Group gap="lg" wrap="nowrap">
+        <Group gap="md" visibleFrom="xs" component="nav" aria-label="Site">
+          {links.map((link) => (
+            <Anchor key={link.to} component={Link} to={link.to} size="sm" c="dimmed">
+              {link.label}
+            </Anchor>
+          ))}
+        </Group>
+        <Tooltip label={user?.fullName ?? ''} openDelay={700} disabled={!user}>
+          <UnstyledButton component={Link} to="/app" aria-label={user ? `Signed in as ${user.fullName}` : 'Not signed in'}>
+            <Avatar color="indigo" radius="xl" size="md">
+              {initialsOf(user?.fullName)}
+            </Avatar>
+          </UnstyledButton>
+        </Tooltip>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,78 @@
+import { Button, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { IconTarget } from '@tabler/icons-react';
+import { IconChartArrowsVertical } from '@tabler/icons-react';
+import { IconRoute } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { chatTexts } from '../../../shared/texts';
+import { RecentChats } from '../../features/chat/RecentChats';
+import { UserBlock } from './UserBlock';
+
+type MenuItem = { label: string; to: string; icon: ReactNode };
+
+// SPEC section 2's Menu. Items join this list as their pages are built (Integrations, Microsoft
+// Emails, Manage Folders, User Knowledge Base, Writing Style Analysis, Voice Assistant, Settings).
+export const menuItems: MenuItem[] = [];
+
+// GROW Framework, OKRs and SMART Goals lead to the chat's coaching tools section.
+const coachingTools = [
+  { label: 'GROW Framework', icon: <IconRoute size={18} aria-hidden /> },
+  { label: 'OKRs', icon: <IconChartArrowsVertical size={18} aria-hidden /> },
+  { label: 'SMART Goals', icon: <IconTarget size={18} aria-hidden /> },
+];
+
+export function Sidebar(props: { onNavigate: () => void }) {
+  return (
+    <Stack h="100%" gap={0}>
+      <Stack p="md" pb="xs" gap="xs">
+        <Button
+          renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
+          leftSection={<IconPlus size={16} />}
+          fullWidth
+          onClick={props.onNavigate}
+        >
+          {chatTexts.newChat}
+        </Button>
+      </Stack>
+      <ScrollArea style={{ flex: 1 }} px="md" type="auto">
+        <Stack gap="md" pb="md">
+          <section aria-labelledby="recent-chats-heading">
+            <Text id="recent-chats-heading" size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
+              {chatTexts.recentChats}
+            </Text>
+            <RecentChats onNavigate={props.onNavigate} />
+          </section>
+          {menuItems.length > 0 && (
+            <nav aria-labelledby="menu-heading">
+              <Text id="menu-heading" size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
+                Menu
+              </Text>
+              {menuItems.map((item) => (
+                <NavLink key={item.to} component={Link} to={item.to} label={item.label} leftSection={item.icon} onClick={props.onNavigate} />
+              ))}
+            </nav>
+          )}
+          <nav aria-labelledby="coaching-tools-heading">
+            <Text id="coaching-tools-heading" size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
+              Coaching Tools
+            </Text>
+            {coachingTools.map((tool) => (
+              <NavLink
+                key={tool.label}
+                renderRoot={(rootProps) => <Link {...rootProps} to="/app" hash="coaching-tools" />}
+                label={tool.label}
+                leftSection={tool.icon}
+                onClick={props.onNavigate}
+              />
+            ))}
+          </nav>
+        </Stack>
+      </ScrollArea>
+      <Divider />
+      <Stack p="xs">
+        <UserBlock showSettings={menuItems.some((item) => item.to === '/settings')} onNavigate={props.onNavigate} />
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import { Avatar, Group, Menu, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { IconChevronUp } from '@tabler/icons-react';
+import { IconLogout } from '@tabler/icons-react';
+import { IconMoon } from '@tabler/icons-react';
+import { IconSettings } from '@tabler/icons-react';
+import { IconSun } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
+import { useLogout } from '../../features/auth/useLogout';
+import { initialsOf, useSession } from '../../features/auth/useSession';
+
+// Initials, full name and job title, with a menu of Settings and Logout (SPEC section 2).
+export function UserBlock(props: { showSettings: boolean; onNavigate?: () => void }) {
+  const { user, signedIn } = useSession();
+  const { logout, isPending } = useLogout();
+  const { colorScheme, toggleColorScheme } = useMantineColorScheme();
+  if (!user) return null;
+  return (
+    <Menu position="top-start" width={240} withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={`Account menu for ${user.fullName}`}
+          p="xs"
+          w="100%"
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        >
+          <Group gap="sm" wrap="nowrap">
+            <Avatar color="indigo" radius="xl">
+              {initialsOf(user.fullName)}
+            </Avatar>
+            <div style={{ flex: 1, minWidth: 0 }}>
+              <Text size="sm" fw={600} truncate="end">
+                {user.fullName}
+              </Text>
+              <Text size="xs" c="dimmed" truncate="end">
+                {user.jobTitle ?? (signedIn ? user.username : 'Demo account')}
+              </Text>
+            </div>
+            <IconChevronUp size={16} aria-hidden />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {props.showSettings && (
+          <Menu.Item component={Link} to={'/settings' as '/'} leftSection={<IconSettings size={16} />} onClick={props.onNavigate}>
+            Settings
+          </Menu.Item>
+        )}
+        <Menu.Item
+          leftSection={colorScheme === 'dark' ? <IconSun size={16} /> : <IconMoon size={16} />}
+          onClick={toggleColorScheme}
+          closeMenuOnClick={false}
+        >
+          {colorScheme === 'dark' ? 'Light theme' : 'Dark theme'}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout} disabled={isPending}>
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,54 @@
+import { AppShell, Center, Loader } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { AppHeader } from '../components/shell/AppHeader';
+import { Sidebar } from '../components/shell/Sidebar';
+import { SignInPanel } from '../features/auth/SignInPanel';
+import { useSession } from '../features/auth/useSession';
+import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
+
+// The app screens: header, sidebar (an overlay toggled by the burger on small screens), content.
+export const Route = createFileRoute('/_app')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.auth.session.queryOptions()),
+  pendingComponent: () => (
+    <Center h="100vh">
+      <Loader aria-label="Loading" />
+    </Center>
+  ),
+  component: AppLayout,
+});
+
+function AppLayout() {
+  const { user } = useSession();
+  const [navOpened, nav] = useDisclosure(false);
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding={0}
+    >
+      <AppShell.Header>
+        <AppHeader navOpened={navOpened} onToggleNav={nav.toggle} />
+      </AppShell.Header>
+      {user ? (
+        <>
+          <AppShell.Navbar aria-label="Sidebar">
+            <Sidebar onNavigate={nav.close} />
+          </AppShell.Navbar>
+          <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+            <Outlet />
+          </AppShell.Main>
+          <OnboardingDialog />
+        </>
+      ) : (
+        // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.
+        <AppShell.Main>
+          <Center mih="calc(100dvh - 60px)" p="md">
+            <SignInPanel />
+          </Center>
+        </AppShell.Main>
+      )}
+    </AppShell>
+  );
+}

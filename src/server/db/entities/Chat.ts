@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './User.js';
+
+export const defaultChatTitle = 'New Chat';
+
+export const ChatSchema = defineEntity({
+  name: 'Chat',
+  tableName: 'chat',
+  // The sidebar lists a user's chats pinned first, then most recently active.
+  indexes: [{ name: 'chat_owner_list_idx', properties: ['owner', 'isPinned', 'updatedAt'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    owner: () => p.manyToOne(User).deleteRule('cascade'),
+    title: p.string().length(200).default(defaultChatTitle),
+    isPinned: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class Chat extends ChatSchema.class {
+  toDto() {
+    return {
+      id: this.id,
+      title: this.title,
+      isPinned: this.isPinned,
+      createdAt: this.createdAt.toISOString(),
+      updatedAt: this.updatedAt.toISOString(),
+    };
+  }
+}
+ChatSchema.setClass(Chat);
+
+export type ChatDto = ReturnType<Chat['toDto']>;

@@ -1,0 +1,40 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Chat } from './Chat.js';
+
+export const messageRoles = ['system', 'user', 'assistant'] as const;
+export type MessageRole = (typeof messageRoles)[number];
+// streaming: the coach is still writing; stopped: the user ended it early (partial text kept);
+// failed: the provider failed (whatever arrived is kept).
+export const messageStatuses = ['streaming', 'complete', 'stopped', 'failed'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+
+export const MessageSchema = defineEntity({
+  name: 'Message',
+  tableName: 'message',
+  // Pages of a chat's messages are read newest first by id.
+  indexes: [{ name: 'message_chat_page_idx', properties: ['chat', 'id'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    chat: () => p.manyToOne(Chat).deleteRule('cascade'),
+    role: p.enum(messageRoles),
+    content: p.text().default(''),
+    status: p.enum(messageStatuses).default('complete'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class Message extends MessageSchema.class {
+  toDto() {
+    return {
+      id: this.id,
+      chatId: typeof this.chat === 'object' ? this.chat.id : (this.chat as number),
+      role: this.role,
+      content: this.content,
+      status: this.status,
+      createdAt: this.createdAt.toISOString(),
+    };
+  }
+}
+MessageSchema.setClass(Message);
+
+export type MessageDto = ReturnType<Message['toDto']>;

@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import { TRPCError } from '@trpc/server';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
+import { commonTexts } from '../../../shared/texts/index.js';
+import type { AppDeps } from '../../deps.js';
+import { upgradeContext } from '../../http/requestContext.js';
+import { publicMessage } from '../../trpc/init.js';
+import { createCaller } from '../../trpc/root.js';
+
+// The spec's JSON WebSocket at /ws (SPEC section 7). In: chat_message {chatId, content}, and
+// get_messages {chatId} to (re)load a chat. Out: messages_received {chatId, messages},
+// new_message {chatId, message} for the user's message and, once complete, the coach's, and
+// error {message}. Everything goes through the same procedures as tRPC and REST, as the user
+// whose session cookie opened the socket; the connection survives any bad frame.
+const inbound = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('chat_message'), chatId: z.number(), content: z.string() }),
+  z.object({ type: z.literal('get_messages'), chatId: z.number() }),
+]);
+
+export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    const subscriptions = new Map<number, () => void>();
+    const send = (frame: object) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
+    const fail = (error: unknown) => {
+      if (error instanceof TRPCError) return send({ type: 'error', message: publicMessage(error) });
+      deps.log.error({ err: error }, '/ws frame failed');
+      send({ type: 'error', message: commonTexts.genericError });
+    };
+    const callerPromise = upgradeContext(deps, req).then(createCaller);
+
+    // Only after a procedure has confirmed the chat belongs to this user.
+    const follow = (chatId: number) => {
+      if (subscriptions.has(chatId)) return;
+      subscriptions.set(chatId, deps.chatBus.subscribe(chatId, (event) => {
+        if (event.type === 'message.created' && event.message.role === 'user') {
+          send({ type: 'new_message', chatId, message: event.message });
+        } else if (event.type === 'message.completed') {
+          if (event.error) send({ type: 'error', chatId, message: event.error });
+          if (event.message.content) send({ type: 'new_message', chatId, message: event.message });
+        }
+      }));
+    };
+
+    ws.on('message', async (data, isBinary) => {
+      let frame: z.infer<typeof inbound>;
+      try {
+        const parsed = inbound.safeParse(isBinary ? null : JSON.parse(data.toString()));
+        if (!parsed.success) return send({ type: 'error', message: 'Unknown or malformed message' });
+        frame = parsed.data;
+      } catch {
+        return send({ type: 'error', message: commonTexts.badJson });
+      }
+      try {
+        const caller = await callerPromise;
+        if (frame.type === 'get_messages') {
+          const page = await caller.chats.messages({ chatId: frame.chatId, limit: 100 });
+          follow(frame.chatId);
+          return send({ type: 'messages_received', chatId: frame.chatId, messages: page.items });
+        }
+        // Check ownership before following, so a foreign chat id learns nothing.
+        await caller.chats.messages({ chatId: frame.chatId, limit: 1 });
+        follow(frame.chatId);
+        await caller.chats.send({ chatId: frame.chatId, content: frame.content });
+      } catch (error) {
+        fail(error);
+      }
+    });
+    ws.on('close', () => {
+      for (const unsubscribe of subscriptions.values()) unsubscribe();
+      subscriptions.clear();
+    });
+  });
+}

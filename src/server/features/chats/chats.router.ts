@@ -1,0 +1,30 @@
+import {
+  chatEventsSchema,
+  chatRefSchema,
+  createChatSchema,
+  messagesPageSchema,
+  sendMessageSchema,
+  updateChatSchema,
+} from '../../../shared/schemas/chats.js';
+import { protectedProcedure, router } from '../../trpc/init.js';
+import { chatEvents } from './chatEvents.js';
+import { createChat } from './createChat.js';
+import { deleteChat } from './deleteChat.js';
+import { listChats } from './listChats.js';
+import { listMessages } from './listMessages.js';
+import { sendMessage } from './sendMessage.js';
+import { stopReply } from './stopReply.js';
+import { updateChat } from './updateChat.js';
+
+export const chatsRouter = router({
+  list: protectedProcedure.query(({ ctx }) => listChats(ctx)),
+  create: protectedProcedure.input(createChatSchema).mutation(({ ctx, input }) => createChat(ctx, input)),
+  update: protectedProcedure.input(updateChatSchema).mutation(({ ctx, input }) => updateChat(ctx, input)),
+  delete: protectedProcedure.input(chatRefSchema).mutation(({ ctx, input }) => deleteChat(ctx, input)),
+  messages: protectedProcedure.input(messagesPageSchema).query(({ ctx, input }) => listMessages(ctx, input)),
+  send: protectedProcedure.input(sendMessageSchema).mutation(({ ctx, input }) => sendMessage(ctx, input)),
+  stop: protectedProcedure.input(chatRefSchema).mutation(({ ctx, input }) => stopReply(ctx, input)),
+  // Which coach answers: the configured model, or the built-in offline coach (the UI says so).
+  coachInfo: protectedProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model })),
+  events: protectedProcedure.input(chatEventsSchema).subscription(({ ctx, input, signal }) => chatEvents(ctx, input, signal)),
+});

@@ -1,0 +1,36 @@
+import { LockMode } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
+import type { SendMessageInput } from '../../../shared/schemas/chats.js';
+import { autoChatTitle, chatTexts } from '../../../shared/texts/index.js';
+import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
+import { Message } from '../../db/entities/Message.js';
+import type { AuthedContext } from '../../trpc/context.js';
+
+// DESIGN rule 8: the user's message is committed before the model is called. The coach's reply
+// starts as an empty 'streaming' message and is written by the reply runner as it completes.
+export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
+  const { chatBus, replies } = ctx.deps;
+  const { chat, userMessage, reply, renamed } = await ctx.em.transactional(async (em) => {
+    // The row lock makes two sends into one chat take turns, so only one reply runs at a time.
+    const chat = await em.findOne(Chat, { id: input.chatId, owner: ctx.user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!chat) throw new TRPCError({ code: 'NOT_FOUND', message: chatTexts.chatNotFound });
+    if (await em.count(Message, { chat: chat.id, status: 'streaming' })) {
+      throw new TRPCError({ code: 'CONFLICT', message: chatTexts.replyRunning });
+    }
+    const renamed = chat.title === defaultChatTitle && !(await em.count(Message, { chat: chat.id, role: 'user' }));
+    if (renamed) chat.title = autoChatTitle(input.content);
+    chat.updatedAt = new Date();
+    const userMessage = em.create(Message, { chat, role: 'user', content: input.content, status: 'complete' });
+    const reply = em.create(Message, { chat, role: 'assistant', content: '', status: 'streaming' });
+    await em.flush();
+    return { chat, userMessage, reply, renamed };
+  });
+
+  const chatDto = chat.toDto();
+  chatBus.publish(chat.id, { type: 'message.created', message: userMessage.toDto() });
+  chatBus.publish(chat.id, { type: 'message.created', message: reply.toDto() });
+  if (renamed) chatBus.publish(chat.id, { type: 'chat.updated', chat: chatDto });
+
+  replies.start({ chatId: chat.id, messageId: reply.id, user: ctx.user });
+  return { chat: chatDto, userMessage: userMessage.toDto(), reply: reply.toDto() };
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../../config.js';
+import { createOfflineCoach } from '../../features/coach/offline/offlineCoach.js';
+import { createOpenAiModel } from './openaiModel.js';
+import type { CoachModel } from './types.js';
+
+export { createOpenAiModel } from './openaiModel.js';
+export { ProviderError, type ChatTurn, type CoachModel, type CoachUser, type CoachRequest } from './types.js';
+
+/**
+ * The coach the app runs with: the configured OpenAI-compatible model when an API key is set,
+ * otherwise the built-in offline coach (so the app works with no configuration at all).
+ */
+export function createCoachModel(config: Config['openai'], options: { offlineDelayMs?: number } = {}): CoachModel {
+  if (config.apiKey) {
+    return createOpenAiModel({ apiKey: config.apiKey, baseUrl: config.baseUrl, model: config.model });
+  }
+  return createOfflineCoach({ delayMs: options.offlineDelayMs });
+}

@@ -1,0 +1,42 @@
+// The one interface the rest of the server uses to get a reply from "the coach", whichever
+// engine answers: an OpenAI-compatible model or the built-in offline coach.
+
+export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string };
+
+/** What the server knows of the signed-in user (SPEC section 3, User). */
+export type CoachUser = { fullName: string; jobTitle: string | null; company: string | null };
+
+export type CoachRequest = {
+  /** System context first, then the conversation, ending with the user's latest turn. */
+  messages: ChatTurn[];
+  /** The offline coach personalises with it; a model gets the same facts from the system context. */
+  user?: CoachUser;
+  /** Aborting ends the stream promptly and quietly: no error reaches the caller. */
+  signal?: AbortSignal;
+  maxTokens?: number;
+  temperature?: number;
+};
+
+export interface CoachModel {
+  readonly kind: 'openai' | 'offline';
+  /** The model that answers; a client's own choice of model is never passed through. */
+  readonly model: string;
+  /** Text deltas in order. Throws ProviderError when the provider fails. */
+  stream(request: CoachRequest): AsyncIterable<string>;
+}
+
+/**
+ * A provider failure. The message is safe to log and never contains the API key; `retryable`
+ * says whether the same request may succeed later (rate limits, outages, dropped streams).
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly status?: number;
+  readonly retryable: boolean;
+
+  constructor(message: string, options: { status?: number; retryable: boolean }) {
+    super(message);
+    this.status = options.status;
+    this.retryable = options.retryable;
+  }
+}
