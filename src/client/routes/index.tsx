@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { LandingPage } from '../features/landing/LandingPage';
 
 export const Route = createFileRoute('/')({
-  component: () => <div>AI Coach</div>,
+  component: LandingPage,
 });

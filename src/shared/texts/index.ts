@@ -5,3 +5,5 @@ export { commonTexts } from './common.js';
 export { autoChatTitle, chatTexts } from './chat.js';
 export { landingTexts } from './landing.js';
 export { legalTexts, type LegalDocument, type LegalSection } from './legal.js';
+export { onboardingTexts } from './onboarding.js';
+export { settingsTexts } from './settings.js';

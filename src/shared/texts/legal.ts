@@ -5,6 +5,8 @@ export type LegalSection = {
   title: string;
   paragraphs: readonly string[];
   items?: readonly string[];
+  // A link to the other legal document, shown after the section's text.
+  related?: { label: string; to: '/terms' | '/privacy' };
 };
 
 export type LegalDocument = {
@@ -72,6 +74,7 @@ const terms: LegalDocument = {
       paragraphs: [
         'Our Privacy Policy explains what information we collect, how we use it, how long we keep it and the choices you have. By using AI Coach you acknowledge that your information is handled as described there.',
       ],
+      related: { label: 'Read the Privacy Policy', to: '/privacy' },
     },
     {
       title: 'Intellectual Property',
@@ -171,6 +174,7 @@ const privacy: LegalDocument = {
       paragraphs: [
         'If you have questions about this Privacy Policy or want to exercise your rights, email privacy@aicoach.app. We will update this policy when our practices change and show the date of the latest version at the top of this page.',
       ],
+      related: { label: 'Read the Terms of Service', to: '/terms' },
     },
   ],
 };
@@ -187,7 +191,8 @@ export const legalTexts = {
   contentsLabel: 'Contents',
   termsLink: 'Terms of Service',
   privacyLink: 'Privacy Policy',
-  footer: 'Questions about these documents? Email legal@aicoach.app.',
+  footerQuestion: 'Questions about these documents?',
+  contactEmail: 'legal@aicoach.app',
   terms,
   privacy,
 } as const;
