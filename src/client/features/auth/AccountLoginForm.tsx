@@ -1,0 +1,72 @@
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { standaloneLoginSchema } from '../../../shared/schemas/auth';
+import { authTexts } from '../../../shared/texts';
+import { errorMessage, errorStatus, fieldErrorsOf } from '../../lib/errors';
+import { notify } from '../../lib/notify';
+import { afterSessionChange, trpc } from '../../lib/trpc';
+import { FormError } from './FormError';
+
+// The Account Login tab of /login: both fields required; on success go to / (SPEC section 2).
+export function AccountLoginForm() {
+  const navigate = useNavigate();
+  const [formMessage, setFormMessage] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { username: '', password: '' },
+    validate: zod4Resolver(standaloneLoginSchema, { errorPriority: 'first' }),
+  });
+  const login = useMutation(trpc.auth.login.mutationOptions());
+
+  const submit = form.onSubmit(async (values) => {
+    setFormMessage(null);
+    let fullName: string;
+    try {
+      ({ user: { fullName } } = await login.mutateAsync(values));
+    } catch (error) {
+      const status = errorStatus(error);
+      const fieldErrors = status === 400 ? fieldErrorsOf(error) : {};
+      form.setErrors(fieldErrors);
+      if (status === 401) setFormMessage(authTexts.standaloneLoginFailed);
+      // Too many attempts: the server's message says how long to wait.
+      else if (status === 429) setFormMessage(errorMessage(error, authTexts.standaloneLoginError));
+      else if (!Object.keys(fieldErrors).length) setFormMessage(authTexts.standaloneLoginError);
+      return;
+    }
+    notify.success(authTexts.loggedInTitle, authTexts.loggedInBody(fullName));
+    await afterSessionChange();
+    await navigate({ to: '/' });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          autoFocus
+          key={form.key('username')}
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <FormError message={formMessage} />
+        <Button type="submit" fullWidth loading={form.submitting} mt="xs">
+          Log in
+        </Button>
+      </Stack>
+    </form>
+  );
+}

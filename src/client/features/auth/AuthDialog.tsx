@@ -1,0 +1,33 @@
+import { Modal, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useNavigate } from '@tanstack/react-router';
+import { AuthTabs, type AuthTab } from './AuthTabs';
+
+export type { AuthTab };
+
+// The auth dialog of SPEC section 2: Login and Create Account; on success it closes and goes
+// to /app. Demo Login only toasts and proceeds.
+export function AuthDialog(props: { opened: boolean; onClose: () => void; initialTab?: AuthTab }) {
+  const navigate = useNavigate();
+  const phone = useMediaQuery('(max-width: 30em)');
+
+  const proceed = async () => {
+    props.onClose();
+    await navigate({ to: '/app' });
+  };
+
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={props.onClose}
+      title={<Text fw={700} size="lg">AI Coach</Text>}
+      size="md"
+      fullScreen={phone}
+    >
+      <Text c="dimmed" size="sm" mb="md">
+        Log in or create an account to start coaching.
+      </Text>
+      <AuthTabs initialTab={props.initialTab} onSignedIn={proceed} onDemoLogin={proceed} autoFocus />
+    </Modal>
+  );
+}

@@ -1,0 +1,57 @@
+import { Button, Divider, Stack, Tabs } from '@mantine/core';
+import { useState } from 'react';
+import { authTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { LoginForm, type SignedInUser } from './LoginForm';
+import { RegisterForm } from './RegisterForm';
+import { useSession } from './useSession';
+
+export type AuthTab = 'login' | 'register';
+
+type AuthTabsProps = {
+  initialTab?: AuthTab;
+  /** Called after a login or registration succeeded and the session queries were reset. */
+  onSignedIn: (user: SignedInUser) => void | Promise<void>;
+  /** Demo Login (SPEC section 2): only a toast, then onDemoLogin; offered in demo mode only. */
+  onDemoLogin?: () => void;
+  /** Put the focus in the first field when shown (used by the dialog). */
+  autoFocus?: boolean;
+};
+
+// The Login / Create Account tabs shared by the auth dialog and the inline sign-in panel.
+export function AuthTabs({ initialTab = 'login', onSignedIn, onDemoLogin, autoFocus }: AuthTabsProps) {
+  const [tab, setTab] = useState<AuthTab>(initialTab);
+  const session = useSession();
+  const showDemoLogin = Boolean(onDemoLogin) && session.demoMode;
+
+  const demoLogin = () => {
+    // No call (SPEC section 2): demo mode already treats the demo user as signed in.
+    notify.success(authTexts.loggedInTitle, authTexts.loggedInBody(session.user?.fullName ?? authTexts.demoCredentials.username));
+    onDemoLogin?.();
+  };
+
+  return (
+    <Tabs value={tab} onChange={(value) => value && setTab(value as AuthTab)} keepMounted={false}>
+      <Tabs.List grow mb="md">
+        <Tabs.Tab value="login">Login</Tabs.Tab>
+        <Tabs.Tab value="register">Create Account</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="login">
+        <Stack gap="md">
+          <LoginForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
+          {showDemoLogin && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              <Button variant="default" fullWidth onClick={demoLogin}>
+                Demo Login
+              </Button>
+            </>
+          )}
+        </Stack>
+      </Tabs.Panel>
+      <Tabs.Panel value="register">
+        <RegisterForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}

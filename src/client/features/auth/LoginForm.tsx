@@ -1,0 +1,69 @@
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { loginSchema } from '../../../shared/schemas/auth';
+import { authTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { afterSessionChange, trpc } from '../../lib/trpc';
+import { loginFailure } from './authFailure';
+import { FormError } from './FormError';
+
+export type SignedInUser = { fullName: string };
+
+// The auth dialog's Login tab (and the sign-in panel's): SPEC sections 5 and 8.
+export function LoginForm(props: { onSignedIn: (user: SignedInUser) => void | Promise<void>; autoFocus?: boolean }) {
+  const [formMessage, setFormMessage] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { username: '', password: '' },
+    validate: zod4Resolver(loginSchema, { errorPriority: 'first' }),
+  });
+  const login = useMutation(trpc.auth.login.mutationOptions());
+
+  const submit = form.onSubmit(async (values) => {
+    setFormMessage(null);
+    let user: SignedInUser;
+    try {
+      ({ user } = await login.mutateAsync(values));
+    } catch (error) {
+      const failure = loginFailure(error);
+      form.setErrors(failure.fieldErrors);
+      setFormMessage(failure.formMessage);
+      notify.error(authTexts.loginFailedTitle, failure.toastBody);
+      return;
+    }
+    notify.success(authTexts.loggedInTitle, authTexts.loggedInBody(user.fullName));
+    await afterSessionChange();
+    await props.onSignedIn(user);
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          data-autofocus={props.autoFocus || undefined}
+          key={form.key('username')}
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <FormError message={formMessage} />
+        <Button type="submit" fullWidth loading={form.submitting} mt="xs">
+          Log in
+        </Button>
+      </Stack>
+    </form>
+  );
+}

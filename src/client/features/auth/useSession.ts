@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import { trpc } from '../../lib/trpc';
+
+// The current user: the signed-in one, or the demo user while demo mode is on (SPEC section 4).
+export function useSession() {
+  const query = useQuery(trpc.auth.session.queryOptions());
+  return {
+    user: query.data?.user ?? null,
+    signedIn: query.data?.signedIn ?? false,
+    demoMode: query.data?.demoMode ?? false,
+    isLoading: query.isPending,
+    error: query.error,
+  };
+}
+
+export function initialsOf(fullName: string | undefined | null): string {
+  const parts = (fullName ?? '').trim().split(/\s+/).filter(Boolean);
+  if (!parts.length) return '?';
+  const first = parts[0]![0] ?? '';
+  const last = parts.length > 1 ? (parts[parts.length - 1]![0] ?? '') : '';
+  return (first + last).toUpperCase();
+}
