@@ -301,3 +301,19 @@ describe('request hygiene', () => {
     expect(res.json.error.message).toBe(authTexts.usernameMin);
   });
 });
+
+describe('access key guessing', () => {
+  it('slows down repeated wrong access keys with 429', async () => {
+    const gated = await startTestServer({ ACCESS_KEY: 'the-right-key' });
+    try {
+      const client = new HttpClient(gated.url);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await client.get('/api/auth/check-access', { 'x-access-key': `guess-${i}` })).status);
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+      expect(statuses[5]).toBe(429);
+      expect((await client.get('/api/auth/check-access', { 'x-access-key': 'the-right-key' })).status).toBe(429);
+    } finally {
+      await gated.stop();
+    }
+  });
+});

@@ -25,11 +25,12 @@ function AppLayout() {
   return (
     <AppShell
       header={{ height: 60 }}
-      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      // Without a user there is no sidebar: no space kept for it, no burger to open it.
+      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !user } }}
       padding={0}
     >
       <AppShell.Header>
-        <AppHeader navOpened={navOpened} onToggleNav={nav.toggle} />
+        <AppHeader navOpened={navOpened} onToggleNav={user ? nav.toggle : undefined} />
       </AppShell.Header>
       {user ? (
         <>

@@ -9,11 +9,12 @@ const links = [
   { to: '/privacy', label: 'Privacy' },
 ] as const;
 
-export function AppHeader(props: { navOpened: boolean; onToggleNav: () => void }) {
+export function AppHeader(props: { navOpened: boolean; onToggleNav?: () => void }) {
   const { user } = useSession();
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
       <Group gap="sm" wrap="nowrap">
+        {props.onToggleNav && (
         <Burger
           opened={props.navOpened}
           onClick={props.onToggleNav}
@@ -21,6 +22,7 @@ export function AppHeader(props: { navOpened: boolean; onToggleNav: () => void }
           size="sm"
           aria-label={props.navOpened ? 'Close navigation' : 'Open navigation'}
         />
+        )}
         <Anchor component={Link} to="/app" underline="never" c="inherit">
           <Text fw={800} size="lg" variant="gradient" gradient={{ from: 'indigo', to: 'cyan', deg: 45 }}>
             {commonTexts.brand}
@@ -35,13 +37,15 @@ export function AppHeader(props: { navOpened: boolean; onToggleNav: () => void }
             </Anchor>
           ))}
         </Group>
-        <Tooltip label={user?.fullName ?? ''} openDelay={700} disabled={!user}>
-          <UnstyledButton component={Link} to="/app" aria-label={user ? `Signed in as ${user.fullName}` : 'Not signed in'}>
-            <Avatar color="indigo" radius="xl" size="md">
-              {initialsOf(user?.fullName)}
-            </Avatar>
-          </UnstyledButton>
-        </Tooltip>
+        {user && (
+          <Tooltip label={user.fullName} openDelay={700}>
+            <UnstyledButton component={Link} to="/app" aria-label={`Signed in as ${user.fullName}`}>
+              <Avatar color="indigo" radius="xl" size="md">
+                {initialsOf(user.fullName)}
+              </Avatar>
+            </UnstyledButton>
+          </Tooltip>
+        )}
       </Group>
     </Group>
   );

@@ -7,7 +7,12 @@ import type { Context } from '../../trpc/context.js';
 export async function checkAccess(ctx: Context, accessKey: string | undefined) {
   const expected = ctx.deps.config.accessKey;
   if (!expected) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accessKeyNotEnabled });
+  // Wrong keys count as failed logins of one pseudo-account per address, so guessing is slowed.
+  const throttleKey = `access-key:${ctx.clientIp}`;
+  const wait = await ctx.deps.loginThrottle.retryAfterSeconds(throttleKey, ctx.clientIp);
+  if (wait > 0) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: authTexts.tooManyAttempts(Math.ceil(wait / 60)) });
   if (!accessKey || !constantTimeEqual(accessKey, expected)) {
+    await ctx.deps.loginThrottle.recordFailure(throttleKey, ctx.clientIp);
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidAccessKey });
   }
   return { success: true as const };
