@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/server/config.js';
-import { startServer, type RunningServer } from '../../src/server/server.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/server.js';
 import { freshDatabase, type FreshDatabase } from './database.js';
 
 export type TestServer = RunningServer & { database: FreshDatabase; stop: () => Promise<void> };
@@ -9,6 +9,7 @@ export type TestServer = RunningServer & { database: FreshDatabase; stop: () => 
 export async function startTestServer(
   env: Record<string, string | undefined> = {},
   database?: FreshDatabase,
+  options: Omit<StartOptions, 'log'> = {},
 ): Promise<TestServer> {
   const db = database ?? (await freshDatabase());
   const config: Config = loadConfig({
@@ -19,7 +20,7 @@ export async function startTestServer(
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     ...env,
   });
-  const server = await startServer(config, { log: pino({ level: 'silent' }) });
+  const server = await startServer(config, { ...options, log: pino({ level: 'silent' }) });
   return {
     ...server,
     database: db,

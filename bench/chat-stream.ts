@@ -1,0 +1,127 @@
+// Chat streaming overhead: how much the server adds between a token leaving the model and
+// reaching a subscribed client, at 1, 50 and 200 concurrent streams.
+//
+// Three processes, so that no two roles share an event loop: this one runs the fake model (it
+// records when each token is written), a child runs the real server (src/server/main.ts on a fresh
+// embedded database, with the real openai SDK pointed at the fake), and another child runs the
+// clients (one tRPC WebSocket subscription per stream). Both ends read process.hrtime (the
+// system-wide monotonic clock), so the difference is the time spent in the SDK, our bus, tRPC,
+// the WebSocket and the client's parsing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFakeOpenAI } from '../test/fakes/openai.js';
+
+// BENCH_DATABASE_URL runs the server on PostgreSQL instead of the embedded PGlite.
+const levels = (process.env.BENCH_STREAMS ?? '1,50,200').split(',').map(Number);
+const tokensPerReply = Number(process.env.BENCH_TOKENS ?? 50);
+const tokenDelayMs = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 40);
+const budget = { p50: 5, p99: 25 };
+const port = 4700 + Math.floor(Math.random() * 200);
+
+const fake = await startFakeOpenAI();
+fake.behave({
+  // Every token names its stream and position, so both ends can be matched exactly.
+  reply: (request) => {
+    const stream = /bench stream (\d+)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 'x';
+    return Array.from({ length: tokensPerReply }, (_, i) => `s${stream}t${i}`).join(' ');
+  },
+  tokenDelayMs,
+});
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-bench-'));
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.url, DEMO_MODE: 'true' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const baseUrl = `http://127.0.0.1:${port}`;
+
+async function waitReady() {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not start');
+}
+
+function runClients(streams: number): Promise<Array<{ stream: number; received: Array<{ seq: number; text: string; atNs: string }>; final: string; status: string }>> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/chat-stream-client.ts', baseUrl, String(streams)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out));
+      else reject(new Error(`clients exited with ${code}`));
+    });
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+type Row = { streams: number; tokens: number; p50: number; p90: number; p99: number; max: number; lost: number; reordered: number };
+const rows: Row[] = [];
+let ok = true;
+try {
+  await waitReady();
+  for (const streams of levels) {
+    fake.reset();
+    fake.behave({
+      reply: (request) => {
+        const stream = /bench stream (\d+)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 'x';
+        return Array.from({ length: tokensPerReply }, (_, i) => `s${stream}t${i}`).join(' ');
+      },
+      tokenDelayMs,
+    });
+    const results = await runClients(streams);
+    const writtenAt = new Map(fake.tokenWrites.map((write) => [write.text.trim(), write.writtenAtNs]));
+    const latencies: number[] = [];
+    let lost = 0;
+    let reordered = 0;
+    for (const result of results) {
+      const expected = Array.from({ length: tokensPerReply }, (_, i) => `s${result.stream}t${i}`);
+      const got = result.received.map((r) => r.text.trim());
+      lost += expected.filter((token) => !got.includes(token)).length;
+      if (result.final.replace(/\s+/g, ' ').trim() !== expected.join(' ') || result.status !== 'complete') lost += 1;
+      result.received.forEach((r, i) => {
+        if (r.seq !== i + 1 || got[i] !== expected[i]) reordered += 1;
+        const sent = writtenAt.get(r.text.trim());
+        if (sent !== undefined) latencies.push(Number(BigInt(r.atNs) - sent) / 1e6);
+      });
+    }
+    latencies.sort((a, b) => a - b);
+    const row: Row = {
+      streams,
+      tokens: latencies.length,
+      p50: percentile(latencies, 50),
+      p90: percentile(latencies, 90),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1)!,
+      lost,
+      reordered,
+    };
+    rows.push(row);
+    console.log(`${streams} streams: ${row.tokens} tokens, p50 ${row.p50.toFixed(2)} ms, p90 ${row.p90.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms, max ${row.max.toFixed(2)} ms, lost ${lost}, reordered ${reordered}`);
+  }
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  await fake.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log('\n| streams | tokens | p50 ms | p90 ms | p99 ms | max ms | lost | reordered |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const r of rows) console.log(`| ${r.streams} | ${r.tokens} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.lost} | ${r.reordered} |`);
+const top = rows.find((r) => r.streams === 200);
+if (top) {
+  ok = top.p50 < budget.p50 && top.p99 < budget.p99;
+  console.log(`\nBudget at 200 streams: p50 < ${budget.p50} ms and p99 < ${budget.p99} ms: ${ok ? 'met' : 'NOT met'}`);
+}
+if (rows.some((r) => r.lost || r.reordered)) ok = false;
+process.exit(ok ? 0 : 1);

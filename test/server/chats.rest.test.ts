@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatTexts } from '../../src/shared/texts/index.js';
+import { eventually, signUp } from '../helpers/clients.js';
+import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
+
+// The spec's chat REST paths on the real app, answered by the offline coach.
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+type Msg = { id: number; role: string; content: string; status: string };
+
+async function replyOf(http: HttpClient, chatId: number): Promise<Msg> {
+  return eventually(async () => {
+    const res = await http.get(`/api/chats/${chatId}/messages`);
+    const last = (res.json as Msg[]).at(-1);
+    return last?.role === 'assistant' && last.status !== 'streaming' ? last : undefined;
+  });
+}
+
+describe('chat REST paths', () => {
+  it('lists the demo user four sample chats', async () => {
+    const res = await new HttpClient(server.url).get('/api/chats');
+    expect(res.status).toBe(200);
+    expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual(
+      ['Career growth with GROW', 'Preparing a difficult conversation', 'Quarterly OKR planning', 'Weekly team meeting agenda'],
+    );
+    expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('creates a chat titled New Chat, renames it and pins it to the top', async () => {
+    const { http } = await signUp(server.url, 'rest_owner');
+    const first = (await http.post('/api/chats')).json;
+    const second = (await http.post('/api/chats', { title: 'Second' })).json;
+    expect(first).toMatchObject({ title: 'New Chat', isPinned: false });
+
+    const renamed = await http.put(`/api/chats/${first.id}`, { title: '  Weekly 1:1 prep  ' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json.title).toBe('Weekly 1:1 prep');
+
+    await http.put(`/api/chats/${first.id}`, { isPinned: true });
+    const list = (await http.get('/api/chats')).json as Array<{ id: number; isPinned: boolean }>;
+    expect(list.map((chat) => chat.id)).toEqual([first.id, second.id]);
+    expect(list[0]!.isPinned).toBe(true);
+  });
+
+  it('refuses an empty title or an empty update with a clear message and changes nothing', async () => {
+    const { http } = await signUp(server.url, 'rest_validation');
+    const chat = (await http.post('/api/chats', { title: 'Keep me' })).json;
+    expect(await http.put(`/api/chats/${chat.id}`, { title: '   ' })).toMatchObject({ status: 400, json: { message: chatTexts.titleRequired } });
+    expect(await http.put(`/api/chats/${chat.id}`, {})).toMatchObject({ status: 400, json: { message: chatTexts.nothingToUpdate } });
+    expect(await http.put(`/api/chats/abc`, { title: 'x' })).toMatchObject({ status: 400 });
+    expect((await http.get('/api/chats')).json[0].title).toBe('Keep me');
+  });
+
+  it('stores the user message, answers with the coach, and names the chat after the first message', async () => {
+    const { http } = await signUp(server.url, 'rest_sender');
+    const chat = (await http.post('/api/chats')).json;
+    const sent = await http.post(`/api/chats/${chat.id}/messages`, { role: 'user', content: 'Help me set a SMART goal for my team this quarter' });
+    expect(sent.status).toBe(201);
+    expect(sent.json).toMatchObject({ role: 'user', content: 'Help me set a SMART goal for my team this quarter', chatId: chat.id });
+
+    const reply = await replyOf(http, chat.id);
+    expect(reply.status).toBe('complete');
+    expect(reply.content.length).toBeGreaterThan(10);
+    const list = (await http.get('/api/chats')).json;
+    expect(list[0].title).toBe('Help me set a SMART goal for m...');
+  });
+
+  it('refuses empty, oversized and non-user messages with 400 and stores nothing', async () => {
+    const { http } = await signUp(server.url, 'rest_bad_messages');
+    const chat = (await http.post('/api/chats')).json;
+    expect(await http.post(`/api/chats/${chat.id}/messages`, { content: '   ' })).toMatchObject({ status: 400, json: { message: chatTexts.emptyMessage } });
+    expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'x'.repeat(8001) })).status).toBe(400);
+    expect(await http.post(`/api/chats/${chat.id}/messages`, { role: 'assistant', content: 'I am the coach now' })).toMatchObject({ status: 400, json: { message: chatTexts.onlyUserMessages } });
+    expect((await http.get(`/api/chats/${chat.id}/messages`)).json).toEqual([]);
+  });
+
+  it('pages messages newest first with a before cursor', async () => {
+    const { http } = await signUp(server.url, 'rest_pager');
+    const chat = (await http.post('/api/chats')).json;
+    for (const content of ['one', 'two', 'three']) {
+      await http.post(`/api/chats/${chat.id}/messages`, { content });
+      await replyOf(http, chat.id);
+    }
+    const latest = (await http.get(`/api/chats/${chat.id}/messages?limit=2`)).json as Msg[];
+    expect(latest.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(latest[0]!.content).toBe('three');
+    const older = (await http.get(`/api/chats/${chat.id}/messages?limit=2&before=${latest[0]!.id}`)).json as Msg[];
+    expect(older[0]!.content).toBe('two');
+  });
+
+  it('deletes a chat with its messages', async () => {
+    const { http } = await signUp(server.url, 'rest_deleter');
+    const chat = (await http.post('/api/chats')).json;
+    await http.post(`/api/chats/${chat.id}/messages`, { content: 'hello' });
+    await replyOf(http, chat.id);
+    expect((await http.delete(`/api/chats/${chat.id}`)).status).toBe(204);
+    expect((await http.get(`/api/chats/${chat.id}/messages`)).status).toBe(404);
+    expect((await http.get('/api/chats')).json).toEqual([]);
+  });
+});
+
+describe('chat ownership', () => {
+  it("never lets one user read, change, delete or write another user's chat", async () => {
+    const alice = await signUp(server.url, 'alice_owner');
+    const bob = await signUp(server.url, 'bob_intruder');
+    const chat = (await alice.http.post('/api/chats', { title: 'Private' })).json;
+    await alice.http.post(`/api/chats/${chat.id}/messages`, { content: 'my secret plan' });
+
+    const notFound = { status: 404, json: { message: chatTexts.chatNotFound } };
+    expect(await bob.http.get(`/api/chats/${chat.id}/messages`)).toMatchObject(notFound);
+    expect(await bob.http.put(`/api/chats/${chat.id}`, { title: 'mine' })).toMatchObject(notFound);
+    expect(await bob.http.post(`/api/chats/${chat.id}/messages`, { content: 'hi' })).toMatchObject(notFound);
+    expect(await bob.http.delete(`/api/chats/${chat.id}`)).toMatchObject(notFound);
+    // An id that does not exist at all answers the same: existence does not leak.
+    expect(await bob.http.get(`/api/chats/999999/messages`)).toMatchObject(notFound);
+    expect((await bob.http.get('/api/chats')).json).toEqual([]);
+    expect((await alice.http.get('/api/chats')).json[0].title).toBe('Private');
+  });
+
+  it('answers 401 to chat paths without a session when demo mode is off', async () => {
+    const closed = await startTestServer({ DEMO_MODE: 'false' });
+    try {
+      const res = await new HttpClient(closed.url).get('/api/chats');
+      expect(res).toMatchObject({ status: 401, json: { message: 'Not authenticated' } });
+    } finally {
+      await closed.stop();
+    }
+  });
+});
