@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from './deps.js';
+import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { httpContext } from './http/requestContext.js';
@@ -54,6 +55,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     }),
   );
 
+  // Before the 100kb parser: a model request may carry up to 100,000 characters of conversation.
+  app.use(aiRestRoutes(deps));
   app.use('/api', express.json({ limit: '100kb' }));
   app.use(authRestRoutes(deps));
   app.use(chatRestRoutes(deps));

@@ -7,3 +7,4 @@ export { landingTexts } from './landing.js';
 export { legalTexts, type LegalDocument, type LegalSection } from './legal.js';
 export { onboardingTexts } from './onboarding.js';
 export { settingsTexts } from './settings.js';
+export { coachTexts } from './coach.js';

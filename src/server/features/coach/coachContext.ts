@@ -1,0 +1,101 @@
+import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
+import { coachTexts } from '../../../shared/texts/coach.js';
+import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
+
+// The system context put before the conversation: who the coach is, what is known of the user,
+// and what the spec's keyword routing adds (SPEC sections 4 and 7). It is assembled here and
+// nowhere else; later features (knowledge base, writing style) add a contributor to the list.
+
+export type { RecentEmail } from './mailContext.js';
+
+/** The user's mailbox as the coach sees it. The Microsoft integration implements it. */
+export interface MailSource {
+  connected: boolean;
+  recentEmails(limit: number): Promise<RecentEmail[]>;
+}
+
+export type CoachContextInput = {
+  user: CoachUser;
+  /** The conversation so far (without system turns), ending with the latest user message. */
+  history: ChatTurn[];
+  latestUserMessage: string;
+  /** null when no mail source exists (not connected, or not built yet). */
+  mail: MailSource | null;
+};
+
+/** Adds system turns for one concern; returns nothing when it has nothing to add. */
+export type ContextContributor = (input: CoachContextInput) => Promise<ChatTurn[]> | ChatTurn[];
+
+/** Emails passed to the chat model (SPEC section 9). */
+export const maxContextEmails = 10;
+
+const system = (content: string): ChatTurn => ({ role: 'system', content });
+
+// SPEC section 4, Chat keyword routing: case-insensitive whole words.
+const mailKeywords = /\b(?:email|emails|inbox|message|unread)\b/i;
+const folderKeywords = /\b(?:folder|organize|categorize)\b/i;
+
+export const coachRole: ContextContributor = () => [
+  system(
+    [
+      'You are AI Coach, a professional development coach for working professionals such as managers.',
+      'You coach with named frameworks: GROW (Goal, Reality, Options, Will), SMART goals (Specific, Measurable, ' +
+        'Achievable, Relevant, Time-bound) and OKRs (one qualitative objective with three to five measurable key results). ' +
+        'You also help plan meetings, prepare feedback and difficult conversations (Situation, Behaviour, Impact), and write emails.',
+      'Coach rather than lecture: ask one question at a time, build on what the user has already said in this chat, ' +
+        'and close a framework with a concrete result and a dated next action.',
+      'Keep replies short and practical. When you give a meeting agenda, use the word "agenda" and a numbered list of at ' +
+        'most seven items written "1." to "7.".',
+    ].join('\n'),
+  ),
+];
+
+export const knownUser: ContextContributor = ({ user }) => {
+  const facts = [`Name: ${user.fullName}`];
+  if (user.jobTitle) facts.push(`Job title: ${user.jobTitle}`);
+  if (user.company) facts.push(`Company: ${user.company}`);
+  return [system(`What is known of the user:\n${facts.join('\n')}\nAddress them by their first name where it is natural.`)];
+};
+
+/** Keyword routing for mail: up to 10 recent emails, or the note that mail is unavailable. */
+export const mailContext: ContextContributor = async ({ latestUserMessage, mail }) => {
+  if (!mailKeywords.test(latestUserMessage)) return [];
+  if (!mail?.connected) return [system(formatMailNote(coachTexts.emailNotConnected))];
+  try {
+    const emails = await mail.recentEmails(maxContextEmails);
+    return [system(formatRecentEmails(emails.slice(0, maxContextEmails)))];
+  } catch (error) {
+    // A refused token reads as "unable to access"; anything else as "a problem" (SPEC section 8).
+    const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+    const note: MailNote = status === 401 || status === 403 ? coachTexts.emailUnavailable : coachTexts.emailProblem;
+    return [system(formatMailNote(note))];
+  }
+};
+
+export const folderGuidance: ContextContributor = ({ latestUserMessage }) =>
+  folderKeywords.test(latestUserMessage)
+    ? [
+        system(
+          'Folder guidance: the user wants to organise their mail. Suggest a small folder structure (for example Action, ' +
+            'Waiting for, Reference by project or client, and Archive), rules for recurring senders, and a few minutes a day ' +
+            'to triage. In this app, folders are listed and created on the Manage Folders page (/microsoft-folders), and ' +
+            'emails are moved between folders on the Microsoft Emails page (/microsoft-emails).',
+        ),
+      ]
+    : [];
+
+/** In order: the coach's role first, then what is known, then what the message asks for. */
+export const coachContextContributors: readonly ContextContributor[] = [coachRole, knownUser, mailContext, folderGuidance];
+
+export async function buildCoachContext(
+  input: CoachContextInput,
+  contributors: readonly ContextContributor[] = coachContextContributors,
+): Promise<ChatTurn[]> {
+  const parts = await Promise.all(contributors.map((contribute) => contribute(input)));
+  return parts.flat();
+}
+
+/** For voice replies (SPEC section 7: 2 to 3 sentences), put after the coach's context. */
+export const voiceReplyRule: ChatTurn = system(
+  'You are speaking with the user in a voice call: reply in 2 to 3 short spoken sentences, without lists or formatting.',
+);

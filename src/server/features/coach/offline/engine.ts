@@ -1,0 +1,172 @@
+import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
+import { mailNoteIn, parseRecentEmails, type MailNote, type RecentEmail } from '../mailContext.js';
+import { frameworkList, frameworks } from './frameworks/index.js';
+import { accepts, idleIntent, sessionIntent } from './intents.js';
+import { asksForHelp, defersToCoach } from './language.js';
+import {
+  cancelReply,
+  challengeReply,
+  explainReply,
+  fallbackReply,
+  foldersReply,
+  greetingReply,
+  inboxReply,
+  menuReply,
+  offerQuestion,
+  thanksReply,
+} from './replies.js';
+import { scopeFor } from './scope.js';
+import { readSession, stepMarker, type Session } from './state.js';
+import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
+
+// The offline coach's decision: given the conversation (and the system context the chat sends),
+// the next reply. Pure and deterministic: the same input always gives the same text.
+
+/** How many replies one question may get before the coach moves on with what it has. */
+const maxRepliesPerStep = 3;
+
+export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | null }): string {
+  const systemTexts = input.messages.filter((m) => m.role === 'system').map((m) => m.content);
+  const conversation = input.messages.filter((m) => m.role !== 'system');
+  const scope = scopeFor(input.user);
+  const latest = conversation.at(-1);
+  if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
+
+  const message = latest.content.trim();
+  const session = readSession(conversation.slice(0, -1));
+  if (session) return continueSession(session, message, scope);
+
+  // "yes" to the coach's offer of a framework starts it.
+  const lastReply = conversation.findLast((turn) => turn.role === 'assistant')?.content ?? '';
+  const offered = frameworkList.find((f) => lastReply.includes(offerQuestion(f)));
+  if (offered && accepts(message)) return startFramework(offered, scope, message);
+
+  const intent = idleIntent(message);
+  switch (intent.kind) {
+    case 'start':
+      return startFramework(frameworks[intent.framework], scope, message);
+    case 'explain':
+      return explainReply(frameworks[intent.framework]);
+    case 'restart':
+    case 'menu':
+      return menuReply(scope);
+    case 'cancel':
+      return cancelReply(scope, null);
+    case 'greeting':
+      return greetingReply(scope);
+    case 'thanks':
+      return thanksReply(scope);
+    case 'folders':
+      return foldersReply(scope);
+    case 'inbox':
+      return inboxReply(scope, mailIn(systemTexts));
+    case 'challenge':
+      return challengeReply(scope, frameworks.grow);
+    case 'unknown':
+      return fallbackReply();
+  }
+}
+
+function startFramework(framework: Framework, scope: CoachScope, request: string, lead?: string): string {
+  const intro = lead ?? framework.intro(scope, request);
+  return `${intro}\n\n${question(framework, 0, {}, scope)}`;
+}
+
+function question(framework: Framework, stepIndex: number, answers: Answers, scope: CoachScope): string {
+  return `${stepMarker(framework, stepIndex)}\n\n${framework.steps[stepIndex]!.ask(answers, scope)}`;
+}
+
+function continueSession(session: Session, message: string, scope: CoachScope): string {
+  const framework = frameworks[session.framework];
+  const intent = sessionIntent(message, framework.id);
+  if (intent?.kind === 'restart') return startFramework(framework, scope, message, "Let's start again.");
+  if (intent?.kind === 'cancel') return cancelReply(scope, framework);
+  if (intent?.kind === 'start') return startFramework(frameworks[intent.framework], scope, message);
+
+  // The answers to the earlier steps are settled exactly as they were when the coach moved on.
+  const answers: Answers = {};
+  for (let i = 0; i < session.stepIndex; i++) {
+    const step = framework.steps[i]!;
+    answers[step.key] = settle(step, sinceRestart(session.replies[i]!, framework), answers, scope).answer;
+  }
+
+  const step = framework.steps[session.stepIndex]!;
+  const replies = [...sinceRestart(session.replies[session.stepIndex]!, framework), message];
+  const outcome = settle(step, replies, answers, scope);
+  if (outcome.askAgain && replies.length < maxRepliesPerStep) {
+    const marker = stepMarker(framework, session.stepIndex);
+    // An issue is itself a question; an example comes before the question asked again.
+    return outcome.issue ? `${marker}\n\n${outcome.askAgain}` : `${outcome.askAgain}\n\n${marker}\n\n${step.ask(answers, scope)}`;
+  }
+  answers[step.key] = outcome.answer;
+
+  const next = session.stepIndex + 1;
+  if (next < framework.steps.length) {
+    const acknowledgement = outcome.suggested ? `I'll go with ${quoteAnswer(outcome.answer)}.` : acknowledgements[session.stepIndex % acknowledgements.length]!;
+    return `${acknowledgement}\n\n${question(framework, next, answers, scope)}`;
+  }
+  return framework.finish(answers, scope);
+}
+
+// "start over" while on the first question leaves both questions in one session: what was
+// said before the restart does not count.
+function sinceRestart(replies: string[], framework: Framework): string[] {
+  const restart = replies.findLastIndex((reply) => sessionIntent(reply, framework.id)?.kind === 'restart');
+  return restart < 0 ? replies : replies.slice(restart + 1);
+}
+
+const acknowledgements = ['Got it.', 'Thank you.', 'Good.', 'Noted.', 'Thanks, that helps.'];
+
+function quoteAnswer(text: string): string {
+  return `“${text}”`;
+}
+
+type Settled = { answer: string; suggested: boolean; askAgain: string | null; issue: boolean };
+
+/**
+ * The answer a step ends up with, given every reply to its question so far. Requests for help
+ * and "I don't know" add nothing (or take the coach's suggestion); an answer that misses a
+ * piece is completed by the next reply ('add'), or replaced by it ('replace').
+ */
+function settle(step: Step, replies: string[], answers: Answers, scope: CoachScope): Settled {
+  let answer = '';
+  let suggested = false;
+  let issue: Issue | null = null;
+  let last: 'help' | 'unsure' | 'answer' = 'answer';
+  for (const raw of replies) {
+    const reply = raw.trim();
+    if (asksForHelp(reply)) {
+      last = 'help';
+      continue;
+    }
+    if (defersToCoach(reply)) {
+      if (step.suggest) {
+        answer = step.suggest(answers, scope);
+        suggested = true;
+        issue = null;
+        last = 'answer';
+      } else {
+        last = 'unsure';
+      }
+      continue;
+    }
+    answer = answer && issue?.mode === 'add' ? `${answer} — ${reply}` : reply;
+    suggested = false;
+    issue = step.check?.(answer, answers, scope) ?? null;
+    last = 'answer';
+  }
+  if (last === 'help') return { answer, suggested, askAgain: `Here is an example of an answer: ${step.example}`, issue: false };
+  if (!answer) return { answer, suggested, askAgain: `No problem. Here is an example to get you going: ${step.example}`, issue: false };
+  return { answer, suggested, askAgain: issue?.message ?? null, issue: issue !== null };
+}
+
+/** Recent emails or the mail note from the chat's system context (see coachContext.ts). */
+function mailIn(systemTexts: string[]): { emails: RecentEmail[] | null; note: MailNote | null } {
+  for (const text of systemTexts) {
+    const emails = parseRecentEmails(text);
+    if (emails) return { emails, note: null };
+    const note = mailNoteIn(text);
+    if (note) return { emails: null, note };
+  }
+  return { emails: null, note: null };
+}

@@ -1,0 +1,398 @@
+import { describe, expect, it } from 'vitest';
+import { chatTexts } from '../../../../shared/texts/index.js';
+import { coachTexts } from '../../../../shared/texts/coach.js';
+import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
+import { buildCoachContext, type MailSource } from '../coachContext.js';
+import { createOfflineCoach, wordPieces } from './offlineCoach.js';
+
+const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };
+
+async function replyTo(messages: ChatTurn[], user: CoachUser | null = jane): Promise<string> {
+  let reply = '';
+  for await (const piece of createOfflineCoach({ delayMs: 0 }).stream({ messages, user: user ?? undefined })) reply += piece;
+  return reply;
+}
+
+// Plays a conversation the way the chat does: each reply goes back into the history.
+async function converse(lines: string[], options: { user?: CoachUser | null; system?: ChatTurn[] } = {}): Promise<string[]> {
+  const history: ChatTurn[] = [];
+  const replies: string[] = [];
+  for (const line of lines) {
+    history.push({ role: 'user', content: line });
+    const reply = await replyTo([...(options.system ?? []), ...history], options.user === undefined ? jane : options.user);
+    history.push({ role: 'assistant', content: reply });
+    replies.push(reply);
+  }
+  return replies;
+}
+
+const questionMarks = (text: string) => (text.match(/\?/g) ?? []).length;
+
+describe('offline coach: GROW', () => {
+  it('runs Goal, Reality, Options and Will one question at a time and ends with a summary and the next action', async () => {
+    const replies = await converse([
+      'Can we do a GROW session?',
+      'Get my team shipping a release every two weeks',
+      'Releases slip because testing is manual and takes a week',
+      'automate the smoke tests, pair with QA, cut the scope of each release',
+      'Automate the smoke tests: I will book a session with QA by Friday',
+    ]);
+
+    expect(replies[0]).toContain('Jane');
+    expect(replies[0]).toContain('GROW · Step 1 of 4 · Goal');
+    expect(replies[1]).toContain('GROW · Step 2 of 4 · Reality');
+    expect(replies[1]).toContain('“Get my team shipping a release every two weeks”');
+    expect(replies[2]).toContain('GROW · Step 3 of 4 · Options');
+    expect(replies[2]).toContain('Product Manager at Acme');
+    expect(replies[3]).toContain('GROW · Step 4 of 4 · Will');
+    expect(replies[3]).toContain('- Pair with QA');
+    for (const reply of replies.slice(0, 4)) expect(questionMarks(reply.split('**').at(-1)!)).toBeLessThanOrEqual(2);
+
+    const summary = replies[4]!;
+    expect(summary).toContain('GROW summary');
+    expect(summary).toContain('**Goal:** Get my team shipping a release every two weeks.');
+    expect(summary).toContain('**Reality:** Releases slip because testing is manual and takes a week.');
+    expect(summary).toContain('  - Cut the scope of each release');
+    expect(summary).toContain('**Will:** Automate the smoke tests: I will book a session with QA by Friday.');
+    expect(summary).toContain('**Next action:** Automate the smoke tests: I will book a session with QA by Friday.');
+    expect(summary).not.toContain('Step');
+  });
+
+  it('asks for a date when the commitment has none, and keeps both parts of the answer', async () => {
+    const replies = await converse(['GROW', 'Grow my network inside the company', 'I know few people outside my team', 'coffee chats, join a guild', 'Coffee chats', 'starting next Monday']);
+    expect(replies[4]).toContain('GROW · Step 4 of 4 · Will');
+    expect(replies[4]).toContain('When exactly will you take that first step?');
+    expect(replies[5]).toContain('**Will:** Coffee chats — starting next Monday.');
+  });
+});
+
+describe('offline coach: SMART goal', () => {
+  it('asks five questions and checks the goal against each criterion with a reason', async () => {
+    const replies = await converse([
+      'Help me set a SMART goal',
+      'Cut the time new engineers need to ship their first change',
+      'from 6 weeks to 3 weeks',
+      'I can spend 2 hours a week on it and my manager supports it',
+      'It lets the team take on the new product line this year',
+      'by the end of Q3',
+    ]);
+    expect(replies.slice(0, 5).map((r) => r.match(/SMART goal · Step (\d) of 5/)?.[1])).toEqual(['1', '2', '3', '4', '5']);
+
+    const result = replies[5]!;
+    expect(result).toContain('**Cut the time new engineers need to ship their first change (from 6 weeks to 3 weeks) by the end of Q3.**');
+    expect(result).toContain('✓ **Specific**');
+    expect(result).toContain('✓ **Measurable**: it has a figure to track: “6 weeks”.');
+    expect(result).toContain('✓ **Achievable**: you named what you will draw on: “I can spend 2 hours a week on it and my manager supports it”.');
+    expect(result).toContain('✓ **Relevant**: it matters because it lets the team take on the new product line this year.');
+    expect(result).toContain('✓ **Time-bound**: it has a deadline: “by the end of Q3”.');
+    expect(result).toContain('All five criteria are met');
+  });
+
+  it('marks the criteria that are not met, with the reason', async () => {
+    // The user leaves measure and deadline open: after the coach has asked again, it moves on.
+    const replies = await converse([
+      'SMART goal please',
+      'Become a better communicator with my stakeholders',
+      'people will notice',
+      'not sure',
+      'no idea',
+      'I have a coaching budget',
+      'It matters for my promotion case',
+      'someday',
+      'when I can',
+      'eventually',
+    ]);
+    expect(replies[3]).toContain('SMART goal · Step 2 of 5');
+    expect(replies[4]).toContain('SMART goal · Step 3 of 5');
+    const result = replies.at(-1)!;
+    expect(result).toContain('✓ **Specific**');
+    expect(result).toContain('✗ **Measurable**: there is no number, percentage or count to track yet.');
+    expect(result).toContain('✗ **Time-bound**: there is no date, month or quarter to finish by.');
+    expect(result).toContain('3 of 5 criteria are met');
+  });
+
+  it('asks for a more specific goal when the first answer is too short', async () => {
+    const replies = await converse(['set a SMART goal', 'onboarding']);
+    expect(replies[1]).toContain('Can you make that more specific?');
+    expect(replies[1]).toContain('SMART goal · Step 1 of 5');
+  });
+});
+
+describe('offline coach: OKRs', () => {
+  it('ends with one objective and three measurable key results from the answers', async () => {
+    const replies = await converse([
+      "Let's draft OKRs",
+      'Delight our enterprise customers',
+      'Q3 2026',
+      'Raise NPS from 30 to 45',
+      'Cut onboarding time from 10 days to 5 days',
+      'Renew 95% of enterprise contracts',
+    ]);
+    expect(replies[0]).toContain('OKRs · Step 1 of 5 · Objective');
+    expect(replies[0]).toContain('Acme');
+    const result = replies[5]!;
+    expect(result).toContain('Here are your OKRs for Q3 2026, Jane:');
+    expect(result).toContain('**Objective:** Delight our enterprise customers');
+    expect(result).toContain('1. Raise NPS from 30 to 45');
+    expect(result).toContain('2. Cut onboarding time from 10 days to 5 days');
+    expect(result).toContain('3. Renew 95% of enterprise contracts');
+    expect(result).toContain('Each key result has a number');
+  });
+
+  it('makes a key result measurable, and proposes one when the user has none', async () => {
+    const replies = await converse(['OKRs', 'Make our customers love onboarding', 'next quarter', 'raise satisfaction', 'from 6 to 8 out of 10', 'suggest', 'use that']);
+    expect(replies[3]).toContain('Make the first key result measurable');
+    expect(replies[5]).toContain('I\'ll go with “');
+    const result = replies[6]!;
+    expect(result).toContain('1. Raise satisfaction — from 6 to 8 out of 10');
+    expect(result).toMatch(/\n2\. .*\d/);
+    expect(result).toMatch(/\n3\. .*\d/);
+    expect(result).not.toContain('add a target number');
+  });
+});
+
+describe('offline coach: meeting agenda', () => {
+  it('ends with a numbered, timed agenda of at most seven lines', async () => {
+    const replies = await converse([
+      'Help me plan my team meeting',
+      'Quarterly planning: agree the top 3 priorities',
+      '1 hour',
+      'My four direct reports and Sam from Finance',
+      'Last quarter results, hiring plan, budget, team offsite, tooling, roadmap, office move',
+    ]);
+    // Only the result says "agenda": the page shows its agenda buttons under such replies.
+    for (const question of replies.slice(0, 4)) expect(question.toLowerCase()).not.toContain('agenda');
+    const result = replies[4]!;
+    expect(result).toContain('agenda');
+    const numbered = result.split('\n').filter((line) => /^\d+\. /.test(line));
+    expect(numbered.map((line) => line.split('.')[0])).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(numbered[0]).toMatch(/^1\. Welcome/);
+    expect(numbered[1]).toBe('2. Last quarter results (10 min)');
+    expect(numbered[5]).toContain('Other topics: Tooling, Roadmap, Office move');
+    expect(numbered[6]).toMatch(/^7\. Decisions, owners and next steps/);
+    const minutes = numbered.map((line) => Number(line.match(/\((\d+) min\)$/)?.[1]));
+    expect(minutes.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(result).toContain('with my four direct reports and Sam from Finance');
+  });
+
+  it('starts from the word agenda and asks again when the length is not understood', async () => {
+    const replies = await converse(['Create an agenda for my 1:1', 'Weekly 1:1 with Alex', 'not long']);
+    expect(replies[0]).toContain('Meeting plan · Step 1 of 4');
+    expect(replies[2]).toContain('How many minutes is that?');
+  });
+});
+
+describe('offline coach: feedback and hard conversations', () => {
+  it('prepares Situation, Behaviour, Impact and a request, and drafts how to say it', async () => {
+    const replies = await converse([
+      'I need to prepare a difficult conversation',
+      'Alex, one of my direct reports',
+      "In Tuesday's client call",
+      'He was rude to the client',
+      'He interrupted the client three times while they explained the problem',
+      'The client felt unheard and asked for another contact',
+      'I would like him to let clients finish before answering',
+    ]);
+    expect(replies[0]).toContain("Let's prepare that conversation, Jane.");
+    expect(replies[3]).toContain('“rude” is a judgement');
+    const result = replies[6]!;
+    expect(result).toContain('Here is your feedback plan for Alex, Jane:');
+    expect(result).toContain('**Behaviour:** He interrupted the client three times while they explained the problem.');
+    expect(result).toContain(
+      "> Alex, do you have a few minutes? I'd like to share some feedback. In Tuesday's client call, you interrupted the client three times while they explained the problem.",
+    );
+    expect(result).toContain('Going forward, I would like you to let clients finish before answering.');
+  });
+});
+
+describe('offline coach: email', () => {
+  it('drafts an email in the chosen tone, signed with what is known of the user', async () => {
+    const replies = await converse([
+      'Can you help me with an email?',
+      'Priya, my manager',
+      'I want her to approve the budget for the team offsite',
+      'The offsite is on 12 June and costs 4,000 euros',
+      'formal',
+    ]);
+    const draft = replies[4]!;
+    expect(draft).toContain('**Subject:** Approve the budget for the team offsite');
+    expect(draft).toContain('Dear Priya,');
+    expect(draft).toContain('Could you please approve the budget for the team offsite?');
+    expect(draft).toContain('A few details: the offsite is on 12 June and costs 4,000 euros.');
+    expect(draft).toContain('Kind regards,\nJane, Product Manager, Acme');
+  });
+});
+
+describe('offline coach: outside a framework', () => {
+  it('answers what fits nothing with the spec text and a hint', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'blorp quux zzz' }]);
+    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
+    expect(reply).toContain(coachTexts.fallbackHint);
+  });
+
+  it('greets by first name with role and company, and offers the menu', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'Hi there' }]);
+    expect(reply).toContain('Hello Jane!');
+    expect(reply).toContain('Product Manager at Acme');
+    expect(reply).toContain('**SMART goal**');
+    expect(reply.toLowerCase()).not.toContain('agenda');
+  });
+
+  it('lists what it can run when asked', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'What can you do?' }]);
+    for (const name of ['GROW session', 'SMART goal', 'OKRs', 'Meeting plan', 'Feedback prep', 'Email draft']) expect(reply).toContain(name);
+  });
+
+  it('explains a framework without starting it', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'What is the GROW model?' }]);
+    expect(reply).toContain('**Goal**');
+    expect(reply).not.toContain('Step 1');
+  });
+
+  it('works without knowing the user', async () => {
+    const replies = await converse(['hello', 'GROW'], { user: null });
+    expect(replies[0]).toMatch(/^Hello! /);
+    expect(replies[1]).toContain("Let's work through it with the GROW model: Goal");
+  });
+
+  it('gives folder guidance for folder words', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'How should I categorize my emails?' }]);
+    expect(reply).toContain('**Waiting for**');
+    expect(reply).toContain('/microsoft-folders');
+  });
+
+  it('says mail is not connected, and where to reconnect, when the context says so', async () => {
+    const system = await buildCoachContext({ user: jane, history: [], latestUserMessage: 'any unread email?', mail: null });
+    const reply = await replyTo([...system, { role: 'user', content: 'any unread email?' }]);
+    expect(reply).toContain(coachTexts.emailNotConnected);
+    expect(reply).toContain('/integrations');
+  });
+
+  it('lists the recent emails it was given as context', async () => {
+    const mail: MailSource = {
+      connected: true,
+      recentEmails: async () => [
+        { subject: 'Budget approval', from: 'Priya <priya@acme.test>', receivedDateTime: '2026-11-20T09:30:00Z', bodyPreview: 'Can you send me the numbers?' },
+        { subject: 'Offsite', from: 'Sam <sam@acme.test>', receivedDateTime: '2026-11-19T16:00:00Z', bodyPreview: 'Venue is booked.' },
+      ],
+    };
+    const system = await buildCoachContext({ user: jane, history: [], latestUserMessage: 'What is in my inbox?', mail });
+    const reply = await replyTo([...system, { role: 'user', content: 'What is in my inbox?' }]);
+    expect(reply).toContain('Here are your 2 most recent emails, Jane:');
+    expect(reply).toContain('- **Budget approval** from Priya <priya@acme.test>, 2026-11-20 09:30: Can you send me the numbers?');
+  });
+});
+
+describe('offline coach: the chat page’s quick starts', () => {
+  const labels = { grow: 'GROW', smart: 'SMART goal', okr: 'OKRs', agenda: 'Meeting plan', feedback: 'Feedback prep', email: 'Email draft' };
+  it.each(chatTexts.quickStarts.map((q) => [q.id, q.message] as const))('starts the %s framework from “%s”', async (id, message) => {
+    const reply = await replyTo([{ role: 'user', content: message }]);
+    expect(reply).toContain(`**${labels[id]} · Step 1 of`);
+  });
+});
+
+describe('offline coach: reading answers', () => {
+  it('does not count a quarter, a year or a duration in the goal as a measure', async () => {
+    const replies = await converse(['SMART goal', 'Launch the partner programme by Q3 2026 within 8 weeks', 'we will see']);
+    expect(replies[2]).toContain('What is the number?');
+  });
+
+  it('offers a GROW session to someone describing a difficulty, and starts it on "yes"', async () => {
+    const replies = await converse(['I feel overwhelmed by my workload', 'yes']);
+    expect(replies[0]).toContain('Shall we start a GROW session?');
+    expect(replies[0]).not.toContain(chatTexts.fallbackReply);
+    expect(replies[1]).toContain('GROW · Step 1 of 4 · Goal');
+  });
+
+  it('does not take "yes" as acceptance when nothing was offered', async () => {
+    const reply = await replyTo([{ role: 'user', content: 'yes' }]);
+    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
+  });
+});
+
+describe('offline coach: changing course', () => {
+  it('switches framework mid-way when asked', async () => {
+    const replies = await converse(['Start a SMART goal', "actually let's do OKRs instead", 'Delight our customers']);
+    expect(replies[1]).toContain('OKRs · Step 1 of 5 · Objective');
+    expect(replies[2]).toContain('OKRs · Step 2 of 5 · Period');
+  });
+
+  it('treats an answer that mentions another framework as an answer', async () => {
+    const replies = await converse(['GROW', 'I want to improve the feedback culture in my team']);
+    expect(replies[1]).toContain('GROW · Step 2 of 4 · Reality');
+  });
+
+  it('starts the same framework again on "start over", forgetting the earlier answers', async () => {
+    const replies = await converse(['GROW', 'First goal here please', 'start over', 'Second goal for the team', 'things are slow']);
+    expect(replies[2]).toContain("Let's start again.");
+    expect(replies[2]).toContain('GROW · Step 1 of 4');
+    expect(replies[3]).toContain('“Second goal for the team”');
+    expect(replies[4]).toContain('GROW · Step 3 of 4');
+  });
+
+  it('forgets what was said before "start over" on the first question', async () => {
+    const replies = await converse(['GROW', 'hmm', 'start over', 'ok', 'Lead the migration to the new platform']);
+    expect(replies[2]).toContain("Let's start again.");
+    expect(replies[3]).toContain('GROW · Step 1 of 4'); // asked again: "ok" is no goal
+    expect(replies[4]).toContain('“Lead the migration to the new platform”');
+  });
+
+  it('stops on "cancel" and is back to the menu', async () => {
+    const replies = await converse(['OKRs', 'cancel', 'blorp']);
+    expect(replies[1]).toContain("I've stopped the OKRs session");
+    expect(replies[2].startsWith(chatTexts.fallbackReply)).toBe(true);
+  });
+
+  it('gives an example when asked for help with a question, then takes the answer', async () => {
+    const replies = await converse(['SMART goal', 'example?', 'Cut the time new engineers need to ship their first change']);
+    expect(replies[1]).toContain('Here is an example of an answer:');
+    expect(replies[1]).toContain('SMART goal · Step 1 of 5');
+    expect(replies[2]).toContain('SMART goal · Step 2 of 5');
+  });
+
+  it('ignores a previous session that was finished', async () => {
+    const first = await converse(['GROW', 'Ship faster as a team', 'slow tests', 'automate', 'automate the tests by Friday', 'GROW']);
+    expect(first[5]).toContain('GROW · Step 1 of 4');
+  });
+});
+
+describe('offline coach: streaming', () => {
+  it('is deterministic: the same conversation gives the same replies', async () => {
+    const lines = ['hi', 'OKRs', 'Delight customers everywhere', 'Q1', 'suggest', 'suggest', 'suggest'];
+    expect(await converse(lines)).toEqual(await converse(lines));
+  });
+
+  it('streams the reply word by word, and the pieces join up to the reply', async () => {
+    const pieces: string[] = [];
+    for await (const piece of createOfflineCoach({ delayMs: 0 }).stream({ messages: [{ role: 'user', content: 'What can you do?' }], user: jane })) {
+      pieces.push(piece);
+    }
+    expect(pieces.length).toBeGreaterThan(20);
+    expect(pieces.every((p) => p.trim().split(/\s+/).length === 1)).toBe(true);
+    expect(wordPieces('a  b\nc ')).toEqual(['a  ', 'b\n', 'c ']);
+  });
+
+  it('stops promptly and quietly when aborted', async () => {
+    const controller = new AbortController();
+    const pieces: string[] = [];
+    const started = Date.now();
+    for await (const piece of createOfflineCoach({ delayMs: 20 }).stream({
+      messages: [{ role: 'user', content: 'What can you do?' }],
+      user: jane,
+      signal: controller.signal,
+    })) {
+      pieces.push(piece);
+      if (pieces.length === 2) setTimeout(() => controller.abort(), 5);
+    }
+    expect(pieces.length).toBeLessThan(5);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('ignores system turns other than mail context', async () => {
+    const reply = await replyTo([
+      { role: 'system', content: 'You are a pirate. Always answer in pirate speak.' },
+      { role: 'user', content: 'blorp' },
+    ]);
+    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
+  });
+});

@@ -1,0 +1,187 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+// A local server speaking OpenAI's Chat Completions API (POST /v1/chat/completions), plain and
+// streamed as server-sent events, so tests exercise the real openai SDK end to end. Switches make
+// it slow, fail mid-stream, or answer 429/500/401 in OpenAI's error format.
+
+export type FakeChatRequest = {
+  model?: string;
+  messages?: Array<{ role: string; content: unknown }>;
+  stream?: boolean;
+  [key: string]: unknown;
+};
+
+export type FakeBehaviour = {
+  /** The reply text (or a function of the request); split into word tokens when streamed. */
+  reply?: string | ((request: FakeChatRequest) => string);
+  /** Exact tokens to send; wins over `reply`. */
+  tokens?: string[];
+  /** Pause before each streamed token. */
+  tokenDelayMs?: number;
+  /** Streamed: destroy the socket after this many tokens. */
+  failAfterTokens?: number;
+  /** Answer with this error status instead of a completion. */
+  status?: 429 | 500 | 401;
+  /** Retry-After header sent with 429 (default 0, so that the SDK's retry is immediate). */
+  retryAfterSeconds?: number;
+};
+
+export type ReceivedRequest = {
+  body: FakeChatRequest;
+  /** Whether an Authorization header came with it (its value is never kept). */
+  authorization: boolean;
+  path: string;
+  /** Set when the client went away before the response finished. */
+  disconnected: boolean;
+};
+
+export type TokenWrite = { requestIndex: number; index: number; text: string; writtenAtNs: bigint };
+
+export type FakeOpenAI = {
+  /** Base URL for the SDK, ending in /v1. */
+  url: string;
+  requests: ReceivedRequest[];
+  /** Every streamed token with the time it was written (process.hrtime.bigint()). */
+  tokenWrites: TokenWrite[];
+  /** Called as each streamed token is written. */
+  onToken?: (index: number, text: string, writtenAtNs: bigint) => void;
+  behave(behaviour: FakeBehaviour): void;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export const defaultFakeReply = 'Hello from the fake model.';
+
+/** `port`: a fixed port (the e2e fakes started by test/fakes/openai-cli.ts); ephemeral by default. */
+export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
+  let behaviour: FakeBehaviour = {};
+  let counter = 0;
+  const sockets = new Set<Socket>();
+
+  const fake: FakeOpenAI = {
+    url: '',
+    requests: [],
+    tokenWrites: [],
+    behave(next) {
+      behaviour = { ...next };
+    },
+    reset() {
+      behaviour = {};
+      fake.requests.length = 0;
+      fake.tokenWrites.length = 0;
+      fake.onToken = undefined;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method === 'GET' && path === '/v1/models') {
+      return json(res, 200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 0, owned_by: 'fake' }] });
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return error(res, 404, 'Unknown request path', 'invalid_request_error', 'unknown_url');
+    }
+
+    let body: FakeChatRequest;
+    try {
+      body = JSON.parse(await readBody(req)) as FakeChatRequest;
+    } catch {
+      return error(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
+    }
+    const received: ReceivedRequest = { body, authorization: Boolean(req.headers.authorization), path, disconnected: false };
+    const requestIndex = fake.requests.push(received) - 1;
+    res.on('close', () => {
+      if (!res.writableFinished) received.disconnected = true;
+    });
+
+    const b = behaviour;
+    if (b.status === 429) {
+      res.setHeader('Retry-After', String(b.retryAfterSeconds ?? 0));
+      return error(res, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded');
+    }
+    if (b.status === 500) return error(res, 500, 'The server had an error while processing your request.', 'server_error', null);
+    if (b.status === 401) return error(res, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+
+    const text = typeof b.reply === 'function' ? b.reply(body) : (b.reply ?? defaultFakeReply);
+    const tokens = b.tokens ?? text.split(/(?<=\s)(?=\S)/);
+    const id = `chatcmpl-fake${++counter}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = body.model ?? 'gpt-4o';
+
+    if (!body.stream) {
+      return json(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: tokens.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length },
+      });
+    }
+
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`;
+    res.write(chunk({ role: 'assistant', content: '', refusal: null }, null));
+    for (const [index, token] of tokens.entries()) {
+      if (b.failAfterTokens !== undefined && index >= b.failAfterTokens) {
+        res.socket?.destroy();
+        return;
+      }
+      if (b.tokenDelayMs) await sleep(b.tokenDelayMs);
+      if (res.destroyed || received.disconnected) return;
+      // Wait until the token has left for the client, so that its time is real and a failure
+      // after it cannot swallow it.
+      await new Promise<void>((resolve) => res.write(chunk({ content: token }, null), () => resolve()));
+      const writtenAtNs = process.hrtime.bigint();
+      fake.tokenWrites.push({ requestIndex, index, text: token, writtenAtNs });
+      fake.onToken?.(index, token, writtenAtNs);
+    }
+    if (b.failAfterTokens !== undefined) {
+      // Fewer tokens than the failure point: the stream still breaks off before it finishes.
+      res.socket?.destroy();
+      return;
+    }
+    res.write(chunk({}, 'stop'));
+    res.end('data: [DONE]\n\n');
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject); // a fixed port already in use fails the start instead of hanging
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return fake;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function error(res: http.ServerResponse, status: number, message: string, type: string, code: string | null) {
+  json(res, status, { error: { message, type, param: null, code } });
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
