@@ -10,8 +10,6 @@ const modelProcedure = protectedProcedure.use(async ({ ctx, next }) => {
 });
 
 export const aiRouter = router({
-  /** Which coach answers, so that the client can say plainly when it is the offline one. */
-  status: protectedProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model })),
   complete: modelProcedure.input(aiCompletionSchema).mutation(({ ctx, input, signal }) => completeChat(ctx, input, signal)),
   /** The reply as a stream of deltas (REST SSE, or tRPC's httpBatchStreamLink). */
   stream: modelProcedure.input(aiCompletionSchema).mutation(({ ctx, input, signal }) => streamChat(ctx, input, signal)),
