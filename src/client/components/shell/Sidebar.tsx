@@ -3,6 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { IconTarget } from '@tabler/icons-react';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
+import { IconSettings } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
@@ -13,7 +14,9 @@ type MenuItem = { label: string; to: string; icon: ReactNode };
 
 // SPEC section 2's Menu. Items join this list as their pages are built (Integrations, Microsoft
 // Emails, Manage Folders, User Knowledge Base, Writing Style Analysis, Voice Assistant, Settings).
-export const menuItems: MenuItem[] = [];
+export const menuItems: MenuItem[] = [
+  { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },
+];
 
 // GROW Framework, OKRs and SMART Goals lead to the chat's coaching tools section.
 const coachingTools = [

@@ -41,7 +41,7 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
       </Menu.Target>
       <Menu.Dropdown>
         {props.showSettings && (
-          <Menu.Item component={Link} to={'/settings' as '/'} leftSection={<IconSettings size={16} />} onClick={props.onNavigate}>
+          <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />} onClick={props.onNavigate}>
             Settings
           </Menu.Item>
         )}

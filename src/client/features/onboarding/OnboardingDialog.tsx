@@ -1,4 +1,160 @@
-// Interface placeholder: the onboarding work replaces this with the real dialog.
+import { Button, Group, Modal, Stepper, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { IconArrowRight } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { onboardingTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { useSession } from '../auth/useSession';
+import { ConnectToolsStep } from './ConnectToolsStep';
+import {
+  hasSeenOnboarding,
+  initialConnections,
+  initialOnboardingForm,
+  loadOnboardingData,
+  markOnboardingSeen,
+  onboardingFormSchema,
+  saveOnboardingData,
+  type OnboardingForm,
+  type ToolKey,
+} from './onboardingData';
+import { PrivacyStep } from './PrivacyStep';
+import { RoleStep } from './RoleStep';
+import { useSaveRoleToProfile } from './useSaveRoleToProfile';
+import classes from './onboarding.module.css';
+
+// 'Welcome to AI Coach' (SPEC section 2): shown until hasSeenOnboarding is set; closing it in
+// any way (X, Escape, Complete Setup) sets the flag.
 export function OnboardingDialog() {
-  return null;
+  const [needed] = useState(() => !hasSeenOnboarding());
+  const [opened, setOpened] = useState(needed);
+  if (!needed) return null;
+  return (
+    <OnboardingModal
+      opened={opened}
+      onClose={() => {
+        markOnboardingSeen();
+        setOpened(false);
+      }}
+    />
+  );
+}
+
+const steps = [
+  { label: onboardingTexts.toolsStepShort, title: onboardingTexts.toolsStep },
+  { label: onboardingTexts.roleStepShort, title: onboardingTexts.roleStep },
+  { label: onboardingTexts.privacyStepShort, title: onboardingTexts.privacyStep },
+] as const;
+const roleStep = 1;
+const lastStep = steps.length - 1;
+
+function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
+  const { user } = useSession();
+  const [saved] = useState(loadOnboardingData);
+  const [active, setActive] = useState(0);
+  const [connections, setConnections] = useState(() => initialConnections(saved));
+  const [busy, setBusy] = useState(false);
+  const saveRole = useSaveRoleToProfile();
+  const form = useForm<OnboardingForm>({
+    mode: 'uncontrolled',
+    initialValues: initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }),
+    validate: zod4Resolver(onboardingFormSchema, { errorPriority: 'first' }),
+  });
+
+  const remember = () => saveOnboardingData(form.getValues(), connections);
+
+  function connect(tool: ToolKey) {
+    if (connections[tool]) return;
+    const next = { ...connections, [tool]: true };
+    setConnections(next);
+    saveOnboardingData(form.getValues(), next);
+    notify.success(onboardingTexts.connectedToast(onboardingTexts.tools[tool]));
+  }
+
+  async function goNext() {
+    if (active === roleStep) {
+      if (form.validate().hasErrors) return;
+      setBusy(true);
+      try {
+        await saveRole(form.getValues());
+      } catch {
+        notify.error(onboardingTexts.profileSaveFailedTitle, onboardingTexts.profileSaveFailedBody);
+        return;
+      } finally {
+        setBusy(false);
+      }
+    }
+    remember();
+    setActive((step) => Math.min(step + 1, lastStep));
+  }
+
+  function goBack() {
+    remember();
+    setActive((step) => Math.max(step - 1, 0));
+  }
+
+  function complete() {
+    if (form.validate().hasErrors) return;
+    remember();
+    notify.success(onboardingTexts.completeTitle, onboardingTexts.completeBody);
+    props.onClose();
+  }
+
+  function close() {
+    remember();
+    props.onClose();
+  }
+
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={close}
+      title={onboardingTexts.title}
+      size="lg"
+      centered
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': onboardingTexts.close }}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      <Stepper
+        active={active}
+        onStepClick={(step) => {
+          remember();
+          setActive(step);
+        }}
+        allowNextStepsSelect={false}
+        size="sm"
+        wrap={false}
+        classNames={{ stepBody: classes.stepBody }}
+        mt="xs"
+      >
+        {steps.map((step, index) => (
+          <Stepper.Step key={step.label} label={step.label} aria-label={step.title}>
+            <Title order={3} size="h4" mb="xs">
+              {step.title}
+            </Title>
+            {index === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
+            {index === 1 && <RoleStep form={form} />}
+            {index === 2 && <PrivacyStep form={form} />}
+          </Stepper.Step>
+        ))}
+      </Stepper>
+      <Group justify="space-between" mt="xl">
+        <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={goBack} disabled={active === 0 || busy}>
+          {onboardingTexts.back}
+        </Button>
+        {active < lastStep ? (
+          <Button rightSection={<IconArrowRight size={16} />} onClick={goNext} loading={busy}>
+            {onboardingTexts.next}
+          </Button>
+        ) : (
+          <Button leftSection={<IconCheck size={16} />} onClick={complete}>
+            {onboardingTexts.completeSetup}
+          </Button>
+        )}
+      </Group>
+    </Modal>
+  );
 }

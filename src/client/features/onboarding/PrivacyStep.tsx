@@ -1,0 +1,43 @@
+import { Checkbox, Select, Stack, Text } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { calendarAccessOptions, emailHistoryDayOptions } from '../../../shared/settingsConstants';
+import { onboardingTexts } from '../../../shared/texts';
+import type { OnboardingForm } from './onboardingData';
+
+const emailHistoryData = emailHistoryDayOptions.map((days) => ({ value: days, label: onboardingTexts.emailHistoryLabel(days) }));
+const calendarAccessData = calendarAccessOptions.map((access) => ({ value: access, label: onboardingTexts.calendarAccessLabels[access] }));
+
+// Step 3: choices that are kept in this browser only (SPEC section 6).
+export function PrivacyStep(props: { form: UseFormReturnType<OnboardingForm> }) {
+  const { form } = props;
+  return (
+    <Stack gap="md">
+      <Select
+        label={onboardingTexts.emailHistory}
+        description={onboardingTexts.emailHistoryDescription}
+        data={emailHistoryData}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        key={form.key('emailHistoryDays')}
+        {...form.getInputProps('emailHistoryDays')}
+      />
+      <Select
+        label={onboardingTexts.calendarAccess}
+        description={onboardingTexts.calendarAccessDescription}
+        data={calendarAccessData}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: true }}
+        key={form.key('calendarAccess')}
+        {...form.getInputProps('calendarAccess')}
+      />
+      <Checkbox
+        label={onboardingTexts.saveChatHistory}
+        key={form.key('saveChatHistory')}
+        {...form.getInputProps('saveChatHistory', { type: 'checkbox' })}
+      />
+      <Text size="xs" c="dimmed">
+        {onboardingTexts.privacyNote}
+      </Text>
+    </Stack>
+  );
+}

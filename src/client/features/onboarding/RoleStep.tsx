@@ -1,0 +1,50 @@
+import { NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { onboardingLimits } from '../../../shared/settingsConstants';
+import { onboardingTexts } from '../../../shared/texts';
+import type { OnboardingForm } from './onboardingData';
+
+// Step 2. Job title and company are the user's profile fields; the rest stays in this browser.
+export function RoleStep(props: { form: UseFormReturnType<OnboardingForm> }) {
+  const { form } = props;
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        <TextInput
+          label={onboardingTexts.jobTitle}
+          placeholder={onboardingTexts.jobTitlePlaceholder}
+          autoComplete="organization-title"
+          data-autofocus
+          key={form.key('jobTitle')}
+          {...form.getInputProps('jobTitle')}
+        />
+        <TextInput
+          label={onboardingTexts.company}
+          autoComplete="organization"
+          key={form.key('company')}
+          {...form.getInputProps('company')}
+        />
+        <TextInput
+          label={onboardingTexts.manager}
+          description={onboardingTexts.optional}
+          key={form.key('manager')}
+          {...form.getInputProps('manager')}
+        />
+        <NumberInput
+          label={onboardingTexts.directReports}
+          description={onboardingTexts.optional}
+          min={0}
+          max={onboardingLimits.directReportsMax}
+          allowNegative={false}
+          allowDecimal={false}
+          clampBehavior="strict"
+          key={form.key('directReports')}
+          {...form.getInputProps('directReports')}
+        />
+      </SimpleGrid>
+      <Text size="xs" c="dimmed">
+        {onboardingTexts.roleNote}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,85 @@
+import { Alert, Badge, Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBrandGmail } from '@tabler/icons-react';
+import { IconBrandLinkedin } from '@tabler/icons-react';
+import { IconBrandTeams } from '@tabler/icons-react';
+import { IconCalendar } from '@tabler/icons-react';
+import { IconCalendarEvent } from '@tabler/icons-react';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { IconMail } from '@tabler/icons-react';
+import { Link, useRouter } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { settingsTexts } from '../../../shared/texts';
+import { SettingsSection } from './SettingsSection';
+
+type IntegrationKey = keyof typeof settingsTexts.integrationNames;
+
+const microsoft: Array<{ key: IntegrationKey; icon: ReactNode }> = [
+  { key: 'microsoftEmail', icon: <IconMail size={18} aria-hidden /> },
+  { key: 'microsoftCalendar', icon: <IconCalendarEvent size={18} aria-hidden /> },
+  { key: 'microsoftTeams', icon: <IconBrandTeams size={18} aria-hidden /> },
+];
+const others: Array<{ key: IntegrationKey; icon: ReactNode }> = [
+  { key: 'gmail', icon: <IconBrandGmail size={18} aria-hidden /> },
+  { key: 'googleCalendar', icon: <IconCalendar size={18} aria-hidden /> },
+  { key: 'linkedin', icon: <IconBrandLinkedin size={18} aria-hidden /> },
+];
+
+// SPEC section 3's integration flags. Nothing can be connected until the Microsoft integration
+// exists, so every flag reads 'Not connected' and there is nothing to disconnect yet.
+export function IntegrationSettings() {
+  const router = useRouter();
+  // Link to the integrations page only once it exists, never to a 404.
+  const integrationsPage = Object.hasOwn(router.routesByPath, '/integrations');
+  return (
+    <SettingsSection heading={settingsTexts.integrationsHeading} description={settingsTexts.integrationsDescription}>
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          {settingsTexts.microsoftGroup}
+        </Title>
+        {microsoft.map((item) => (
+          <IntegrationRow key={item.key} item={item} status={<Badge color="gray" variant="light">{settingsTexts.notConnected}</Badge>} />
+        ))}
+        <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} aria-hidden />} mt="xs">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{settingsTexts.microsoftPending}</Text>
+            {integrationsPage && (
+              <Button component={Link} to={'/integrations' as '/'} size="xs" variant="light">
+                {settingsTexts.manageIntegrations}
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      </Stack>
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          {settingsTexts.otherGroup}
+        </Title>
+        {others.map((item) => (
+          <IntegrationRow key={item.key} item={item} status={<Badge color="yellow" variant="light">{settingsTexts.comingSoon}</Badge>} />
+        ))}
+      </Stack>
+    </SettingsSection>
+  );
+}
+
+function IntegrationRow(props: { item: { key: IntegrationKey; icon: ReactNode }; status: ReactNode }) {
+  const name = settingsTexts.integrationNames[props.item.key];
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="sm" py={6} role="group" aria-label={name}>
+      <Group gap="sm" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+        <ThemeIcon variant="light" color="indigo" size="lg" radius="md">
+          {props.item.icon}
+        </ThemeIcon>
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" fw={500}>
+            {name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {settingsTexts.integrationDescriptions[props.item.key]}
+          </Text>
+        </div>
+      </Group>
+      <div style={{ flexShrink: 0 }}>{props.status}</div>
+    </Group>
+  );
+}

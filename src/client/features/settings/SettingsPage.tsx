@@ -1,0 +1,71 @@
+import { Box, Container, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { IconShieldLock } from '@tabler/icons-react';
+import { IconUser } from '@tabler/icons-react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { settingsTexts } from '../../../shared/texts';
+import { trpc } from '../../lib/trpc';
+import { IntegrationSettings } from './IntegrationSettings';
+import { NotificationSettingsForm } from './NotificationSettingsForm';
+import { PrivacySettingsForm } from './PrivacySettingsForm';
+import { ProfileSettingsForm } from './ProfileSettingsForm';
+import classes from './settings.module.css';
+import { type SettingsTab, settingsTabs } from './settingsTabs';
+
+
+const tabIcons: Record<SettingsTab, ReactNode> = {
+  profile: <IconUser size={16} aria-hidden />,
+  notifications: <IconBell size={16} aria-hidden />,
+  privacy: <IconShieldLock size={16} aria-hidden />,
+  integrations: <IconPlugConnected size={16} aria-hidden />,
+};
+
+// /settings (SPEC section 2): the tab is part of the address, so a reload stays on it.
+export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: SettingsTab) => void }) {
+  const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
+  return (
+    <Box style={{ flex: 1, overflowY: 'auto' }}>
+      <Container size="md" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
+        <Stack gap="lg">
+          <div>
+            <Title order={1} size="h2">
+              {settingsTexts.title}
+            </Title>
+            <Text c="dimmed" size="sm" mt={4}>
+              {settingsTexts.subtitle}
+            </Text>
+          </div>
+          <Tabs
+            value={props.tab}
+            onChange={(value) => value && props.onTabChange(value as SettingsTab)}
+            keepMounted
+            classNames={{ list: classes.list, tab: classes.tab, tabSection: classes.tabSection }}
+          >
+            <Tabs.List mb="md">
+              {settingsTabs.map((tab) => (
+                <Tabs.Tab key={tab} value={tab} leftSection={tabIcons[tab]}>
+                  {settingsTexts.tabs[tab]}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            <Tabs.Panel value="profile">
+              {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
+              <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+            </Tabs.Panel>
+            <Tabs.Panel value="notifications">
+              <NotificationSettingsForm notifications={data.notifications} />
+            </Tabs.Panel>
+            <Tabs.Panel value="privacy">
+              <PrivacySettingsForm privacy={data.privacy} />
+            </Tabs.Panel>
+            <Tabs.Panel value="integrations">
+              <IntegrationSettings />
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

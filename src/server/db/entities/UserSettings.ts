@@ -1,0 +1,48 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import {
+  dataRetentionValues,
+  notificationDefaults,
+  privacyDefaults,
+  profileLimits,
+} from '../../../shared/settingsConstants.js';
+import { User } from './User.js';
+
+// A user's contact details and preferences (SPEC section 3), one row per user keyed by the
+// user's id. A user without a row has the defaults of SPEC section 9.
+export const UserSettingsSchema = defineEntity({
+  name: 'UserSettings',
+  tableName: 'user_settings',
+  properties: {
+    user: () => p.oneToOne(User).owner().primary().deleteRule('cascade'),
+    email: p.string().length(profileLimits.emailMax).nullable(),
+    phone: p.string().length(profileLimits.phoneMax).nullable(),
+    emailNotifications: p.boolean().default(notificationDefaults.emailNotifications),
+    pushNotifications: p.boolean().default(notificationDefaults.pushNotifications),
+    weeklyDigest: p.boolean().default(notificationDefaults.weeklyDigest),
+    coachingSuggestions: p.boolean().default(notificationDefaults.coachingSuggestions),
+    dataRetention: p.enum(dataRetentionValues).default(privacyDefaults.dataRetention),
+    shareAnonymousData: p.boolean().default(privacyDefaults.shareAnonymousData),
+    storeChatHistory: p.boolean().default(privacyDefaults.storeChatHistory),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+
+export class UserSettings extends UserSettingsSchema.class {
+  toNotifications() {
+    return {
+      emailNotifications: this.emailNotifications,
+      pushNotifications: this.pushNotifications,
+      weeklyDigest: this.weeklyDigest,
+      coachingSuggestions: this.coachingSuggestions,
+    };
+  }
+
+  toPrivacy() {
+    return {
+      dataRetention: this.dataRetention,
+      shareAnonymousData: this.shareAnonymousData,
+      storeChatHistory: this.storeChatHistory,
+    };
+  }
+}
+UserSettingsSchema.setClass(UserSettings);

@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { ProfileSettings } from '../../../shared/schemas/profile.js';
+import { notificationDefaults, privacyDefaults } from '../../../shared/settingsConstants.js';
+import type { User } from '../../db/entities/User.js';
+import { UserSettings } from '../../db/entities/UserSettings.js';
+
+// The settings page's three sections, always read through the signed-in user's id (DESIGN 9).
+export async function readProfileSettings(em: EntityManager, user: User): Promise<ProfileSettings> {
+  const settings = await em.findOne(UserSettings, { user: user.id });
+  return {
+    profile: {
+      fullName: user.fullName,
+      email: settings?.email ?? null,
+      jobTitle: user.jobTitle ?? null,
+      company: user.company ?? null,
+      phone: settings?.phone ?? null,
+    },
+    notifications: settings?.toNotifications() ?? { ...notificationDefaults },
+    privacy: settings?.toPrivacy() ?? { ...privacyDefaults },
+  };
+}
+
+// Insert the user's row with the given columns (the rest take their defaults) or update just
+// those columns: one statement, so two first saves racing cannot collide.
+export async function saveUserSettings(
+  em: EntityManager,
+  userId: number,
+  values: Partial<Omit<UserSettings, 'user' | 'updatedAt' | 'toNotifications' | 'toPrivacy'>>,
+) {
+  await em.upsert(UserSettings, { user: userId, ...values, updatedAt: new Date() });
+}

@@ -1,0 +1,18 @@
+import type { Profile } from '../../../shared/schemas/profile.js';
+import { User } from '../../db/entities/User.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { readProfileSettings, saveUserSettings } from './profileSettings.js';
+
+// Name, job title and company live on the user (the sidebar and the coach read them there);
+// email and phone live in the user's settings row. Both change together or not at all.
+export async function updateProfile(ctx: AuthedContext, input: Profile) {
+  await ctx.em.transactional(async (em) => {
+    const user = await em.findOneOrFail(User, ctx.user.id);
+    user.fullName = input.fullName;
+    user.jobTitle = input.jobTitle;
+    user.company = input.company;
+    await saveUserSettings(em, ctx.user.id, { email: input.email, phone: input.phone });
+  });
+  await ctx.em.refresh(ctx.user);
+  return readProfileSettings(ctx.em, ctx.user);
+}
