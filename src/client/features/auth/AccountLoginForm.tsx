@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -9,6 +9,7 @@ import { authTexts } from '../../../shared/texts';
 import { errorMessage, errorStatus, fieldErrorsOf } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
+import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
 
 // The Account Login tab of /login: both fields required; on success go to / (SPEC section 2).
@@ -45,23 +46,7 @@ export function AccountLoginForm() {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          autoFocus
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          required
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <CredentialFields form={form} focus="mount" />
         <FormError message={formMessage} />
         <Button type="submit" fullWidth loading={form.submitting} mt="xs">
           Log in

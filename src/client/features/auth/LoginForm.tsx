@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -8,6 +8,7 @@ import { authTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 import { loginFailure } from './authFailure';
+import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
 
 export type SignedInUser = { fullName: string };
@@ -42,23 +43,7 @@ export function LoginForm(props: { onSignedIn: (user: SignedInUser) => void | Pr
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          data-autofocus={props.autoFocus || undefined}
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="current-password"
-          required
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <CredentialFields form={form} focus={props.autoFocus ? 'trap' : undefined} />
         <FormError message={formMessage} />
         <Button type="submit" fullWidth loading={form.submitting} mt="xs">
           Log in

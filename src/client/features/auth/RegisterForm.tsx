@@ -1,4 +1,4 @@
-import { Button, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -8,6 +8,7 @@ import { authTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 import { registerFailure } from './authFailure';
+import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
 import type { SignedInUser } from './LoginForm';
 
@@ -43,23 +44,7 @@ export function RegisterForm(props: { onSignedIn: (user: SignedInUser) => void |
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <TextInput
-          label="Username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          data-autofocus={props.autoFocus || undefined}
-          key={form.key('username')}
-          {...form.getInputProps('username')}
-        />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          required
-          key={form.key('password')}
-          {...form.getInputProps('password')}
-        />
+        <CredentialFields form={form} focus={props.autoFocus ? 'trap' : undefined} newPassword />
         <TextInput
           label="Full name"
           autoComplete="name"
