@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// CI also writes a JSON report (.ci/run sums the reports into one closing line).
+const reportDir = process.env.CI_REPORT_DIR;
 
 // Server tests only: the client's Vite plugins stay out of them.
 export default defineConfig({
@@ -10,5 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,
+    reporters: reportDir ? ['default', 'json'] : ['default'],
+    outputFile: reportDir ? { json: path.join(reportDir, `vitest-${process.env.CI_REPORT_NAME ?? 'run'}.json`) } : undefined,
   },
 });
