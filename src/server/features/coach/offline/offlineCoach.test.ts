@@ -67,6 +67,18 @@ describe('offline coach: GROW', () => {
 });
 
 describe('offline coach: SMART goal', () => {
+  it('does not repeat "because" when the answer already gives the reason that way', async () => {
+    const replies = await converse([
+      'Help me set a SMART goal',
+      'I want my team to ship faster',
+      'Cut our average cycle time from 9 days to 5 days',
+      'We have the tooling budget and two engineers on it',
+      'It matters because customers wait too long for fixes',
+      'By the end of Q1 2027',
+    ]);
+    expect(replies[5]).toContain('✓ **Relevant**: it matters because customers wait too long for fixes.');
+  });
+
   it('asks five questions and checks the goal against each criterion with a reason', async () => {
     const replies = await converse([
       'Help me set a SMART goal',

@@ -133,10 +133,15 @@ export function checkSmartGoal(answers: Answers): SmartVerdict[] {
         ? { criterion: 'Achievable', met: false, reason: `a change of more than 100% is a big stretch: check it against what you can draw on (${quote(achievable)}).` }
         : { criterion: 'Achievable', met: true, reason: `you named what you will draw on: ${quote(achievable)}.` },
     given(relevant) && wordCount(relevant) >= 3
-      ? { criterion: 'Relevant', met: true, reason: `it matters because ${lowerCommonFirst(relevant)}.` }
+      ? { criterion: 'Relevant', met: true, reason: `it matters because ${lowerCommonFirst(withoutReasonLead(relevant))}.` }
       : { criterion: 'Relevant', met: false, reason: 'the link to your role or your priorities is missing.' },
     timeframe
       ? { criterion: 'Time-bound', met: true, reason: `it has a deadline: ${quote(deadline || goal)}.` }
       : { criterion: 'Time-bound', met: false, reason: 'there is no date, month or quarter to finish by.' },
   ];
+}
+
+// "It matters because X" / "Because X" answers already say "because": keep only X.
+function withoutReasonLead(answer: string): string {
+  return answer.trim().replace(/^(it (matters|is important)|this (matters|is important))?\s*(because|since)\s+/i, '');
 }
