@@ -8,7 +8,7 @@ import { defineConfig, devices } from '@playwright/test';
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-e2e-'));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const ports = { demo: 4310, noDemo: 4311 } as const;
+export const ports = { demo: 4310, noDemo: 4311, slowModel: 4312, failingModel: 4313, slowFake: 4320, failingFake: 4321 } as const;
 export const e2eAccessKey = 'e2e-access-key-0123456789';
 
 function server(name: string, port: number, env: Record<string, string>) {
@@ -30,6 +30,22 @@ function server(name: string, port: number, env: Record<string, string>) {
       ...env,
     },
   };
+}
+
+// A fake OpenAI server (test/fakes/openai-cli.ts) for the apps that run with a model we control.
+function fakeModel(port: number, args: string) {
+  return {
+    command: `npx tsx test/fakes/openai-cli.ts --port ${port} ${args}`,
+    url: `http://127.0.0.1:${port}/v1/models`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  };
+}
+
+function modelEnv(fakePort: number) {
+  return { DEMO_MODE: 'true', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1` };
 }
 
 export default defineConfig({
@@ -59,11 +75,18 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'demo', testIgnore: /\.nodemo\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
+    { name: 'demo', testIgnore: /\.(nodemo|slowmodel|failmodel)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
     { name: 'no-demo', testMatch: /\.nodemo\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.noDemo}` } },
+    // A model that streams slowly (stop mid-reply) and one that always fails (the error toast).
+    { name: 'slow-model', testMatch: /\.slowmodel\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.slowModel}` } },
+    { name: 'failing-model', testMatch: /\.failmodel\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.failingModel}` } },
   ],
   webServer: [
     server('demo', ports.demo, { DEMO_MODE: 'true', ACCESS_KEY: e2eAccessKey }),
     server('no-demo', ports.noDemo, { DEMO_MODE: 'false' }),
+    fakeModel(ports.slowFake, '--token-delay-ms 80 --tokens 400'),
+    server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
+    fakeModel(ports.failingFake, '--status 500'),
+    server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
   ],
 });

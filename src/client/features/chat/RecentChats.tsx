@@ -1,4 +1,238 @@
-// Interface placeholder: the chat UI work replaces this with the real list.
-export function RecentChats(_props: { onNavigate: () => void }) {
-  return null;
+import { ActionIcon, Button, Group, Menu, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { IconDots } from '@tabler/icons-react';
+import { IconPencil } from '@tabler/icons-react';
+import { IconPin } from '@tabler/icons-react';
+import { IconPinnedOff } from '@tabler/icons-react';
+import { IconPinFilled } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { updateChatSchema } from '../../../shared/schemas/chats';
+import { chatTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { trpc } from '../../lib/trpc';
+import classes from './chat.module.css';
+import { forgetMessages, removeChat, upsertChat, type ChatDto } from './chatCache';
+
+/**
+ * The sidebar's Recent Chats: pinned first, then the most recent; the open chat highlighted. Each
+ * has a menu to rename (inline), pin or unpin, and delete (after a confirmation).
+ */
+export function RecentChats(props: { onNavigate: () => void }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const list = useQuery(trpc.chats.list.queryOptions());
+  const onChatPage = useLocation({ select: (location) => location.pathname === '/app' });
+  const searchChat = useSearch({ strict: false, select: (search) => (search as { chat?: unknown }).chat });
+  const activeId = onChatPage && typeof searchChat === 'number' ? searchChat : undefined;
+  const [renamingId, setRenamingId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<ChatDto | null>(null);
+  const update = useMutation(trpc.chats.update.mutationOptions());
+  const remove = useMutation(trpc.chats.delete.mutationOptions());
+
+  /** Returns a validation message, or null when the title was taken. */
+  const rename = (chat: ChatDto, title: string): string | null => {
+    const parsed = updateChatSchema.safeParse({ chatId: chat.id, title });
+    if (!parsed.success) return parsed.error.issues[0]?.message ?? chatTexts.titleRequired;
+    const next = parsed.data.title!;
+    if (next === chat.title) return null;
+    upsertChat(queryClient, { ...chat, title: next });
+    update.mutate(
+      { chatId: chat.id, title: next },
+      {
+        onSuccess: (saved) => upsertChat(queryClient, saved),
+        onError: () => {
+          upsertChat(queryClient, chat);
+          notify.error(chatTexts.errorTitle, chatTexts.renameFailed);
+        },
+      },
+    );
+    return null;
+  };
+
+  const togglePin = (chat: ChatDto) => {
+    upsertChat(queryClient, { ...chat, isPinned: !chat.isPinned });
+    update.mutate(
+      { chatId: chat.id, isPinned: !chat.isPinned },
+      {
+        onSuccess: (saved) => upsertChat(queryClient, saved),
+        onError: () => {
+          upsertChat(queryClient, chat);
+          notify.error(chatTexts.errorTitle, chatTexts.pinFailed);
+        },
+      },
+    );
+  };
+
+  const confirmDelete = () => {
+    const chat = deleting;
+    if (!chat) return;
+    remove.mutate(
+      { chatId: chat.id },
+      {
+        onSuccess: async () => {
+          setDeleting(null);
+          removeChat(queryClient, chat.id);
+          // Leave the deleted chat before dropping its messages, so that nothing asks for them again.
+          if (chat.id === activeId) await navigate({ to: '/app', search: { new: true }, replace: true });
+          forgetMessages(queryClient, chat.id);
+        },
+        onError: () => notify.error(chatTexts.errorTitle, chatTexts.deleteFailed),
+      },
+    );
+  };
+
+  if (list.isPending) {
+    return (
+      <Stack gap={8} aria-label={chatTexts.loadingChats} aria-busy="true" px={4} py={4}>
+        {[80, 65, 90, 55].map((width) => (
+          <Skeleton key={width} height={14} width={`${width}%`} radius="sm" />
+        ))}
+      </Stack>
+    );
+  }
+  // SPEC section 8: a failure to load chats is not shown.
+  if (list.isError) return null;
+  if (!list.data.length) {
+    return (
+      <Text size="sm" c="dimmed" px={10} py={4}>
+        {chatTexts.noChats}
+      </Text>
+    );
+  }
+
+  return (
+    <>
+      <Stack component="ul" gap={2} m={0} p={0} style={{ listStyle: 'none' }}>
+        {list.data.map((chat) => (
+          <li key={chat.id} className={`${classes.chatItem} ${chat.id === activeId ? classes.chatItemActive : ''}`}>
+            {renamingId === chat.id ? (
+              <RenameField chat={chat} onRename={(title) => rename(chat, title)} onDone={() => setRenamingId(null)} />
+            ) : (
+              <>
+                <Link
+                  to="/app"
+                  search={{ chat: chat.id }}
+                  className={classes.chatLink}
+                  onClick={props.onNavigate}
+                  aria-current={chat.id === activeId ? 'page' : undefined}
+                  title={chat.title}
+                >
+                  {chat.isPinned && <IconPinFilled size={13} role="img" aria-label={chatTexts.pinned} style={{ flexShrink: 0 }} />}
+                  <Text span size="sm" truncate="end" inherit>
+                    {chat.title}
+                  </Text>
+                </Link>
+                <ChatMenu
+                  chat={chat}
+                  onRename={() => setRenamingId(chat.id)}
+                  onTogglePin={() => togglePin(chat)}
+                  onDelete={() => setDeleting(chat)}
+                />
+              </>
+            )}
+          </li>
+        ))}
+      </Stack>
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={chatTexts.deleteConfirmTitle}
+        centered
+        size="sm"
+      >
+        <Text size="sm" mb="lg">
+          {deleting ? chatTexts.deleteConfirmBody(deleting.title) : ''}
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            {chatTexts.cancel}
+          </Button>
+          <Button color="red" onClick={confirmDelete} loading={remove.isPending} data-autofocus>
+            {chatTexts.delete}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+function ChatMenu(props: { chat: ChatDto; onRename: () => void; onTogglePin: () => void; onDelete: () => void }) {
+  const { chat } = props;
+  return (
+    // Focus is not handed back to the button: Rename moves it into the title field.
+    <Menu position="bottom-end" width={180} withinPortal returnFocus={false}>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" size="sm" mr={4} className={classes.chatMenuButton} aria-label={chatTexts.chatOptions(chat.title)}>
+          <IconDots size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={14} />} onClick={props.onRename}>
+          {chatTexts.rename}
+        </Menu.Item>
+        <Menu.Item leftSection={chat.isPinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />} onClick={props.onTogglePin}>
+          {chat.isPinned ? chatTexts.unpin : chatTexts.pin}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={props.onDelete}>
+          {chatTexts.delete}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** Inline title editing: Enter saves, Escape cancels, leaving the field saves a valid title. */
+function RenameField(props: { chat: ChatDto; onRename: (title: string) => string | null; onDone: () => void }) {
+  const [value, setValue] = useState(props.chat.title);
+  const [error, setError] = useState<string | null>(null);
+  const finished = useRef(false);
+
+  const finish = () => {
+    finished.current = true;
+    props.onDone();
+  };
+  const save = () => {
+    if (finished.current) return;
+    const problem = props.onRename(value);
+    if (problem) setError(problem);
+    else finish();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      save();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      finish();
+    }
+  };
+
+  return (
+    <TextInput
+      size="xs"
+      w="100%"
+      px={4}
+      py={2}
+      autoFocus
+      aria-label={chatTexts.renameLabel}
+      value={value}
+      error={error}
+      onChange={(event) => {
+        setValue(event.currentTarget.value);
+        setError(null);
+      }}
+      onFocus={(event) => event.currentTarget.select()}
+      onKeyDown={onKeyDown}
+      onBlur={() => {
+        if (finished.current) return;
+        // Leaving the field saves a valid title; an invalid one is dropped and the old one stays.
+        props.onRename(value);
+        finish();
+      }}
+    />
+  );
 }

@@ -1,0 +1,169 @@
+import { ActionIcon, Group, Menu, Text, Textarea, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { IconArrowUp } from '@tabler/icons-react';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { IconPlayerStopFilled } from '@tabler/icons-react';
+import { IconBulb } from '@tabler/icons-react';
+import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { chatLimits } from '../../../shared/constants';
+import { chatTexts } from '../../../shared/texts';
+import classes from './chat.module.css';
+
+export type ChatComposerHandle = {
+  /** Puts text into the input (replacing what is there) and focuses it, caret at the end. */
+  fill: (text: string) => void;
+  focus: () => void;
+};
+
+// Show the characters left only near the limit.
+const counterFrom = chatLimits.messageMax - 500;
+
+/**
+ * The message input. Enter sends, Shift+Enter starts a new line. Sending is blocked while a reply
+ * runs (typing is not); while one streams, Stop takes the place of Send.
+ */
+export function ChatComposer(props: {
+  ref?: Ref<ChatComposerHandle>;
+  /** Returns false when the message was not taken (the text then stays in the input). */
+  onSend: (text: string) => boolean;
+  blocked: boolean;
+  streaming: boolean;
+  onStop: () => void;
+  stopping: boolean;
+  offline: boolean;
+  onQuickStart: (message: string) => void;
+}) {
+  const [value, setValue] = useState('');
+  const colorScheme = useComputedColorScheme('light');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  useImperativeHandle(
+    props.ref,
+    () => ({
+      fill: (text: string) => {
+        setValue(text);
+        requestAnimationFrame(() => {
+          const input = inputRef.current;
+          if (!input) return;
+          input.focus();
+          input.setSelectionRange(input.value.length, input.value.length);
+        });
+      },
+      focus: () => inputRef.current?.focus(),
+    }),
+    [],
+  );
+
+  // Ready to type on opening a conversation, where that does not pop up a phone's keyboard.
+  useEffect(() => {
+    if (window.matchMedia('(pointer: fine)').matches) inputRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  const trimmed = value.trim();
+  const tooLong = value.length > chatLimits.messageMax;
+  const canSend = !!trimmed && !tooLong && !props.blocked;
+
+  const submit = () => {
+    if (!canSend) return;
+    if (props.onSend(trimmed)) setValue('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter while composing (an IME) picks a candidate; it does not send.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    submit();
+  };
+
+  return (
+    <div className={classes.composerBar}>
+      <div className={classes.composerInner}>
+        {props.offline && (
+          <Group gap={6} mb={6} wrap="nowrap" align="flex-start">
+            <IconInfoCircle size={14} aria-hidden style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-dimmed)' }} />
+            <Text size="xs" c="dimmed" visibleFrom="sm">
+              {chatTexts.offlineCoachNotice}
+            </Text>
+            <Text size="xs" c="dimmed" hiddenFrom="sm" title={chatTexts.offlineCoachNotice}>
+              {chatTexts.offlineCoachShort}
+            </Text>
+          </Group>
+        )}
+        <form
+          className={classes.composerBox}
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <Menu position="top-start" width={280} withinPortal>
+            <Menu.Target>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                radius="xl"
+                className={classes.toolsButton}
+                aria-label={chatTexts.coachingToolsMenu}
+                disabled={props.blocked}
+              >
+                <IconBulb size={18} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Label>{chatTexts.coachingToolsTitle}</Menu.Label>
+              {chatTexts.quickStarts.map((tool) => (
+                <Menu.Item key={tool.id} onClick={() => props.onQuickStart(tool.message)}>
+                  {tool.label}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+          <Textarea
+            ref={inputRef}
+            className={classes.composerInput}
+            classNames={{ input: classes.composerTextarea }}
+            variant="unstyled"
+            aria-label={chatTexts.inputLabel}
+            placeholder={chatTexts.inputPlaceholder}
+            autosize
+            minRows={1}
+            maxRows={8}
+            value={value}
+            onChange={(event) => setValue(event.currentTarget.value)}
+            onKeyDown={onKeyDown}
+            error={tooLong || undefined}
+          />
+          {props.streaming ? (
+            <Tooltip label={chatTexts.stop} openDelay={700}>
+              <ActionIcon
+                type="button"
+                size="lg"
+                radius="xl"
+                variant="filled"
+                // High contrast in both colour schemes.
+                color={colorScheme === 'dark' ? 'gray.1' : 'dark.7'}
+                autoContrast
+                aria-label={chatTexts.stop}
+                onClick={props.onStop}
+                loading={props.stopping}
+              >
+                <IconPlayerStopFilled size={14} />
+              </ActionIcon>
+            </Tooltip>
+          ) : (
+            <Tooltip label={chatTexts.send} openDelay={700}>
+              <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatTexts.send} disabled={!canSend}>
+                <IconArrowUp size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </form>
+        {value.length > counterFrom && (
+          <Text size="xs" c={tooLong ? 'red' : 'dimmed'} mt={4} ta="right" aria-live="polite">
+            {tooLong ? chatTexts.messageTooLong(chatLimits.messageMax) : chatTexts.charactersLeft(chatLimits.messageMax - value.length)}
+          </Text>
+        )}
+      </div>
+    </div>
+  );
+}

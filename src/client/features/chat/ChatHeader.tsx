@@ -1,0 +1,108 @@
+import { ActionIcon, Button, Group, Text, Title, Tooltip } from '@mantine/core';
+import { IconCopy } from '@tabler/icons-react';
+import { IconDownload } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { chatTexts } from '../../../shared/texts';
+import classes from './chat.module.css';
+
+type HeaderAction = {
+  label: string;
+  ariaLabel: string;
+  icon: ReactNode;
+  onClick?: () => void;
+  disabled?: boolean;
+  loading?: boolean;
+};
+
+// Text buttons from the small breakpoint up; icon buttons (with the same names) on phones.
+function HeaderButton(props: HeaderAction) {
+  return (
+    <>
+      <Button
+        visibleFrom="sm"
+        variant="default"
+        size="xs"
+        leftSection={props.icon}
+        onClick={props.onClick}
+        disabled={props.disabled}
+        loading={props.loading}
+        title={props.ariaLabel}
+      >
+        {props.label}
+      </Button>
+      <Tooltip label={props.ariaLabel} openDelay={700}>
+        <ActionIcon
+          hiddenFrom="sm"
+          variant="default"
+          size="lg"
+          aria-label={props.ariaLabel}
+          onClick={props.onClick}
+          disabled={props.disabled}
+          loading={props.loading}
+        >
+          {props.icon}
+        </ActionIcon>
+      </Tooltip>
+    </>
+  );
+}
+
+/** 'AI Coach Chat' with the open chat's title, and New Chat, Copy and Save. */
+export function ChatHeader(props: {
+  chatTitle: string;
+  onCopy: () => void;
+  onSave: () => void;
+  canExport: boolean;
+  exporting: boolean;
+}) {
+  return (
+    <Group className={classes.pageHeader} justify="space-between" wrap="nowrap" gap="sm">
+      <div className={classes.headerTitles}>
+        <Title order={1} size="h4" lh={1.2}>
+          {chatTexts.pageTitle}
+        </Title>
+        <Text size="xs" c="dimmed" truncate="end" title={props.chatTitle}>
+          {props.chatTitle}
+        </Text>
+      </div>
+      <Group gap={6} wrap="nowrap">
+        <Button
+          visibleFrom="sm"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
+        >
+          {chatTexts.newChat}
+        </Button>
+        <Tooltip label={chatTexts.newChatLabel} openDelay={700}>
+          <ActionIcon
+            hiddenFrom="sm"
+            size="lg"
+            aria-label={chatTexts.newChatLabel}
+            renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
+          >
+            <IconPlus size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <HeaderButton
+          label={chatTexts.copyConversation}
+          ariaLabel={chatTexts.copyConversationLabel}
+          icon={<IconCopy size={16} />}
+          onClick={props.onCopy}
+          disabled={!props.canExport}
+          loading={props.exporting}
+        />
+        <HeaderButton
+          label={chatTexts.saveConversation}
+          ariaLabel={chatTexts.saveConversationLabel}
+          icon={<IconDownload size={16} />}
+          onClick={props.onSave}
+          disabled={!props.canExport}
+          loading={props.exporting}
+        />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,53 @@
+import { memo, type ReactNode } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import classes from './chat.module.css';
+
+// The coach's replies as Markdown, safely: react-markdown builds React elements, never HTML, so
+// HTML in a reply is shown as text (no rehype-raw); unsafe link protocols are dropped by its
+// default URL filter. GFM adds the tables, strikethrough and bare links that models write.
+
+const numberedLine = /^[1-7]\.(\s|$)/;
+
+function startsWithNumber(children: ReactNode): boolean {
+  const first = Array.isArray(children) ? children[0] : children;
+  return typeof first === 'string' && numberedLine.test(first);
+}
+
+const components: Components = {
+  a: ({ node: _node, children, ...props }) => (
+    <a {...props} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  ),
+  // SPEC: lines starting with 1. to 7. are indented. Numbered lists are (chat.module.css);
+  // such a line that Markdown does not read as a list item is indented here.
+  p: ({ node: _node, children, ...props }) => (
+    <p {...props} className={startsWithNumber(children) ? classes.numberedLine : undefined}>
+      {children}
+    </p>
+  ),
+  table: ({ node: _node, ...props }) => (
+    <div className={classes.tableWrap}>
+      <table {...props} />
+    </div>
+  ),
+  img: ({ node: _node, alt, src }) => (
+    // Images from a reply are not loaded (no requests to hosts a model names): a link instead.
+    <a href={typeof src === 'string' ? src : undefined} target="_blank" rel="noopener noreferrer">
+      {alt || 'image'}
+    </a>
+  ),
+};
+
+const remarkPlugins = [remarkGfm];
+
+export const CoachMarkdown = memo(function CoachMarkdown(props: { text: string }) {
+  return (
+    <div className={classes.markdown}>
+      <Markdown remarkPlugins={remarkPlugins} components={components}>
+        {props.text}
+      </Markdown>
+    </div>
+  );
+});

@@ -1,0 +1,62 @@
+import { expect, test, type Page } from '@playwright/test';
+import { chatTexts } from '../../src/shared/texts/index.js';
+
+// Stopping a reply, against a model we control: the fake OpenAI server at port 4320 streams 400
+// words, one every 80 ms (playwright.config.ts, project 'slow-model').
+
+function conversation(page: Page) {
+  return page.getByRole('log', { name: chatTexts.conversationLabel });
+}
+function coachMessages(page: Page) {
+  return conversation(page).getByRole('article', { name: chatTexts.speakerCoach, exact: true });
+}
+function userMessages(page: Page) {
+  return conversation(page).getByRole('article', { name: chatTexts.speakerUser, exact: true });
+}
+function messageInput(page: Page) {
+  return page.getByPlaceholder(chatTexts.inputPlaceholder);
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+});
+
+test('a streaming reply can be stopped: the partial text stays, marked, and the chat takes the next message', async ({ page }) => {
+  await page.goto('/app?new=true');
+  // A configured model: no offline notice.
+  await expect(messageInput(page)).toBeVisible();
+  await expect(page.getByText(chatTexts.offlineCoachNotice)).toHaveCount(0);
+
+  await messageInput(page).fill('Tell me how to run better retrospectives');
+  await messageInput(page).press('Enter');
+
+  // First the typing dots, then words that keep coming.
+  await expect(page.getByRole('status', { name: chatTexts.typing })).toBeVisible();
+  const reply = coachMessages(page).last();
+  await expect(reply).toContainText('Here is a slowly streamed reply');
+  const early = (await reply.innerText()).length;
+  await expect.poll(async () => (await reply.innerText()).length).toBeGreaterThan(early + 40);
+  await expect(page).toHaveURL(/\/app\?chat=\d+$/);
+
+  await page.getByRole('button', { name: chatTexts.stop }).click();
+
+  await expect(reply.getByText(chatTexts.stoppedMark)).toBeVisible();
+  await expect(page.getByRole('button', { name: chatTexts.stop })).toHaveCount(0);
+  await expect(page.getByRole('status', { name: chatTexts.typing })).toHaveCount(0);
+  const stopped = await reply.innerText();
+  expect(stopped.split(/\s+/).length).toBeLessThan(400);
+
+  // The partial reply was stored as it was shown.
+  await page.reload();
+  await expect(coachMessages(page).last().getByText(chatTexts.stoppedMark)).toBeVisible();
+  expect(await coachMessages(page).last().innerText()).toBe(stopped);
+
+  // The chat takes the next message, and its reply streams again.
+  await messageInput(page).fill('Thanks, that is enough');
+  await messageInput(page).press('Enter');
+  await expect(userMessages(page)).toHaveCount(2);
+  await expect(coachMessages(page)).toHaveCount(3);
+  await expect(coachMessages(page).last()).toContainText('Here is a slowly streamed reply');
+  await page.getByRole('button', { name: chatTexts.stop }).click();
+  await expect(coachMessages(page).last().getByText(chatTexts.stoppedMark)).toBeVisible();
+});
