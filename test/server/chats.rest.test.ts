@@ -42,6 +42,8 @@ describe('chat REST paths', () => {
     const renamed = await http.put(`/api/chats/${first.id}`, { title: '  Weekly 1:1 prep  ' });
     expect(renamed.status).toBe(200);
     expect(renamed.json.title).toBe('Weekly 1:1 prep');
+    // Renaming is not activity: the list keeps its order (most recent first).
+    expect((await http.get('/api/chats')).json.map((chat: { id: number }) => chat.id)).toEqual([second.id, first.id]);
 
     await http.put(`/api/chats/${first.id}`, { isPinned: true });
     const list = (await http.get('/api/chats')).json as Array<{ id: number; isPinned: boolean }>;

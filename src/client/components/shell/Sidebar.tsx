@@ -63,7 +63,9 @@ export function Sidebar(props: { onNavigate: () => void }) {
             {coachingTools.map((tool) => (
               <NavLink
                 key={tool.label}
-                renderRoot={(rootProps) => <Link {...rootProps} to="/app" hash="coaching-tools" />}
+                renderRoot={(rootProps) => (
+                  <Link {...rootProps} to="/app" hash="coaching-tools" activeOptions={{ includeHash: true, includeSearch: false }} />
+                )}
                 label={tool.label}
                 leftSection={tool.icon}
                 onClick={props.onNavigate}

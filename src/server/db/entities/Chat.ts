@@ -14,7 +14,8 @@ export const ChatSchema = defineEntity({
     title: p.string().length(200).default(defaultChatTitle),
     isPinned: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    // Last activity: set when a message is sent, not by renaming or pinning.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 
