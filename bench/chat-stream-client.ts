@@ -16,7 +16,7 @@ class OriginWebSocket extends WebSocket {
   }
 }
 
-async function runStream(stream: number): Promise<StreamResult> {
+async function runStream(stream: number): Promise<{ result: StreamResult; close: () => void }> {
   const wsClient = createWSClient({ url: `${baseUrl!.replace('http', 'ws')}/trpc`, WebSocket: OriginWebSocket as never });
   const client = createTRPCClient<AppRouter>({
     links: [splitLink({ condition: (op) => op.type === 'subscription', true: wsLink({ client: wsClient }), false: httpLink({ url: `${baseUrl}/trpc`, headers: { origin: baseUrl! } }) })],
@@ -40,10 +40,10 @@ async function runStream(stream: number): Promise<StreamResult> {
   await started;
   await client.chats.send.mutate({ chatId: chat.id, content: `bench stream ${stream}` });
   const { final, status } = await done;
-  subscription.unsubscribe();
-  wsClient.close();
-  return { stream, received, final, status };
+  // Like a browser tab, the client stays connected after its reply; all close at the end.
+  return { result: { stream, received, final, status }, close: () => { subscription.unsubscribe(); wsClient.close(); } };
 }
 
-const results = await Promise.all(Array.from({ length: streams }, (_, i) => runStream(i)));
-process.stdout.write(JSON.stringify(results));
+const runs = await Promise.all(Array.from({ length: streams }, (_, i) => runStream(i)));
+for (const run of runs) run.close();
+process.stdout.write(JSON.stringify(runs.map((run) => run.result)));

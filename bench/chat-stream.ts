@@ -21,17 +21,16 @@ const budget = { p50: 5, p99: 25 };
 const port = 4700 + Math.floor(Math.random() * 200);
 
 const fake = await startFakeOpenAI();
-fake.behave({
-  // Every token names its stream and position, so both ends can be matched exactly.
-  reply: (request) => {
-    const stream = /bench stream (\d+)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 'x';
-    return Array.from({ length: tokensPerReply }, (_, i) => `s${stream}t${i}`).join(' ');
-  },
-  tokenDelayMs,
-});
+// Every token names its stream and position, so both ends can be matched exactly.
+const replyFor = (request: { messages?: Array<{ content: unknown }> }) => {
+  const stream = /bench stream (\d+)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 'x';
+  return Array.from({ length: tokensPerReply }, (_, i) => `s${stream}t${i}`).join(' ');
+};
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-bench-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+// BENCH_PROFILE_DIR writes a CPU profile of the server (node --cpu-prof) there.
+const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/main.ts'], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.url, DEMO_MODE: 'true' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
@@ -72,16 +71,16 @@ try {
   await waitReady();
   for (const streams of levels) {
     fake.reset();
-    fake.behave({
-      reply: (request) => {
-        const stream = /bench stream (\d+)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 'x';
-        return Array.from({ length: tokensPerReply }, (_, i) => `s${stream}t${i}`).join(' ');
-      },
-      tokenDelayMs,
-    });
+    // All streams are set up (chat, subscription, message, request to the model) before the
+    // model starts writing; then they stream concurrently, their phases spread over one interval.
+    fake.behave({ reply: replyFor, tokenDelayMs, startTogether: streams, startTogetherDelayMs: 500 });
     const results = await runClients(streams);
     const writtenAt = new Map(fake.tokenWrites.map((write) => [write.text.trim(), write.writtenAtNs]));
     const latencies: number[] = [];
+    // Where in a reply the slow tokens are: its first 5, its last 5, or between.
+    const head: number[] = [];
+    const middle: number[] = [];
+    const tail: number[] = [];
     let lost = 0;
     let reordered = 0;
     for (const result of results) {
@@ -92,7 +91,11 @@ try {
       result.received.forEach((r, i) => {
         if (r.seq !== i + 1 || got[i] !== expected[i]) reordered += 1;
         const sent = writtenAt.get(r.text.trim());
-        if (sent !== undefined) latencies.push(Number(BigInt(r.atNs) - sent) / 1e6);
+        if (sent !== undefined) {
+          const ms = Number(BigInt(r.atNs) - sent) / 1e6;
+          latencies.push(ms);
+          (i < 5 ? head : i >= tokensPerReply - 5 ? tail : middle).push(ms);
+        }
       });
     }
     latencies.sort((a, b) => a - b);
@@ -107,6 +110,8 @@ try {
       reordered,
     };
     rows.push(row);
+    const p99Of = (values: number[]) => (values.length ? percentile([...values].sort((a, b) => a - b), 99).toFixed(2) : '-');
+    console.log(`  p99 by position in the reply: first 5 tokens ${p99Of(head)} ms, middle ${p99Of(middle)} ms, last 5 ${p99Of(tail)} ms`);
     console.log(`${streams} streams: ${row.tokens} tokens, p50 ${row.p50.toFixed(2)} ms, p90 ${row.p90.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms, max ${row.max.toFixed(2)} ms, lost ${lost}, reordered ${reordered}`);
   }
 } finally {

@@ -25,6 +25,13 @@ export type FakeBehaviour = {
   status?: 429 | 500 | 401;
   /** Retry-After header sent with 429 (default 0, so that the SDK's retry is immediate). */
   retryAfterSeconds?: number;
+  /**
+   * Streamed: hold every reply until this many streamed requests have arrived, then start them
+   * with their phases spread evenly over one token interval (benchmarks of concurrent streams).
+   */
+  startTogether?: number;
+  /** With startTogether: a pause after the last request arrived, before the first token. */
+  startTogetherDelayMs?: number;
 };
 
 export type ReceivedRequest = {
@@ -57,6 +64,14 @@ export const defaultFakeReply = 'Hello from the fake model.';
 export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
   let behaviour: FakeBehaviour = {};
   let counter = 0;
+  // The startTogether barrier: streamed requests arrived so far, and the release of all of them.
+  let waiting = 0;
+  let releaseAll: () => void = () => {};
+  let released = new Promise<void>((resolve) => (releaseAll = resolve));
+  const resetBarrier = () => {
+    waiting = 0;
+    released = new Promise<void>((resolve) => (releaseAll = resolve));
+  };
   const sockets = new Set<Socket>();
 
   const fake: FakeOpenAI = {
@@ -65,9 +80,11 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     tokenWrites: [],
     behave(next) {
       behaviour = { ...next };
+      resetBarrier();
     },
     reset() {
       behaviour = {};
+      resetBarrier();
       fake.requests.length = 0;
       fake.tokenWrites.length = 0;
       fake.onToken = undefined;
@@ -129,6 +146,12 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '', refusal: null }, null));
+    if (b.startTogether) {
+      const order = waiting++;
+      if (waiting >= b.startTogether) releaseAll();
+      await released;
+      await sleep((b.startTogetherDelayMs ?? 0) + ((order % b.startTogether) * (b.tokenDelayMs ?? 0)) / b.startTogether);
+    }
     for (const [index, token] of tokens.entries()) {
       if (b.failAfterTokens !== undefined && index >= b.failAfterTokens) {
         res.socket?.destroy();

@@ -83,8 +83,11 @@ export function createLocalChatBus(): ChatBus & { deliver: (chatId: number, even
 }
 
 // Several instances on one PostgreSQL: events are delivered locally at once and also sent with
-// NOTIFY; each instance delivers what the others sent. One connection keeps the order of one
-// instance's events (a reply's deltas arrive in order).
+// NOTIFY; each instance delivers what the others sent. Events published in the same tick travel
+// together (a payload holds a list), so a busy instance sends a few NOTIFYs a tick rather than one
+// per token. One connection keeps the order of one instance's events.
+type Shared = BusEnvelope | { chatId: number; reloadMessage: number; completed: boolean; error?: string };
+
 export async function createPostgresChatBus(
   databaseUrl: string,
   log: Logger,
@@ -96,6 +99,20 @@ export async function createPostgresChatBus(
   let client: pg.Client | undefined;
   // Remote events are applied one after another, even when one needs a database read.
   let remoteQueue: Promise<void> = Promise.resolve();
+  let outbox: string[] = [];
+  let flushScheduled = false;
+
+  async function apply(item: Shared) {
+    if ('reloadMessage' in item) {
+      const message = await reload.message(item.reloadMessage);
+      if (!message) return;
+      local.deliver(item.chatId, item.completed
+        ? { type: 'message.completed', message, ...(item.error ? { error: item.error } : {}) }
+        : { type: 'message.created', message });
+    } else {
+      local.deliver(item.chatId, item.event);
+    }
+  }
 
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: databaseUrl });
@@ -107,18 +124,10 @@ export async function createPostgresChatBus(
       if (notification.channel !== channel || !notification.payload) return;
       const separator = notification.payload.indexOf('|');
       if (notification.payload.slice(0, separator) === instanceId) return;
-      const envelope = JSON.parse(notification.payload.slice(separator + 1)) as BusEnvelope | { chatId: number; reloadMessage: number; completed: boolean; error?: string };
+      const items = JSON.parse(notification.payload.slice(separator + 1)) as Shared[];
       remoteQueue = remoteQueue
         .then(async () => {
-          if ('reloadMessage' in envelope) {
-            const message = await reload.message(envelope.reloadMessage);
-            if (!message) return;
-            local.deliver(envelope.chatId, envelope.completed
-              ? { type: 'message.completed', message, ...(envelope.error ? { error: envelope.error } : {}) }
-              : { type: 'message.created', message });
-          } else {
-            local.deliver(envelope.chatId, envelope.event);
-          }
+          for (const item of items) await apply(item);
         })
         .catch((error) => log.error({ err: error }, 'could not apply a chat event from another instance'));
     });
@@ -142,27 +151,60 @@ export async function createPostgresChatBus(
     }
   }
 
+  // Packs the tick's events into as few payloads as fit under the NOTIFY limit, in order.
+  function flush() {
+    flushScheduled = false;
+    const items = outbox;
+    outbox = [];
+    const prefix = `${instanceId}|`;
+    let batch: string[] = [];
+    let size = prefix.length + 2;
+    const send = () => {
+      if (!batch.length) return;
+      client?.query('select pg_notify($1, $2)', [channel, `${prefix}[${batch.join(',')}]`]).catch((error) => {
+        log.warn({ err: error }, 'could not share chat events with other instances');
+      });
+      batch = [];
+      size = prefix.length + 2;
+    };
+    for (const item of items) {
+      const bytes = Buffer.byteLength(item) + 1;
+      if (size + bytes > maxNotifyBytes) send();
+      batch.push(item);
+      size += bytes;
+    }
+    send();
+  }
+
+  function share(chatId: number, event: ChatEvent | ControlEvent) {
+    let item = JSON.stringify({ chatId, event } satisfies BusEnvelope);
+    if (Buffer.byteLength(item) + instanceId.length + 3 > maxNotifyBytes) {
+      if (event.type !== 'message.created' && event.type !== 'message.completed') {
+        log.warn({ type: event.type }, 'chat event too large to share between instances');
+        return;
+      }
+      // Too large for NOTIFY: the others read the message from the database instead.
+      const hint: Shared = { chatId, reloadMessage: event.message.id, completed: event.type === 'message.completed', ...(event.type === 'message.completed' && event.error ? { error: event.error } : {}) };
+      item = JSON.stringify(hint);
+    }
+    outbox.push(item);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
+  }
+
   await connect();
 
   return {
     ...local,
     publish(chatId, event) {
       local.deliver(chatId, event);
-      let payload = `${instanceId}|${JSON.stringify({ chatId, event } satisfies BusEnvelope)}`;
-      if (Buffer.byteLength(payload) > maxNotifyBytes) {
-        if (event.type !== 'message.created' && event.type !== 'message.completed') {
-          log.warn({ type: event.type }, 'chat event too large to share between instances');
-          return;
-        }
-        const hint = { chatId, reloadMessage: event.message.id, completed: event.type === 'message.completed', ...(event.type === 'message.completed' && event.error ? { error: event.error } : {}) };
-        payload = `${instanceId}|${JSON.stringify(hint)}`;
-      }
-      client?.query('select pg_notify($1, $2)', [channel, payload]).catch((error) => {
-        log.warn({ err: error }, 'could not share a chat event with other instances');
-      });
+      share(chatId, event);
     },
     async close() {
       closed = true;
+      if (flushScheduled) flush();
       await local.close();
       await client?.end().catch(() => {});
     },

@@ -49,6 +49,10 @@ export async function* chatEvents(
     return tracked(id, event);
   };
 
+  // One listener for the whole subscription (not one per wait): ending it wakes the loop.
+  const onAbort = () => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
   try {
     const from = parsePosition(input.lastEventId);
     if (from) {
@@ -109,13 +113,11 @@ export async function* chatEvents(
             yield emit(lastId, event);
         }
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     unsubscribe();
   }
 }

@@ -2,13 +2,14 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { chatLimits } from '../../../shared/constants.js';
 import { chatTexts } from '../../../shared/texts/index.js';
-import { Message, type MessageStatus } from '../../db/entities/Message.js';
+import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { ChatTurn, CoachModel, CoachUser } from '../../providers/ai/types.js';
 import { buildCoachContext } from '../coach/coachContext.js';
 import type { ChatBus } from './chatBus.js';
+import { createReplyStore } from './replyStore.js';
 
-type ActiveReply = { chatId: number; messageId: number; controller: AbortController; done: Promise<void> };
+type ActiveReply = { chatId: number; messageId: number; message: MessageDto; controller: AbortController; done: Promise<void> };
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -16,6 +17,7 @@ export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 // deltas and writes the message once, when it completes, is stopped or fails.
 export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach: CoachModel; log: Logger }) {
   const active = new Map<number, ActiveReply>();
+  const store = createReplyStore(deps.orm);
 
   async function run(reply: ActiveReply, user: CoachUser) {
     const { chatId, messageId, controller } = reply;
@@ -46,49 +48,43 @@ export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach
         deps.log.warn({ err: cause, chatId, messageId }, 'coach reply failed');
       }
     }
-    await finish(em, chatId, messageId, text, status, error);
+    await finish(em, reply.message, text, status, error);
   }
 
+  // Written without loading the message; replies ending together share one statement (replyStore).
   async function finish(
     em: ReturnType<MikroORM['em']['fork']>,
-    chatId: number,
-    messageId: number,
+    reply: MessageDto,
     text: string,
     status: MessageStatus,
     error: string | undefined,
   ) {
     try {
-      const message = await em.findOne(Message, messageId);
-      if (!message) return; // the chat was deleted meanwhile
-      if (status === 'failed' && !text) {
-        // Nothing arrived: the failed reply is not kept; the user's message stays.
-        const dto = { ...message.toDto(), status };
-        await em.remove(message).flush();
-        deps.chatBus.publish(chatId, { type: 'message.completed', message: dto, error });
-        return;
-      }
-      message.content = text;
-      message.status = status;
-      await em.flush();
-      deps.chatBus.publish(chatId, { type: 'message.completed', message: message.toDto(), ...(error ? { error } : {}) });
+      // Nothing arrived from a failed model: the reply is not kept; the user's message stays.
+      const dropped = status === 'failed' && !text;
+      const changed = dropped ? await em.nativeDelete(Message, { id: reply.id }) : await store.save(reply.id, text, status);
+      if (!changed) return; // the chat was deleted meanwhile
+      const message: MessageDto = { ...reply, content: dropped ? '' : text, status };
+      deps.chatBus.publish(reply.chatId, { type: 'message.completed', message, ...(error ? { error } : {}) });
     } catch (cause) {
-      deps.log.error({ err: cause, chatId, messageId }, 'could not store the coach reply');
+      deps.log.error({ err: cause, chatId: reply.chatId, messageId: reply.id }, 'could not store the coach reply');
     }
   }
 
   return {
-    start(params: { chatId: number; messageId: number; user: User }) {
+    start(params: { reply: MessageDto; user: User }) {
+      const { reply: message } = params;
       const controller = new AbortController();
-      const reply: ActiveReply = { chatId: params.chatId, messageId: params.messageId, controller, done: Promise.resolve() };
+      const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve() };
       const coachUser: CoachUser = { fullName: params.user.fullName, jobTitle: params.user.jobTitle ?? null, company: params.user.company ?? null };
       // A stop asked on another instance reaches the one that runs the reply through the bus.
-      const unsubscribe = deps.chatBus.subscribe(params.chatId, (event) => {
-        if (event.type === 'stop' && event.messageId === params.messageId) controller.abort();
+      const unsubscribe = deps.chatBus.subscribe(reply.chatId, (event) => {
+        if (event.type === 'stop' && event.messageId === reply.messageId) controller.abort();
       });
-      active.set(params.chatId, reply);
+      active.set(reply.chatId, reply);
       reply.done = run(reply, coachUser).finally(() => {
         unsubscribe();
-        if (active.get(params.chatId) === reply) active.delete(params.chatId);
+        if (active.get(reply.chatId) === reply) active.delete(reply.chatId);
       });
     },
     /** Stops the reply running in a chat on this instance; false when none runs here. */
@@ -104,6 +100,7 @@ export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach
       const replies = [...active.values()];
       for (const reply of replies) reply.controller.abort();
       await Promise.allSettled(replies.map((reply) => reply.done));
+      await store.drain();
     },
   };
 }

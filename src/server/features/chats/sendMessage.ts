@@ -28,9 +28,10 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
 
   const chatDto = chat.toDto();
   chatBus.publish(chat.id, { type: 'message.created', message: userMessage.toDto() });
-  chatBus.publish(chat.id, { type: 'message.created', message: reply.toDto() });
+  const replyDto = reply.toDto();
+  chatBus.publish(chat.id, { type: 'message.created', message: replyDto });
   if (renamed) chatBus.publish(chat.id, { type: 'chat.updated', chat: chatDto });
 
-  replies.start({ chatId: chat.id, messageId: reply.id, user: ctx.user });
-  return { chat: chatDto, userMessage: userMessage.toDto(), reply: reply.toDto() };
+  replies.start({ reply: replyDto, user: ctx.user });
+  return { chat: chatDto, userMessage: userMessage.toDto(), reply: replyDto };
 }
