@@ -73,7 +73,7 @@ try {
     fake.reset();
     // All streams are set up (chat, subscription, message, request to the model) before the
     // model starts writing; then they stream concurrently, their phases spread over one interval.
-    fake.behave({ reply: replyFor, tokenDelayMs, startTogether: streams, startTogetherDelayMs: 500 });
+    fake.behave({ reply: replyFor, tokenDelayMs, startTogether: streams, startTogetherDelayMs: Number(process.env.BENCH_SETTLE_MS ?? 500) });
     const results = await runClients(streams);
     const writtenAt = new Map(fake.tokenWrites.map((write) => [write.text.trim(), write.writtenAtNs]));
     const latencies: number[] = [];
