@@ -1,22 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { chatTexts } from '../../src/shared/texts/index.js';
+import { coachMessages, messageInput, userMessages } from './support/chatPage.js';
 
 // A provider failure, against a model that always answers 500 (the fake OpenAI server at port
 // 4321; playwright.config.ts, project 'failing-model'): SPEC section 8's toast, the typing
 // placeholder removed, the user's message kept.
 
-function conversation(page: Page) {
-  return page.getByRole('log', { name: chatTexts.conversationLabel });
-}
-function coachMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerCoach, exact: true });
-}
-function userMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerUser, exact: true });
-}
-function messageInput(page: Page) {
-  return page.getByPlaceholder(chatTexts.inputPlaceholder);
-}
 
 async function sendAndExpectFailure(page: Page, text: string, userCount: number) {
   await messageInput(page).fill(text);

@@ -1,21 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { chatTexts } from '../../src/shared/texts/index.js';
+import { coachMessages, messageInput, userMessages } from './support/chatPage.js';
 
 // Stopping a reply, against a model we control: the fake OpenAI server at port 4320 streams 400
 // words, one every 80 ms (playwright.config.ts, project 'slow-model').
 
-function conversation(page: Page) {
-  return page.getByRole('log', { name: chatTexts.conversationLabel });
-}
-function coachMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerCoach, exact: true });
-}
-function userMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerUser, exact: true });
-}
-function messageInput(page: Page) {
-  return page.getByPlaceholder(chatTexts.inputPlaceholder);
-}
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));

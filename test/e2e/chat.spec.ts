@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { autoChatTitle, chatTexts, commonTexts } from '../../src/shared/texts/index.js';
+import { coachMessages, conversation, messageInput, userMessages } from './support/chatPage.js';
 
 // The chat page (SPEC section 2, Chat page and Sidebar) as a person uses it, with the built-in
 // offline coach. Tests that change state sign up a fresh account first: the demo user (and its
@@ -32,18 +33,6 @@ async function createChatWithMessage(page: Page, baseURL: string | undefined, co
   return chat.id;
 }
 
-function conversation(page: Page) {
-  return page.getByRole('log', { name: chatTexts.conversationLabel });
-}
-function coachMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerCoach, exact: true });
-}
-function userMessages(page: Page) {
-  return conversation(page).getByRole('article', { name: chatTexts.speakerUser, exact: true });
-}
-function messageInput(page: Page) {
-  return page.getByPlaceholder(chatTexts.inputPlaceholder);
-}
 function recentChats(page: Page) {
   return page.getByRole('region', { name: chatTexts.recentChats });
 }
@@ -352,7 +341,7 @@ test.describe('managing chats in the sidebar', () => {
     await expect(links).toHaveText([older, newer]);
 
     await (await chatOptions(page, older)).getByRole('menuitem', { name: chatTexts.unpin }).click();
-    await expect(links.first()).toHaveText(older); // unpinning counts as its latest change
+    await expect(links).toHaveText([newer, older]); // pinning is not activity: back to its place
     await expect(recentChats(page).getByRole('img', { name: chatTexts.pinned })).toHaveCount(0);
   });
 
