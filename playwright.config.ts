@@ -55,7 +55,10 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [['list']],
+  // CI also writes a JSON report (.ci/run sums the reports into one closing line).
+  reporter: process.env.CI_REPORT_DIR
+    ? [['list'], ['json', { outputFile: path.join(process.env.CI_REPORT_DIR, 'playwright.json') }]]
+    : [['list']],
   use: {
     ...devices['Desktop Chrome'],
     trace: 'retain-on-failure',
