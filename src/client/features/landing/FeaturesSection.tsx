@@ -1,8 +1,9 @@
-import { Badge, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Card, Container, Group, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBrain, IconChartLine, IconTargetArrow } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { landingTexts } from '../../../shared/texts';
 import classes from './landing.module.css';
+import { SectionHeading } from './SectionHeading';
 
 type FeatureId = (typeof landingTexts.features.cards)[number]['id'];
 
@@ -16,14 +17,7 @@ export function FeaturesSection() {
   const t = landingTexts.features;
   return (
     <Container component="section" id="features" className={classes.anchorTarget} size="lg" py={{ base: 56, md: 96 }} aria-labelledby="features-title">
-      <Stack align="center" ta="center" gap="sm" maw={680} mx="auto" mb={{ base: 32, md: 56 }}>
-        <Title id="features-title" order={2} fz={{ base: 28, md: 38 }} lh={1.2} style={{ textWrap: 'balance' }}>
-          {t.title}
-        </Title>
-        <Text size="lg" c="dimmed">
-          {t.subtitle}
-        </Text>
-      </Stack>
+      <SectionHeading id="features-title" title={t.title} subtitle={t.subtitle} />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
         {t.cards.map((card) => {
           const Icon = icons[card.id];

@@ -1,8 +1,9 @@
-import { Box, Container, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, type MantineColor } from '@mantine/core';
+import { Box, Container, Paper, SimpleGrid, Text, ThemeIcon, Title, type MantineColor } from '@mantine/core';
 import { IconBrandTeams, IconCalendarStats, IconMail } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { landingTexts } from '../../../shared/texts';
 import classes from './landing.module.css';
+import { SectionHeading } from './SectionHeading';
 
 type IntegrationId = (typeof landingTexts.integrations.items)[number]['id'];
 
@@ -17,14 +18,7 @@ export function IntegrationsSection() {
   return (
     <Box component="section" className={classes.band} aria-labelledby="integrations-title">
       <Container size="lg" py={{ base: 56, md: 96 }}>
-        <Stack align="center" ta="center" gap="sm" maw={680} mx="auto" mb={{ base: 32, md: 56 }}>
-          <Title id="integrations-title" order={2} fz={{ base: 28, md: 38 }} lh={1.2} style={{ textWrap: 'balance' }}>
-            {t.title}
-          </Title>
-          <Text size="lg" c="dimmed">
-            {t.subtitle}
-          </Text>
-        </Stack>
+        <SectionHeading id="integrations-title" title={t.title} subtitle={t.subtitle} />
         <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
           {t.items.map((item) => {
             const { icon: Icon, color } = looks[item.id];
