@@ -6,17 +6,20 @@ import { IconCalendar } from '@tabler/icons-react';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { IconMail } from '@tabler/icons-react';
-import { Link, useRouter } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import type { MicrosoftServiceKey } from '../../../shared/schemas/microsoft';
 import { settingsTexts } from '../../../shared/texts';
+import { MicrosoftServiceActions } from '../microsoft/MicrosoftServiceActions';
+import { useConnectDialogs } from '../microsoft/useConnectDialogs';
 import { SettingsSection } from './SettingsSection';
 
 type IntegrationKey = keyof typeof settingsTexts.integrationNames;
 
-const microsoft: Array<{ key: IntegrationKey; icon: ReactNode }> = [
-  { key: 'microsoftEmail', icon: <IconMail size={18} aria-hidden /> },
-  { key: 'microsoftCalendar', icon: <IconCalendarEvent size={18} aria-hidden /> },
-  { key: 'microsoftTeams', icon: <IconBrandTeams size={18} aria-hidden /> },
+const microsoft: Array<{ key: IntegrationKey; service: MicrosoftServiceKey; icon: ReactNode }> = [
+  { key: 'microsoftEmail', service: 'email', icon: <IconMail size={18} aria-hidden /> },
+  { key: 'microsoftCalendar', service: 'calendar', icon: <IconCalendarEvent size={18} aria-hidden /> },
+  { key: 'microsoftTeams', service: 'teams', icon: <IconBrandTeams size={18} aria-hidden /> },
 ];
 const others: Array<{ key: IntegrationKey; icon: ReactNode }> = [
   { key: 'gmail', icon: <IconBrandGmail size={18} aria-hidden /> },
@@ -24,12 +27,10 @@ const others: Array<{ key: IntegrationKey; icon: ReactNode }> = [
   { key: 'linkedin', icon: <IconBrandLinkedin size={18} aria-hidden /> },
 ];
 
-// SPEC section 3's integration flags. Nothing can be connected until the Microsoft integration
-// exists, so every flag reads 'Not connected' and there is nothing to disconnect yet.
+// SPEC section 3's integration flags: the Microsoft services as the server knows them, with
+// connect (the same dialogs as /integrations) and disconnect (deletes the tokens on the server).
 export function IntegrationSettings() {
-  const router = useRouter();
-  // Link to the integrations page only once it exists, never to a 404.
-  const integrationsPage = Object.hasOwn(router.routesByPath, '/integrations');
+  const { open, dialogs } = useConnectDialogs();
   return (
     <SettingsSection heading={settingsTexts.integrationsHeading} description={settingsTexts.integrationsDescription}>
       <Stack gap="xs">
@@ -37,18 +38,17 @@ export function IntegrationSettings() {
           {settingsTexts.microsoftGroup}
         </Title>
         {microsoft.map((item) => (
-          <IntegrationRow key={item.key} item={item} status={<Badge color="gray" variant="light">{settingsTexts.notConnected}</Badge>} />
+          <IntegrationRow key={item.key} item={item} status={<MicrosoftServiceActions service={item.service} onConnect={open} />} />
         ))}
         <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} aria-hidden />} mt="xs">
           <Group justify="space-between" gap="sm">
-            <Text size="sm">{settingsTexts.microsoftPending}</Text>
-            {integrationsPage && (
-              <Button component={Link} to={'/integrations' as '/'} size="xs" variant="light">
-                {settingsTexts.manageIntegrations}
-              </Button>
-            )}
+            <Text size="sm">{settingsTexts.microsoftManage}</Text>
+            <Button component={Link} to="/integrations" size="xs" variant="light">
+              {settingsTexts.manageIntegrations}
+            </Button>
           </Group>
         </Alert>
+        {dialogs}
       </Stack>
       <Stack gap="xs">
         <Title order={3} size="h5">

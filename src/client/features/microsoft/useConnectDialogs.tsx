@@ -1,0 +1,30 @@
+import { useState, type ReactNode } from 'react';
+import type { MicrosoftServiceName } from '../../../shared/schemas/microsoft';
+import { microsoftTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { BrowserSignInDialog } from './BrowserSignInDialog';
+import { DeviceCodeDialog } from './DeviceCodeDialog';
+import { takeConnectionFlags } from './connectionFlags';
+import { useRefreshMicrosoft } from './useMicrosoftStatus';
+
+type Open = { service: MicrosoftServiceName; method: 'browser' | 'device' } | null;
+
+/** The two connect dialogs (SPEC section 2), opened per service; `dialogs` goes in the page. */
+export function useConnectDialogs(): { open: (service: MicrosoftServiceName, method: 'browser' | 'device') => void; dialogs: ReactNode } {
+  const [current, setCurrent] = useState<Open>(null);
+  const refresh = useRefreshMicrosoft();
+  const close = () => setCurrent(null);
+  const succeeded = () => {
+    // The flags a device flow wrote are read at once here; the sidebar reads them on a later load.
+    const service = takeConnectionFlags() ?? current?.service ?? microsoftTexts.genericService;
+    notify.success(microsoftTexts.connectionActiveTitle, microsoftTexts.connectionActiveBody(service));
+    void refresh();
+  };
+  const dialogs = (
+    <>
+      <BrowserSignInDialog service={current?.service ?? 'Microsoft Email'} opened={current?.method === 'browser'} onClose={close} onSuccess={succeeded} />
+      <DeviceCodeDialog service={current?.service ?? 'Microsoft Email'} opened={current?.method === 'device'} onClose={close} onSuccess={succeeded} />
+    </>
+  );
+  return { open: (service, method) => setCurrent({ service, method }), dialogs };
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../../config.js';
+import { createGateRegistry } from '../../providers/microsoft/concurrency.js';
+import { createIdentity, type Identity } from '../../providers/microsoft/identity.js';
+import { createTokenCipher, resolveTokenKey, type TokenCipher } from './tokenCipher.js';
+
+/** Exchange Online's limit of concurrent requests per mailbox. */
+export const mailboxConcurrency = 4;
+
+// What the Microsoft feature needs, built once per server.
+export type MicrosoftDeps = {
+  cipher: TokenCipher;
+  /** null when MICROSOFT_CLIENT_ID is not set: sign-in is not configured (a pasted token works). */
+  identity: Identity | null;
+  gates: ReturnType<typeof createGateRegistry>;
+};
+
+export function createMicrosoftDeps(config: Config): MicrosoftDeps {
+  const ms = config.microsoft;
+  return {
+    cipher: createTokenCipher(resolveTokenKey(ms.tokenKey, config.dataDir), ms.previousTokenKeys),
+    identity: ms.clientId ? createIdentity({ ...ms, clientId: ms.clientId }) : null,
+    gates: createGateRegistry(mailboxConcurrency),
+  };
+}

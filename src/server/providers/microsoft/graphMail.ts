@@ -1,0 +1,259 @@
+import { Client, GraphError } from '@microsoft/microsoft-graph-client';
+import type { Gate } from './concurrency.js';
+
+// Microsoft Graph for one mailbox, through the official client (its RetryHandler honours the
+// Retry-After of 429 and 503 answers). Every request passes the mailbox's gate (at most 4 at a
+// time, Exchange's limit). Paging follows @odata.nextLink only while it points at Graph's own host.
+
+export type GraphMessage = {
+  id: string;
+  subject: string;
+  from: { emailAddress: { name: string; address: string } };
+  receivedDateTime: string;
+  importance: string;
+  hasAttachments: boolean;
+  bodyPreview: string;
+  isRead: boolean;
+};
+
+export type GraphSentMessage = { id: string; subject: string; body: string; sentDateTime: string; to: string[] };
+
+export type GraphFolder = {
+  id: string;
+  displayName: string;
+  parentFolderId: string | null;
+  totalItemCount: number;
+  unreadItemCount: number;
+  childFolderCount: number;
+};
+
+export type MoveResult = { messageId: string; success: boolean; newMessageId?: string; error?: string };
+
+/** A Graph failure with its HTTP status (the coach reads `status`) and Graph's error code. */
+export class GraphRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type GraphMailOptions = {
+  /** e.g. https://graph.microsoft.com/v1.0 */
+  baseUrl: string;
+  accessToken: () => Promise<string>;
+  gate: Gate;
+};
+
+const messageFields = 'id,subject,from,receivedDateTime,importance,hasAttachments,bodyPreview,isRead';
+const folderFields = 'id,displayName,parentFolderId,totalItemCount,unreadItemCount,childFolderCount';
+/** Graph's $batch takes at most 20 requests. */
+export const batchSize = 20;
+const maxPageSize = 50;
+
+type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
+
+export function graphMail(options: GraphMailOptions) {
+  const base = new URL(options.baseUrl);
+  const version = base.pathname.replace(/^\/+|\/+$/g, '') || 'v1.0';
+  // The client wraps whatever getAccessToken throws into a GraphError; keep the original so a
+  // caller can tell "sign in again" from a Graph failure.
+  let tokenError: unknown = null;
+  const accessToken = async () => {
+    try {
+      return await options.accessToken();
+    } catch (error) {
+      tokenError = error;
+      throw error;
+    }
+  };
+  const client = Client.initWithMiddleware({
+    baseUrl: `${base.origin}/`,
+    defaultVersion: version,
+    // The client attaches the token only to Graph hosts or these (host name, no port).
+    customHosts: new Set([base.hostname]),
+    authProvider: { getAccessToken: accessToken },
+  });
+
+  /** Only links back to Graph itself are followed; anything else ends the paging. */
+  function ownLink(link: string | undefined): string | undefined {
+    if (!link) return undefined;
+    try {
+      const url = new URL(link);
+      return url.origin === base.origin && url.pathname.startsWith(`/${version}/`) ? url.toString() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await options.gate(work);
+    } catch (error) {
+      if (tokenError) {
+        const original = tokenError;
+        tokenError = null;
+        throw original;
+      }
+      if (error instanceof GraphError) {
+        throw new GraphRequestError(error.statusCode, error.code, error.message || `Microsoft Graph answered ${error.statusCode}`);
+      }
+      throw error;
+    }
+  }
+
+  async function getPage<T>(pathOrLink: string, query: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Page<T>> {
+    return call(() => {
+      let request = client.api(pathOrLink).headers(headers);
+      if (!pathOrLink.startsWith('https://')) request = request.query(query);
+      return request.get() as Promise<Page<T>>;
+    });
+  }
+
+  /** Follows nextLinks until `limit` items are read or the pages end. */
+  async function collect<T>(path: string, query: Record<string, string>, limit: number, headers: Record<string, string> = {}): Promise<T[]> {
+    const items: T[] = [];
+    let page = await getPage<T>(path, query, headers);
+    for (;;) {
+      items.push(...(page.value ?? []));
+      const next = ownLink(page['@odata.nextLink']);
+      if (items.length >= limit || !next) break;
+      page = await getPage<T>(next, {}, headers);
+    }
+    return items.slice(0, limit);
+  }
+
+  return {
+    /** The signed-in account (GET /me). */
+    async me(): Promise<{ email: string; displayName: string }> {
+      const me = await call(() => client.api('/me').select('displayName,mail,userPrincipalName').get());
+      return { email: String(me.mail ?? me.userPrincipalName ?? ''), displayName: String(me.displayName ?? '') };
+    },
+
+    /** One page of a folder's messages, newest first, with the link to the next page if any. */
+    async messagesPage(params: { folderId?: string; pageSize: number; pageLink?: string }): Promise<{ messages: GraphMessage[]; nextLink: string | null }> {
+      const link = params.pageLink ? ownLink(params.pageLink) : undefined;
+      if (params.pageLink && !link) throw new GraphRequestError(400, 'invalidPageLink', 'That page of emails cannot be loaded');
+      const path = params.folderId ? `/me/mailFolders/${encodeURIComponent(params.folderId)}/messages` : '/me/messages';
+      const page = await getPage<GraphMessage>(link ?? path, {
+        $select: messageFields,
+        $orderby: 'receivedDateTime desc',
+        $top: String(Math.min(params.pageSize, maxPageSize)),
+      });
+      return { messages: (page.value ?? []).map(normaliseMessage), nextLink: ownLink(page['@odata.nextLink']) ?? null };
+    },
+
+    /** Recent messages of a folder, newest first, across pages. */
+    async recentMessages(folderId: string, limit: number): Promise<GraphMessage[]> {
+      const items = await collect<GraphMessage>(
+        `/me/mailFolders/${encodeURIComponent(folderId)}/messages`,
+        { $select: messageFields, $orderby: 'receivedDateTime desc', $top: String(Math.min(limit, maxPageSize)) },
+        limit,
+      );
+      return items.map(normaliseMessage);
+    },
+
+    /** Sent mail with plain-text bodies, newest first, across pages. */
+    async sentMessages(limit: number): Promise<GraphSentMessage[]> {
+      type Raw = { id: string; subject?: string | null; body?: { content?: string | null } | null; sentDateTime?: string | null; toRecipients?: Array<{ emailAddress?: { address?: string | null } }> | null };
+      const items = await collect<Raw>(
+        '/me/mailFolders/sentitems/messages',
+        { $select: 'id,subject,body,sentDateTime,toRecipients', $orderby: 'sentDateTime desc', $top: String(Math.min(limit, maxPageSize)) },
+        limit,
+        { Prefer: 'outlook.body-content-type="text"' },
+      );
+      return items.map((raw) => ({
+        id: raw.id,
+        subject: raw.subject ?? '',
+        body: raw.body?.content ?? '',
+        sentDateTime: raw.sentDateTime ?? '',
+        to: (raw.toRecipients ?? []).map((r) => r.emailAddress?.address ?? '').filter(Boolean),
+      }));
+    },
+
+    /** Every folder: the top level, then child folders (depth first), each with its parent. */
+    async folders(): Promise<GraphFolder[]> {
+      const query = { $select: folderFields, $top: '100' };
+      const top = await collect<GraphFolder>('/me/mailFolders', query, 1000);
+      const result: GraphFolder[] = [];
+      const visit = async (folders: GraphFolder[], depth: number) => {
+        // Children are fetched side by side; the gate keeps the mailbox at 4 requests at a time.
+        const children = await Promise.all(
+          folders.map((folder) =>
+            folder.childFolderCount > 0 && depth < 5
+              ? collect<GraphFolder>(`/me/mailFolders/${encodeURIComponent(folder.id)}/childFolders`, query, 1000)
+              : Promise.resolve([] as GraphFolder[]),
+          ),
+        );
+        for (const [i, folder] of folders.entries()) {
+          result.push(normaliseFolder(folder));
+          if (children[i]!.length) await visit(children[i]!, depth + 1);
+        }
+      };
+      await visit(top, 0);
+      return result;
+    },
+
+    async createFolder(displayName: string, parentFolderId?: string): Promise<GraphFolder> {
+      const path = parentFolderId ? `/me/mailFolders/${encodeURIComponent(parentFolderId)}/childFolders` : '/me/mailFolders';
+      const folder = await call(() => client.api(path).post({ displayName }));
+      return normaliseFolder(folder as GraphFolder);
+    },
+
+    /** Moves messages with $batch, 20 per request; each message succeeds or fails on its own. */
+    async moveMessages(messageIds: string[], destinationId: string): Promise<MoveResult[]> {
+      const results: MoveResult[] = [];
+      for (let start = 0; start < messageIds.length; start += batchSize) {
+        const chunk = messageIds.slice(start, start + batchSize);
+        const body = {
+          requests: chunk.map((id, i) => ({
+            id: String(i + 1),
+            method: 'POST',
+            url: `/me/messages/${encodeURIComponent(id)}/move`,
+            headers: { 'Content-Type': 'application/json' },
+            body: { destinationId },
+          })),
+        };
+        const answer = (await call(() => client.api('/$batch').post(body))) as { responses?: Array<{ id: string; status: number; body?: { id?: string; error?: { message?: string } } }> };
+        const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
+        chunk.forEach((messageId, i) => {
+          const response = byId.get(String(i + 1));
+          if (response && response.status >= 200 && response.status < 300) {
+            results.push({ messageId, success: true, ...(response.body?.id ? { newMessageId: response.body.id } : {}) });
+          } else {
+            results.push({ messageId, success: false, error: response?.body?.error?.message ?? 'The email could not be moved' });
+          }
+        });
+      }
+      return results;
+    },
+  };
+}
+
+export type GraphMail = ReturnType<typeof graphMail>;
+
+function normaliseMessage(raw: GraphMessage): GraphMessage {
+  return {
+    id: raw.id,
+    subject: raw.subject ?? '',
+    from: { emailAddress: { name: raw.from?.emailAddress?.name ?? '', address: raw.from?.emailAddress?.address ?? '' } },
+    receivedDateTime: raw.receivedDateTime ?? '',
+    importance: raw.importance ?? 'normal',
+    hasAttachments: Boolean(raw.hasAttachments),
+    bodyPreview: raw.bodyPreview ?? '',
+    isRead: Boolean(raw.isRead),
+  };
+}
+
+function normaliseFolder(raw: GraphFolder): GraphFolder {
+  return {
+    id: raw.id,
+    displayName: raw.displayName ?? '',
+    parentFolderId: raw.parentFolderId ?? null,
+    totalItemCount: raw.totalItemCount ?? 0,
+    unreadItemCount: raw.unreadItemCount ?? 0,
+    childFolderCount: raw.childFolderCount ?? 0,
+  };
+}

@@ -1,0 +1,170 @@
+import { ConfidentialClientApplication, PublicClientApplication, type AuthenticationResult, type Configuration } from '@azure/msal-node';
+import type { MicrosoftConfig } from '../../config.js';
+
+// Microsoft Entra ID sign-in. MSAL does the authorization-code flow (PKCE) and refreshes.
+// The device-code flow is spoken here directly, one token request per poll: MSAL's
+// acquireTokenByDeviceCode keeps its polling loop in the memory of one process, so a poll that
+// lands on another instance could never complete it, and it treats slow_down as fatal.
+
+export const microsoftScopes = ['User.Read', 'Mail.ReadWrite', 'Calendars.Read', 'Chat.Read', 'offline_access'] as const;
+// MSAL adds openid, profile and offline_access itself and refuses them in a request.
+const msalScopes = microsoftScopes.filter((scope) => scope !== 'offline_access');
+
+export type ProviderTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null; accountEmail: string | null };
+
+/** A sign-in or refresh that only the user can fix (invalid_grant, consent, MFA). */
+export class InteractionRequiredError extends Error {}
+/** The identity platform refused or could not be reached. */
+export class IdentityError extends Error {}
+
+export type DeviceCodeStart = { userCode: string; deviceCode: string; verificationUrl: string; expiresIn: number; interval: number; message: string };
+export type DeviceCodePoll =
+  | { state: 'pending'; slowDown: boolean }
+  | { state: 'expired' }
+  | { state: 'declined' }
+  | { state: 'success'; tokens: ProviderTokens };
+
+export type Identity = ReturnType<typeof createIdentity>;
+
+export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
+  const authority = `${config.authorityHost}/${config.tenantId}`;
+  const authorityHost = new URL(config.authorityHost).host;
+  const endpoint = (name: 'token' | 'devicecode') => `${authority}/oauth2/v2.0/${name}`;
+
+  // A fresh application (and so a fresh in-memory cache) per operation: nothing of one user's
+  // sign-in stays in memory for the next, and the refresh token is read from that cache.
+  function application() {
+    const msalConfig: Configuration = {
+      auth: {
+        clientId: config.clientId,
+        authority,
+        // Lists the authority host so MSAL skips instance discovery (it trusts its own list).
+        knownAuthorities: [authorityHost],
+        ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}),
+      },
+      system: { loggerOptions: { piiLoggingEnabled: false, logLevel: 0, loggerCallback: () => {} } },
+    };
+    return config.clientSecret ? new ConfidentialClientApplication(msalConfig) : new PublicClientApplication(msalConfig);
+  }
+
+  function fromResult(app: PublicClientApplication | ConfidentialClientApplication, result: AuthenticationResult | null): ProviderTokens {
+    if (!result?.accessToken) throw new IdentityError('Microsoft returned no access token');
+    const cache = JSON.parse(app.getTokenCache().serialize()) as { RefreshToken?: Record<string, { secret?: string }> };
+    const refreshToken = Object.values(cache.RefreshToken ?? {})[0]?.secret ?? null;
+    return {
+      accessToken: result.accessToken,
+      refreshToken,
+      expiresAt: result.expiresOn ?? null,
+      accountEmail: result.account?.username || null,
+    };
+  }
+
+  function wrapError(error: unknown): never {
+    const code = String((error as { errorCode?: unknown }).errorCode ?? '');
+    if (/invalid_grant|interaction_required|consent_required|login_required|mfa/i.test(code)) {
+      throw new InteractionRequiredError('Microsoft needs you to sign in again');
+    }
+    throw new IdentityError('Microsoft sign-in failed');
+  }
+
+  return {
+    authorityHost,
+    async authCodeUrl(params: { redirectUri: string; state: string; codeChallenge: string; loginHint?: string }): Promise<string> {
+      return application().getAuthCodeUrl({
+        scopes: [...msalScopes],
+        redirectUri: params.redirectUri,
+        state: params.state,
+        codeChallenge: params.codeChallenge,
+        codeChallengeMethod: 'S256',
+        prompt: 'select_account',
+      });
+    },
+
+    async redeemCode(params: { code: string; codeVerifier: string; redirectUri: string }): Promise<ProviderTokens> {
+      const app = application();
+      try {
+        const result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: [...msalScopes] });
+        return fromResult(app, result);
+      } catch (error) {
+        return wrapError(error);
+      }
+    },
+
+    async refresh(refreshToken: string): Promise<ProviderTokens> {
+      const app = application();
+      try {
+        const result = await app.acquireTokenByRefreshToken({ refreshToken, scopes: [...msalScopes], forceCache: true });
+        const tokens = fromResult(app, result);
+        // Entra ID may not rotate the refresh token: keep the one we had.
+        return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
+      } catch (error) {
+        return wrapError(error);
+      }
+    },
+
+    async startDeviceCode(): Promise<DeviceCodeStart> {
+      const body = new URLSearchParams({ client_id: config.clientId, scope: microsoftScopes.join(' ') });
+      const answer = await postForm(endpoint('devicecode'), body);
+      if (!answer.ok || typeof answer.json.device_code !== 'string' || typeof answer.json.user_code !== 'string') {
+        throw new IdentityError(`Microsoft refused the device code request (${answer.status})`);
+      }
+      const j = answer.json;
+      return {
+        deviceCode: j.device_code as string,
+        userCode: j.user_code as string,
+        verificationUrl: String(j.verification_uri ?? j.verification_url ?? ''),
+        expiresIn: Number(j.expires_in ?? 900),
+        interval: Number(j.interval ?? 5),
+        message: String(j.message ?? ''),
+      };
+    },
+
+    /** One token request for a device code: exactly one poll, whichever instance makes it. */
+    async pollDeviceCode(deviceCode: string): Promise<DeviceCodePoll> {
+      const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: config.clientId, device_code: deviceCode });
+      if (config.clientSecret) body.set('client_secret', config.clientSecret);
+      const answer = await postForm(endpoint('token'), body);
+      if (answer.ok && typeof answer.json.access_token === 'string') {
+        const expiresIn = Number(answer.json.expires_in ?? 3600);
+        return {
+          state: 'success',
+          tokens: {
+            accessToken: answer.json.access_token,
+            refreshToken: typeof answer.json.refresh_token === 'string' ? answer.json.refresh_token : null,
+            expiresAt: new Date(Date.now() + expiresIn * 1000),
+            accountEmail: accountFromIdToken(answer.json.id_token),
+          },
+        };
+      }
+      const error = String(answer.json.error ?? '');
+      if (error === 'authorization_pending') return { state: 'pending', slowDown: false };
+      if (error === 'slow_down') return { state: 'pending', slowDown: true };
+      if (error === 'expired_token' || error === 'code_expired') return { state: 'expired' };
+      if (error === 'authorization_declined' || error === 'access_denied') return { state: 'declined' };
+      throw new IdentityError(`Microsoft refused the device code (${error || answer.status})`);
+    },
+  };
+}
+
+async function postForm(url: string, body: URLSearchParams): Promise<{ ok: boolean; status: number; json: Record<string, unknown> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
+  } catch {
+    throw new IdentityError('Microsoft sign-in could not be reached');
+  }
+  const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ok: response.ok, status: response.status, json: json && typeof json === 'object' ? json : {} };
+}
+
+/** The account name in an id token's payload (not verified: it only labels the connection). */
+function accountFromIdToken(idToken: unknown): string | null {
+  if (typeof idToken !== 'string') return null;
+  try {
+    const payload = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    const name = payload.preferred_username ?? payload.email ?? payload.upn;
+    return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
