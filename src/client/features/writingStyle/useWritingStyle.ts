@@ -1,0 +1,111 @@
+import { useLocalStorage } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { TRPCClientError } from '@trpc/client';
+import { useEffect, useRef, useState } from 'react';
+import { writingStyleStorageKey } from '../../../shared/constants';
+import { writingStyleSchema, type WritingStyle, type WritingStyleResponse } from '../../../shared/schemas/writingStyle';
+import { writingStyleTexts } from '../../../shared/texts';
+import { errorMessage } from '../../lib/errors';
+import { notify } from '../../lib/notify';
+import { trpc, trpcClient } from '../../lib/trpc';
+
+// The profile as the page and the chat panel read it: from the server, mirrored to local storage
+// under writing_style_data (SPEC section 3: the profile plus lastUpdated); when the server cannot
+// be read, the mirror stands in (SPEC section 7: the chat's read falls back to local storage).
+
+function readMirror(value: unknown): WritingStyle | null {
+  const parsed = writingStyleSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+function isNetworkError(error: unknown): boolean {
+  return error instanceof TRPCClientError && !error.data;
+}
+
+export function useWritingStyle() {
+  const query = useQuery(trpc.writingStyle.get.queryOptions());
+  const [mirror, setMirror, removeMirror] = useLocalStorage<unknown>({ key: writingStyleStorageKey, defaultValue: null, getInitialValueInEffect: false });
+
+  useEffect(() => {
+    if (!query.data) return;
+    if (query.data.writingStyle) setMirror(query.data.writingStyle);
+    else removeMirror();
+  }, [query.data, setMirror, removeMirror]);
+
+  const toasted = useRef(false);
+  useEffect(() => {
+    if (!query.isError || toasted.current) return;
+    toasted.current = true;
+    if (isNetworkError(query.error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
+    else notify.error(writingStyleTexts.errorTitle, errorMessage(query.error, writingStyleTexts.loadFailed));
+  }, [query.isError, query.error]);
+
+  const writingStyle = query.data ? query.data.writingStyle : query.isError ? readMirror(mirror) : null;
+  return {
+    loading: query.isPending,
+    writingStyle,
+    mailConnected: query.data?.mailConnected ?? false,
+  };
+}
+
+export type AnalysisToasts = 'page' | 'refreshed' | 'updated';
+
+/**
+ * The analysis of SPEC section 4: check the sent email count, stop below 5, run the analysis,
+ * keep the profile (server, cache and mirror). Toasts as SPEC section 8 says for each caller.
+ */
+export function useAnalyzeWritingStyle() {
+  const queryClient = useQueryClient();
+  const [running, setRunning] = useState(false);
+
+  const analyze = async (toasts: AnalysisToasts = 'page'): Promise<boolean> => {
+    if (running) return false;
+    setRunning(true);
+    const failRefresh = () => notify.error(writingStyleTexts.refreshFailedTitle, writingStyleTexts.refreshFailedBody);
+    try {
+      let count: number;
+      try {
+        count = (await trpcClient.writingStyle.sentEmails.query()).count;
+      } catch (error) {
+        if (toasts !== 'page') failRefresh();
+        else if (isNetworkError(error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
+        else notify.error(writingStyleTexts.emailErrorTitle, errorMessage(error, writingStyleTexts.sentEmailsFailed));
+        return false;
+      }
+      if (count < 5) {
+        notify.error(writingStyleTexts.notEnoughTitle, writingStyleTexts.notEnoughBody);
+        return false;
+      }
+      if (toasts === 'page') notify.info(writingStyleTexts.startedTitle, writingStyleTexts.startedBody(count));
+      try {
+        const result = await trpcClient.writingStyle.analyze.mutate();
+        queryClient.setQueryData(trpc.writingStyle.get.queryKey(), (previous: WritingStyleResponse | undefined) => ({
+          success: true as const,
+          hasWritingStyle: true,
+          writingStyle: result.writingStyle,
+          lastUpdated: result.writingStyle.lastUpdated,
+          message: writingStyleTexts.profileFound,
+          mailConnected: previous?.mailConnected ?? true,
+        }));
+        if (toasts === 'page') notify.success(writingStyleTexts.completeTitle, writingStyleTexts.completeBody(result.emailsAnalyzed));
+        else notify.success(toasts === 'refreshed' ? writingStyleTexts.refreshedTitle : writingStyleTexts.updatedTitle);
+        return true;
+      } catch (error) {
+        if (toasts !== 'page') failRefresh();
+        else if (isNetworkError(error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
+        else notify.error(writingStyleTexts.failedTitle, errorMessage(error, writingStyleTexts.failedBody));
+        return false;
+      }
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return { analyze, running };
+}
+
+/** 'Nov 23, 2026' (short month, day, year), or 'Never'. */
+export function formatLastUpdated(iso: string | null | undefined): string {
+  if (!iso) return writingStyleTexts.never;
+  return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+}

@@ -1,0 +1,20 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { AppDeps } from '../../deps.js';
+import { openMailbox } from '../microsoft/mailbox.js';
+
+// The analysis reads sent mail through this narrow interface only, so it does not care where the
+// mail comes from (the Microsoft mailbox in the app, a corpus in tests and the benchmark).
+
+/** One sent email as the analysis needs it; the body is plain text. */
+export type SentEmail = { id: string; subject: string; body: string; sentDateTime: string; to: string[] };
+
+export interface SentMailSource {
+  /** The most recent sent emails, newest first, at most `limit`. */
+  sentEmails(limit: number): Promise<SentEmail[]>;
+}
+
+/** Opens the signed-in user's sent mail, or null when no mail account is connected. */
+export type SentMailOpener = (deps: AppDeps, em: EntityManager, userId: number) => Promise<SentMailSource | null>;
+
+/** The user's Microsoft mailbox (issue 6), or null when Microsoft mail is not connected. */
+export const openSentMail: SentMailOpener = (deps, em, userId) => openMailbox(deps, em, userId);
