@@ -19,6 +19,8 @@ export type FakeBehaviour = {
   tokens?: string[];
   /** Pause before each streamed token. */
   tokenDelayMs?: number;
+  /** Streamed: after this many tokens send nothing more, keeping the connection open (a stalled provider). */
+  stallAfterTokens?: number;
   /** Streamed: destroy the socket after this many tokens. */
   failAfterTokens?: number;
   /** Answer with this error status instead of a completion. */
@@ -32,7 +34,28 @@ export type FakeBehaviour = {
   startTogether?: number;
   /** With startTogether: a pause after the last request arrived, before the first token. */
   startTogetherDelayMs?: number;
+  /** /v1/audio/transcriptions: the text heard in any recording. */
+  transcription?: string;
+  /** /v1/audio/speech: how many chunks the audio is sent in, and the pause before each. */
+  speechChunks?: number;
+  speechChunkDelayMs?: number;
+  /** /v1/audio/speech: the length of the (silent WAV) audio. */
+  speechDurationMs?: number;
 };
+
+/** A transcription or speech request as the fake received it. */
+export type ReceivedAudioRequest = {
+  path: string;
+  /** Transcriptions: the uploaded file's name, type and size, and the form's model. */
+  fileName?: string;
+  fileType?: string;
+  fileBytes?: number;
+  model?: string;
+  /** Speech: the JSON body. */
+  body?: Record<string, unknown>;
+};
+
+export const defaultFakeTranscription = 'I want to prepare for a difficult conversation with my manager.';
 
 export type ReceivedRequest = {
   body: FakeChatRequest;
@@ -49,6 +72,9 @@ export type FakeOpenAI = {
   /** Base URL for the SDK, ending in /v1. */
   url: string;
   requests: ReceivedRequest[];
+  audioRequests: ReceivedAudioRequest[];
+  /** Speech: when each chunk was written (process.hrtime.bigint()) and when the last was. */
+  speechWrites: bigint[];
   /** Every streamed token with the time it was written (process.hrtime.bigint()). */
   tokenWrites: TokenWrite[];
   /** Called as each streamed token is written. */
@@ -77,6 +103,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
   const fake: FakeOpenAI = {
     url: '',
     requests: [],
+    audioRequests: [],
+    speechWrites: [],
     tokenWrites: [],
     behave(next) {
       behaviour = { ...next };
@@ -86,6 +114,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       behaviour = {};
       resetBarrier();
       fake.requests.length = 0;
+      fake.audioRequests.length = 0;
+      fake.speechWrites.length = 0;
       fake.tokenWrites.length = 0;
       fake.onToken = undefined;
     },
@@ -101,6 +131,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 0, owned_by: 'fake' }] });
     }
+    if (req.method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(req, res);
+    if (req.method === 'POST' && path === '/v1/audio/speech') return speech(req, res);
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return error(res, 404, 'Unknown request path', 'invalid_request_error', 'unknown_url');
     }
@@ -157,6 +189,10 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
         res.socket?.destroy();
         return;
       }
+      if (b.stallAfterTokens !== undefined && index >= b.stallAfterTokens) {
+        await new Promise<void>((resolve) => res.once('close', () => resolve()));
+        return;
+      }
       if (b.tokenDelayMs) await sleep(b.tokenDelayMs);
       if (res.destroyed || received.disconnected) return;
       // Wait until the token has left for the client, so that its time is real and a failure
@@ -174,6 +210,52 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     res.write(chunk({}, 'stop'));
     res.end('data: [DONE]\n\n');
   });
+  // Multipart like OpenAI's: a `file` part with a name whose extension says the format, and `model`.
+  async function transcriptions(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (behaviour.status) return error(res, behaviour.status, 'The server had an error while processing your request.', 'server_error', null);
+    const raw = await readRawBody(req);
+    let form: FormData;
+    try {
+      form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(raw) }).formData();
+    } catch {
+      return error(res, 400, 'Could not parse multipart form', 'invalid_request_error', null);
+    }
+    const file = form.get('file');
+    const model = form.get('model');
+    if (!(file instanceof File)) return error(res, 400, "Missing required parameter: 'file'.", 'invalid_request_error', null);
+    fake.audioRequests.push({ path: '/v1/audio/transcriptions', fileName: file.name, fileType: file.type, fileBytes: file.size, model: typeof model === 'string' ? model : undefined });
+    if (!/\.(flac|m4a|mp3|mp4|mpeg|mpga|oga|ogg|wav|webm)$/i.test(file.name)) {
+      return error(res, 400, "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']", 'invalid_request_error', null);
+    }
+    if (typeof model !== 'string' || !model) return error(res, 400, "Missing required parameter: 'model'.", 'invalid_request_error', null);
+    json(res, 200, { text: behaviour.transcription ?? defaultFakeTranscription });
+  }
+
+  // Audio sent chunked as it is "synthesised"; a slow mode spaces the chunks out.
+  async function speech(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (behaviour.status) return error(res, behaviour.status, 'The server had an error while processing your request.', 'server_error', null);
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      return error(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null);
+    }
+    fake.audioRequests.push({ path: '/v1/audio/speech', body });
+    if (typeof body.input !== 'string' || !body.input) return error(res, 400, "Missing required parameter: 'input'.", 'invalid_request_error', null);
+    if (typeof body.voice !== 'string' || typeof body.model !== 'string') return error(res, 400, "Missing required parameter: 'voice'.", 'invalid_request_error', null);
+    const audio = silentWav(behaviour.speechDurationMs ?? 400);
+    const count = Math.max(1, behaviour.speechChunks ?? 4);
+    const size = Math.ceil(audio.byteLength / count);
+    res.writeHead(200, { 'Content-Type': 'audio/wav', 'Transfer-Encoding': 'chunked' });
+    for (let offset = 0; offset < audio.byteLength; offset += size) {
+      if (offset > 0 && behaviour.speechChunkDelayMs) await sleep(behaviour.speechChunkDelayMs);
+      if (res.destroyed) return;
+      await new Promise<void>((resolve) => res.write(audio.subarray(offset, offset + size), () => resolve()));
+      fake.speechWrites.push(process.hrtime.bigint());
+    }
+    res.end();
+  }
+
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -194,6 +276,37 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+function readRawBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+/** A playable mono 16-bit 8 kHz WAV of silence. */
+export function silentWav(durationMs: number): Buffer {
+  const sampleRate = 8000;
+  const samples = Math.round((sampleRate * durationMs) / 1000);
+  const data = samples * 2;
+  const wav = Buffer.alloc(44 + data);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + data, 4);
+  wav.write('WAVE', 8);
+  wav.write('fmt ', 12);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(sampleRate, 24);
+  wav.writeUInt32LE(sampleRate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(data, 40);
+  return wav;
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown) {

@@ -1,0 +1,79 @@
+import { Alert, Box, Button, Card, Code, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconHeadset, IconPhoneCall, IconSettings } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { phoneTexts } from '../../../shared/texts';
+import { trpc } from '../../lib/trpc';
+import { VoiceCallDialog } from '../voice/VoiceCallDialog';
+import { PhoneCallDialog } from './PhoneCallDialog';
+
+// /phone-calls (SPEC section 2): receive a call, set up incoming calls, voice chat in browser.
+export function PhonePage() {
+  const status = useQuery(trpc.twilio.status.queryOptions());
+  const [phoneOpen, setPhoneOpen] = useState(false);
+  const [voiceOpen, setVoiceOpen] = useState(false);
+  const configured = status.data?.configured ?? false;
+
+  return (
+    <Box style={{ flex: 1, overflowY: 'auto' }}>
+      <Container size="lg" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
+        <Stack gap="lg">
+          <div>
+            <Title order={1} size="h2">
+              {phoneTexts.pageTitle}
+            </Title>
+            <Text c="dimmed" size="sm" mt={4}>
+              {phoneTexts.pageSubtitle}
+            </Text>
+          </div>
+          <SimpleGrid cols={{ base: 1, md: 3 }}>
+            <PhoneCard icon={<IconPhoneCall aria-hidden />} title={phoneTexts.receiveTitle}>
+              <Text size="sm">{phoneTexts.receiveBody}</Text>
+              {status.data && !configured && (
+                <Alert color="yellow" title={phoneTexts.notConfiguredTitle}>
+                  {phoneTexts.notConfigured}
+                </Alert>
+              )}
+              <Button onClick={() => setPhoneOpen(true)} disabled={!configured} loading={status.isPending}>
+                {phoneTexts.receiveButton}
+              </Button>
+            </PhoneCard>
+            <PhoneCard icon={<IconSettings aria-hidden />} title={phoneTexts.setupTitle}>
+              <Text size="sm">{phoneTexts.setupBody}</Text>
+              <List size="sm" spacing={6} type="ordered">
+                {phoneTexts.setupSteps.map((step) => (
+                  <List.Item key={step}>{step}</List.Item>
+                ))}
+              </List>
+              <Text size="xs" c="dimmed">
+                Webhook: <Code>POST /api/twilio/voice/incoming</Code>
+              </Text>
+            </PhoneCard>
+            <PhoneCard icon={<IconHeadset aria-hidden />} title={phoneTexts.browserTitle}>
+              <Text size="sm">{phoneTexts.browserBody}</Text>
+              <Button variant="light" onClick={() => setVoiceOpen(true)}>
+                {phoneTexts.browserButton}
+              </Button>
+            </PhoneCard>
+          </SimpleGrid>
+        </Stack>
+      </Container>
+      <PhoneCallDialog opened={phoneOpen} onClose={() => setPhoneOpen(false)} />
+      <VoiceCallDialog opened={voiceOpen} onClose={() => setVoiceOpen(false)} />
+    </Box>
+  );
+}
+
+function PhoneCard(props: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={props.title}>
+      <Stack gap="sm" h="100%">
+        <Box c="blue">{props.icon}</Box>
+        <Title order={2} size="h4">
+          {props.title}
+        </Title>
+        {props.children}
+      </Stack>
+    </Card>
+  );
+}

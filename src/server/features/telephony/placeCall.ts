@@ -1,0 +1,37 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { phoneCallSchema } from '../../../shared/schemas/twilio.js';
+import { phoneTexts } from '../../../shared/texts/index.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { consumeCallRequest } from './callRateLimit.js';
+import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
+
+// The coach calls the user (SPEC section 2, Receive a call): Twilio dials the number from
+// TWILIO_PHONE_NUMBER and fetches the conversation's TwiML from our signed webhooks.
+export async function placeCall(ctx: AuthedContext, input: z.output<typeof phoneCallSchema>) {
+  const settings = telephonySettingsOf(ctx.deps);
+  if (!settings) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: phoneTexts.notConfigured });
+  // Toll fraud: only the countries the operator allows.
+  if (!settings.allowedCountryPrefixes.some((prefix) => input.phoneNumber.startsWith(prefix))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: phoneTexts.countryNotAllowed });
+  }
+  await consumeCallRequest(ctx);
+  const provider = telephonyProviderOf(ctx.deps, settings);
+  try {
+    const callSid = await provider.placeCall({
+      to: input.phoneNumber,
+      // The user who asked is the coach's context on this call (the URL is signed by Twilio).
+      url: `${settings.publicUrl}${webhookPaths.incoming}?user=${ctx.user.id}`,
+      statusCallback: `${settings.publicUrl}${webhookPaths.status}`,
+    });
+    return { success: true as const, callSid, message: phoneTexts.callMessage };
+  } catch (error) {
+    ctx.deps.log.warn({ err: error }, 'twilio refused the call');
+    throw new TRPCError({ code: 'BAD_GATEWAY', message: phoneTexts.providerFailed, cause: error });
+  }
+}
+
+/** What the phone page shows: whether calls can be placed. */
+export function telephonyStatus(ctx: Pick<AuthedContext, 'deps'>) {
+  return { configured: telephonySettingsOf(ctx.deps) !== null };
+}

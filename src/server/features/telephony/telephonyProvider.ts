@@ -1,0 +1,28 @@
+import type { AppDeps } from '../../deps.js';
+import { createTwilioCalls, type TelephonyProvider } from '../../providers/telephony/twilioCalls.js';
+
+// Twilio settings complete enough to place calls and check webhooks, or null (the phone card
+// then explains what to configure).
+export function telephonySettingsOf(deps: AppDeps) {
+  const { accountSid, authToken, phoneNumber, apiBaseUrl, allowedCountryPrefixes } = deps.config.twilio;
+  const { publicUrl } = deps.config;
+  if (!accountSid || !authToken || !phoneNumber || !publicUrl) return null;
+  return { accountSid, authToken, phoneNumber, apiBaseUrl, allowedCountryPrefixes, publicUrl };
+}
+
+const providers = new WeakMap<AppDeps, TelephonyProvider>();
+
+export function telephonyProviderOf(deps: AppDeps, settings: NonNullable<ReturnType<typeof telephonySettingsOf>>): TelephonyProvider {
+  let provider = providers.get(deps);
+  if (!provider) {
+    provider = createTwilioCalls(settings);
+    providers.set(deps, provider);
+  }
+  return provider;
+}
+
+export const webhookPaths = {
+  incoming: '/api/twilio/voice/incoming',
+  respond: '/api/twilio/voice/respond',
+  status: '/api/twilio/voice/status',
+} as const;

@@ -1,0 +1,29 @@
+import { TRPCError } from '@trpc/server';
+import { voiceTexts } from '../../../shared/texts/index.js';
+import type { AppDeps } from '../../deps.js';
+import { ProviderError } from '../../providers/ai/types.js';
+import { voiceProviderOf } from './voiceProvider.js';
+
+/** The spoken text as audio chunks, passed on as the provider sends them. */
+export async function synthesize(ctx: { deps: AppDeps }, input: { text: string; voice: string }, signal?: AbortSignal) {
+  const voice = voiceProviderOf(ctx.deps);
+  try {
+    const speech = await voice.synthesize(input.text, input.voice, signal);
+    return { contentType: speech.contentType, chunks: withPublicErrors(speech.chunks) };
+  } catch (error) {
+    throw publicError(error);
+  }
+}
+
+async function* withPublicErrors(chunks: AsyncIterable<Uint8Array>) {
+  try {
+    yield* chunks;
+  } catch (error) {
+    throw publicError(error);
+  }
+}
+
+function publicError(error: unknown) {
+  if (error instanceof ProviderError) return new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.synthesisError, cause: error });
+  return error;
+}

@@ -1,0 +1,17 @@
+import { expect, test } from '@playwright/test';
+import { phoneTexts, voiceTexts } from '../../src/shared/texts/index.js';
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+});
+
+// The demo server has neither Twilio nor a model provider: both say how to configure them.
+test('without Twilio and an AI provider, the phone page and the voice dialog explain what to configure', async ({ page }) => {
+  await page.goto('/app');
+  await page.getByRole('link', { name: 'Call AI Coach' }).click();
+  await expect(page).toHaveURL(/\/phone-calls$/);
+  await expect(page.getByText(phoneTexts.notConfigured)).toBeVisible();
+  await expect(page.getByRole('button', { name: phoneTexts.receiveButton })).toBeDisabled();
+  await page.getByRole('button', { name: phoneTexts.browserButton }).click();
+  await expect(page.getByRole('dialog', { name: voiceTexts.dialogTitle }).getByText(voiceTexts.needsProvider)).toBeVisible();
+});

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { phoneTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { coachMessages, userMessages } from './support/chatPage';
+import { spokenSentence, voiceReply } from './support/fakeMicrophone';
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+});
+
+// The voice server: Chromium's fake microphone speaks a sentence (espeak-ng), the fake OpenAI
+// transcribes and speaks, the fake Twilio takes calls.
+
+test('a voice call from the chat: speech, transcript, the spoken reply, mute and hang-up', async ({ page }) => {
+  await page.goto('/app');
+  await page.getByRole('button', { name: voiceTexts.startVoiceCall }).click();
+  const dialog = page.getByRole('dialog', { name: voiceTexts.dialogTitle });
+  await expect(dialog.getByText(voiceTexts.connecting)).toBeVisible();
+  await expect(dialog.getByText(voiceTexts.active)).toBeVisible();
+  await expect(dialog.getByText(voiceTexts.footer)).toBeVisible();
+  await expect(dialog.getByLabel('Call duration')).toHaveText(/^00:0\d$/);
+
+  // Nobody presses a button: the pause after the sentence ends the turn.
+  await expect(dialog.getByText(voiceTexts.youSaid)).toBeVisible({ timeout: 20_000 });
+  await expect(dialog.getByText(spokenSentence)).toBeVisible();
+  await expect(dialog.getByText(voiceTexts.coach)).toBeVisible({ timeout: 10_000 });
+  await expect(dialog.getByText(voiceReply)).toBeVisible();
+  // The reply is spoken, then the coach listens again.
+  await expect(dialog.getByText(voiceTexts.speaking)).toBeVisible();
+
+  await dialog.getByRole('button', { name: voiceTexts.mute }).click();
+  await expect(dialog.getByText(voiceTexts.muted)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: voiceTexts.unmute })).toHaveAttribute('aria-pressed', 'true');
+  await dialog.getByRole('button', { name: voiceTexts.speakerOff }).click();
+  await expect(dialog.getByRole('button', { name: voiceTexts.speakerOn })).toBeVisible();
+
+  await dialog.getByRole('button', { name: voiceTexts.hangUp }).click();
+  await expect(dialog.getByText(voiceTexts.ended, { exact: true })).toBeVisible();
+  await expect(dialog.getByText(/^Call ended after \d\d:\d\d$/)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: voiceTexts.hangUp })).toHaveCount(0);
+
+  // The conversation is a chat in the history.
+  await dialog.getByRole('link', { name: voiceTexts.openChat }).click();
+  await expect(userMessages(page).first()).toContainText(spokenSentence);
+  await expect(coachMessages(page).filter({ hasText: voiceReply }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Voice call / }).first()).toBeVisible();
+});
+
+test('the phone page: three cards, the phone dialog validates, calls, ends and starts anew', async ({ page }) => {
+  await page.goto('/app');
+  await page.getByRole('link', { name: 'Voice Assistant' }).click();
+  await expect(page).toHaveURL(/\/phone-calls$/);
+  await expect(page.getByRole('heading', { name: phoneTexts.pageTitle })).toBeVisible();
+  for (const title of [phoneTexts.receiveTitle, phoneTexts.setupTitle, phoneTexts.browserTitle]) {
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  }
+  await expect(page.getByText('/api/twilio/voice/incoming').first()).toBeVisible();
+
+  await page.getByRole('button', { name: phoneTexts.receiveButton }).click();
+  const dialog = page.getByRole('dialog', { name: phoneTexts.dialogTitle });
+  await dialog.getByRole('button', { name: phoneTexts.call, exact: true }).click();
+  await expect(page.getByText(phoneTexts.numberRequired).first()).toBeVisible();
+  await dialog.getByLabel(phoneTexts.numberLabel).fill('12345');
+  await dialog.getByRole('button', { name: phoneTexts.call, exact: true }).click();
+  await expect(dialog.getByText(phoneTexts.invalidNumber)).toBeVisible();
+
+  await dialog.getByLabel(phoneTexts.numberLabel).fill('+1 555 123 4567');
+  await dialog.getByRole('button', { name: phoneTexts.call, exact: true }).click();
+  await expect(page.getByText(phoneTexts.callInitiated)).toBeVisible();
+  await expect(dialog.getByText(phoneTexts.calling)).toBeVisible();
+  await dialog.getByRole('button', { name: phoneTexts.endCall }).click();
+  await expect(dialog.getByText(phoneTexts.endedBody)).toBeVisible();
+  await dialog.getByRole('button', { name: phoneTexts.newCall }).click();
+  await expect(dialog.getByLabel(phoneTexts.numberLabel)).toBeVisible();
+});
+
+test('voice chat in browser opens the voice call from the phone page', async ({ page }) => {
+  await page.goto('/phone-calls');
+  await page.getByRole('button', { name: phoneTexts.browserButton }).click();
+  const dialog = page.getByRole('dialog', { name: voiceTexts.dialogTitle });
+  await expect(dialog.getByText(voiceTexts.active)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});
