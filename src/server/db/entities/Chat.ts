@@ -13,6 +13,8 @@ export const ChatSchema = defineEntity({
     owner: () => p.manyToOne(User).deleteRule('cascade'),
     title: p.string().length(200).default(defaultChatTitle),
     isPinned: p.boolean().default(false),
+    // Started while the owner's storeChatHistory was off: removed once they leave it.
+    isTemporary: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     // Last activity: set when a message is sent, not by renaming or pinning.
     updatedAt: p.datetime().onCreate(() => new Date()),
@@ -25,6 +27,7 @@ export class Chat extends ChatSchema.class {
       id: this.id,
       title: this.title,
       isPinned: this.isPinned,
+      isTemporary: this.isTemporary,
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),
     };

@@ -1,6 +1,8 @@
 import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
 import { coachTexts } from '../../../shared/texts/coach.js';
+import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
+import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
 
 // The system context put before the conversation: who the coach is, what is known of the user,
 // and what the spec's keyword routing adds (SPEC sections 4 and 7). It is assembled here and
@@ -21,6 +23,13 @@ export type CoachContextInput = {
   latestUserMessage: string;
   /** null when no mail source exists (not connected, or not built yet). */
   mail: MailSource | null;
+  /**
+   * The user's knowledge base when they switched on 'Use my knowledge base in coaching', else
+   * null or absent. Load it with loadCoachKnowledgeBase(em, userId) (knowledgeBaseContext.ts).
+   */
+  knowledgeBase?: CoachKnowledgeBase | null;
+  /** The user's writing style profile, learned from their sent mail; null or absent when none. */
+  writingStyle?: CoachWritingStyle | null;
 };
 
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
@@ -57,6 +66,9 @@ export const knownUser: ContextContributor = ({ user }) => {
   return [system(`What is known of the user:\n${facts.join('\n')}\nAddress them by their first name where it is natural.`)];
 };
 
+/** What the user wrote about themselves, only when useKnowledgeBase is on (the loader ensures it). */
+export const knowledgeBaseContext: ContextContributor = ({ knowledgeBase }) => knowledgeBaseTurns(knowledgeBase);
+
 /** Keyword routing for mail: up to 10 recent emails, or the note that mail is unavailable. */
 export const mailContext: ContextContributor = async ({ latestUserMessage, mail }) => {
   if (!mailKeywords.test(latestUserMessage)) return [];
@@ -85,7 +97,14 @@ export const folderGuidance: ContextContributor = ({ latestUserMessage }) =>
     : [];
 
 /** In order: the coach's role first, then what is known, then what the message asks for. */
-export const coachContextContributors: readonly ContextContributor[] = [coachRole, knownUser, mailContext, folderGuidance];
+export const coachContextContributors: readonly ContextContributor[] = [
+  coachRole,
+  knownUser,
+  knowledgeBaseContext,
+  mailContext,
+  folderGuidance,
+  writingStyleContext,
+];
 
 export async function buildCoachContext(
   input: CoachContextInput,

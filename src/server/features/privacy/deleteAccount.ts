@@ -1,0 +1,30 @@
+import type { MikroORM } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
+import { privacyTexts } from '../../../shared/texts/index.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { ownedBy, userOwnedEntities } from './userOwnedEntities.js';
+
+/**
+ * Removes every row of a user, in every table the metadata says holds user rows (provider
+ * tokens and sessions included), deepest first so no foreign key stands in the way, then the
+ * user. One transaction: all of it or nothing.
+ */
+export async function deleteUserRows(orm: MikroORM, userId: number): Promise<void> {
+  const entities = userOwnedEntities(orm).sort((a, b) => b.path.length - a.path.length);
+  await orm.em.fork().transactional(async (em) => {
+    for (const entity of entities) await em.nativeDelete(entity.meta.class, ownedBy(entity, userId));
+  });
+}
+
+// 'Delete my account' (Settings, Privacy tab), confirmed by typing DELETE. The shared demo
+// account is refused: every visitor in demo mode is that user, so deleting it would empty the
+// demo for everyone (and it would come back as a blank account on the next visit).
+export async function deleteAccount(ctx: AuthedContext) {
+  if (ctx.user.isDemo) throw new TRPCError({ code: 'FORBIDDEN', message: privacyTexts.demoAccountNotDeletable });
+  await deleteUserRows(ctx.deps.orm, ctx.user.id);
+  ctx.deps.log.info({ userId: ctx.user.id }, 'account deleted');
+  // Ends the session the way logout does (its row went with the user's rows; this clears the
+  // cookie and tells every instance to drop it and close its sockets).
+  await ctx.session.end();
+  return { success: true as const };
+}

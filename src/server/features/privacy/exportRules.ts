@@ -1,0 +1,38 @@
+// What 'Export my data' writes for each table that holds user rows (SPEC: account, chats,
+// messages, profile, settings, knowledge base, writing style). Every entity that
+// findUserOwnedEntities finds must have a rule here: a test fails for a table without one, so
+// a new table is a decision (export it, or say why not), never an omission.
+
+export type ExportRule =
+  | {
+      export: true;
+      /** The key in the JSON file and the heading in the Markdown file. */
+      section: string;
+      title: string;
+      /** Columns left out of this table's export, besides the neverExported ones. */
+      omit?: readonly string[];
+    }
+  | { export: false; reason: string };
+
+export const exportRules: Record<string, ExportRule> = {
+  User: { export: true, section: 'account', title: 'Account', omit: ['passwordHash', 'usernameKey', 'isDemo'] },
+  UserSettings: { export: true, section: 'settings', title: 'Profile and settings' },
+  KnowledgeBase: { export: true, section: 'knowledgeBase', title: 'Knowledge base' },
+  Chat: { export: true, section: 'chats', title: 'Chats' },
+  Message: { export: true, section: 'messages', title: 'Messages' },
+  AuthSession: { export: false, reason: 'sign-in sessions are credentials; Settings lists them without their secret' },
+  WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
+  // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
+  MicrosoftConnection: {
+    export: true,
+    section: 'microsoftConnections',
+    title: 'Microsoft connections',
+    omit: ['keyId', 'accessTokenSealed', 'refreshTokenSealed'],
+  },
+};
+
+// Secrets never leave the server, whatever a table's rule says: a table whose name says it
+// holds sessions, tokens or credentials cannot be exported, and no column whose name says it
+// holds a password, hash, token, secret or session is written for any table.
+export const neverExportedEntity = /session|token|credential|secret/i;
+export const neverExportedColumn = /password|hash|token|secret|session|cookie|credential/i;
