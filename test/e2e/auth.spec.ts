@@ -202,7 +202,7 @@ test.describe('standalone /login page', () => {
     expect(session.user).toMatchObject({ username: account.username, fullName: 'Sam Standalone' });
   });
 
-  test('the right access key lands on /app and keeps the key in a cookie for a day', async ({ page, context }) => {
+  test('the right access key lands on /app signed in as a guest, with a signed HttpOnly grant for a day', async ({ page, context }) => {
     await page.goto('/login');
     await page.getByRole('tab', { name: 'Access Key' }).click();
 
@@ -212,7 +212,12 @@ test.describe('standalone /login page', () => {
     await expect(page.getByText('Access granted')).toBeVisible();
     await expect(page).toHaveURL(/\/app$/);
     const cookie = (await context.cookies()).find((c) => c.name === 'access_key');
-    expect(cookie?.value).toBe(e2eAccessKey);
+    expect(cookie?.value).toBeTruthy();
+    expect(cookie?.value).not.toContain(e2eAccessKey);
+    expect(cookie?.httpOnly).toBe(true);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('access_key');
+    const session = await (await page.request.get('/trpc/auth.session')).json();
+    expect(session.result.data).toMatchObject({ signedIn: true, user: { fullName: 'Guest' } });
     expect(cookie?.sameSite).toBe('Lax');
     expect(cookie?.path).toBe('/');
     const lifetime = (cookie?.expires ?? 0) - Date.now() / 1000;

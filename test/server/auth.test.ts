@@ -173,7 +173,8 @@ describe('login', () => {
 
     expect(blocked.status).toBe(429);
     expect(blocked.json.message).toMatch(/^Too many failed login attempts\. Please wait \d+ minutes? and try again\.$/);
-  });
+    expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+  }, 90_000); // six scrypt checks at N=2^17
 
   it('lets the demo account in while demo mode is on', async () => {
     const client = new HttpClient(demo.url);
@@ -315,5 +316,5 @@ describe('access key guessing', () => {
     } finally {
       await gated.stop();
     }
-  });
+  }, 90_000); // a server start that hashes the demo password at N=2^17
 });

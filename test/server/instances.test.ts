@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
@@ -82,7 +84,22 @@ describe.runIf(!process.env.DATABASE_URL)('the embedded database', () => {
     } finally {
       await first.stop();
     }
-  });
+  }, 60_000);
+
+  it('takes over the lock left by a server that died', async () => {
+    const database = await freshDatabase();
+    try {
+      // A crashed server leaves its lock behind and stops refreshing it.
+      const lock = path.join(database.dataDir, 'server.lock');
+      fs.mkdirSync(lock, { recursive: true });
+      const longAgo = new Date(Date.now() - 60_000);
+      fs.utimesSync(lock, longAgo, longAgo);
+      const server = await startTestServer({}, database);
+      await server.stop();
+    } finally {
+      await database.dispose();
+    }
+  }, 60_000);
 
   it('keeps data across a restart', async () => {
     const database = await freshDatabase();

@@ -51,3 +51,7 @@ export const standaloneLoginSchema = z.object({
 export const accessKeySchema = z.object({
   accessKey: z.string().trim().min(1, authTexts.accessKeyRequired),
 });
+
+// Settings, active sessions: one session is named by its id from the list.
+export const endSessionSchema = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'Unknown session') });
+export type EndSessionInput = z.infer<typeof endSessionSchema>;

@@ -31,4 +31,5 @@ export const authTexts = {
   foreignOrigin: 'Cross-site request refused',
   demoModeOff: 'The demo account is only available in demo mode',
   demoCredentials: { username: 'demo', password: 'demo1234' },
+  guestName: 'Guest',
 } as const;

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { accessKeySchema } from '../../../shared/schemas/auth';
 import { authTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
+import { afterSessionChange } from '../../lib/trpc';
 import { checkAccessKey } from './accessKey';
 import { FormError } from './FormError';
 
@@ -27,6 +28,7 @@ export function AccessKeyForm() {
       return;
     }
     notify.success(authTexts.accessGrantedTitle);
+    await afterSessionChange();
     await navigate({ to: '/app' });
   });
 

@@ -12,7 +12,7 @@ export const UserSchema = defineEntity({
     fullName: p.string().length(100),
     jobTitle: p.string().length(100).nullable(),
     company: p.string().length(100).nullable(),
-    // The seeded demo account (id 1). It can only be used while DEMO_MODE is on.
+    // The demo account, created at start in demo mode only (demoAccount.ts).
     isDemo: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

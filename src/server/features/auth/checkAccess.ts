@@ -1,20 +1,44 @@
 import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import { authTexts } from '../../../shared/texts/index.js';
-import type { Context } from '../../trpc/context.js';
+import { authTexts, limitTexts } from '../../../shared/texts/index.js';
+import { RateLimitError } from '../limits/rateLimits.js';
+import { User } from '../../db/entities/User.js';
+import type { DbContext } from '../../trpc/context.js';
+import { accessGrantSeconds } from './session.js';
 
-// The access-key gate (SPEC section 7): the key travels in the x-access-key header.
-export async function checkAccess(ctx: Context, accessKey: string | undefined) {
+// The access-key gate (SPEC section 7), an alternative way in: the key travels in the
+// x-access-key header; passing it gives the visitor a guest account of their own and a session
+// for as long as the grant cookie lasts. Guesses count like failed logins (per address, and per
+// address under a pseudo-username), before the key is compared.
+export async function checkAccess(ctx: DbContext, accessKey: string | undefined) {
   const expected = ctx.deps.config.accessKey;
   if (!expected) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accessKeyNotEnabled });
-  // Wrong keys count as failed logins of one pseudo-account per address, so guessing is slowed.
-  const throttleKey = `access-key:${ctx.clientIp}`;
-  const wait = await ctx.deps.loginThrottle.retryAfterSeconds(throttleKey, ctx.clientIp);
-  if (wait > 0) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: authTexts.tooManyAttempts(Math.ceil(wait / 60)) });
+  const { rateLimits } = ctx.deps;
+  const guessKey = `access-key:${ctx.clientIp}`;
+  try {
+    await rateLimits.loginPerAddress.consume(ctx.clientIp);
+    await rateLimits.loginPerUsername.consume(guessKey);
+  } catch (error) {
+    if (!(error instanceof RateLimitError)) throw error;
+    const wait = error.retryAfterSeconds;
+    throw new RateLimitError(limitTexts.tooManyAccessKeyAttempts(Math.ceil(wait / 60)), wait);
+  }
   if (!accessKey || !constantTimeEqual(accessKey, expected)) {
-    await ctx.deps.loginThrottle.recordFailure(throttleKey, ctx.clientIp);
+    ctx.session.revokeAccess();
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidAccessKey });
   }
+  await Promise.all([rateLimits.loginPerUsername.reset(guessKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
+
+  // The same visitor coming back with a valid grant keeps their guest account (and chats).
+  const grantedId = await ctx.session.grantedGuest();
+  let guest = grantedId ? await ctx.em.findOne(User, { id: grantedId, isDemo: false, passwordHash: null }) : null;
+  if (!guest) {
+    const name = `guest-${crypto.randomBytes(6).toString('hex')}`;
+    guest = ctx.em.create(User, { username: name, usernameKey: name, passwordHash: null, fullName: authTexts.guestName, isDemo: false });
+    await ctx.em.flush();
+  }
+  if (ctx.session.userId !== guest.id) await ctx.session.start(guest.id, { lifetimeSeconds: accessGrantSeconds });
+  await ctx.session.grantAccess(guest.id);
   return { success: true as const };
 }
 

@@ -3,23 +3,27 @@ import type { LoginInput } from '../../../shared/schemas/auth.js';
 import { authTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
-import { verifyPassword } from './password.js';
+import { hashPassword, needsRehash, verifyPassword } from './password.js';
 
+// Every attempt consumes a point of its address's and its username's budget before the password
+// is checked, so attempts in flight together (or batched) count one by one. A success gives the
+// points back.
 export async function login(ctx: DbContext, input: LoginInput) {
   const usernameKey = input.username.toLowerCase();
-  const { loginThrottle, config } = ctx.deps;
-  const wait = await loginThrottle.retryAfterSeconds(usernameKey, ctx.clientIp);
-  if (wait > 0) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: authTexts.tooManyAttempts(Math.ceil(wait / 60)) });
-  }
+  const { rateLimits, config } = ctx.deps;
+  await rateLimits.loginPerAddress.consume(ctx.clientIp);
+  await rateLimits.loginPerUsername.consume(usernameKey);
   const user = await ctx.em.findOne(User, { usernameKey });
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !passwordOk || (user.isDemo && !config.demoMode)) {
-    await loginThrottle.recordFailure(usernameKey, ctx.clientIp);
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidCredentials });
   }
-  await loginThrottle.recordSuccess(usernameKey);
-  ctx.session.userId = user.id;
-  await ctx.session.save();
+  await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
+  // Hashes of an older, cheaper cost are replaced now that the password is at hand.
+  if (needsRehash(user.passwordHash)) {
+    user.passwordHash = await hashPassword(input.password);
+    await ctx.em.flush();
+  }
+  await ctx.session.start(user.id);
   return { user: user.toPublic() };
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-// scrypt is memory-hard and built into Node: no native add-on to build on install.
+// scrypt is memory-hard and built into Node: no native add-on to build on install. The cost is
+// OWASP's minimum for scrypt (N=2^17, r=8, p=1); older hashes are upgraded at the next login.
 const scrypt = promisify(crypto.scrypt) as (
   password: string,
   salt: Buffer,
@@ -9,7 +10,7 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-const params = { N: 2 ** 15, r: 8, p: 1 };
+const params = { N: 2 ** 17, r: 8, p: 1 };
 const keyLength = 64;
 const maxmem = 128 * params.N * params.r * 2;
 
@@ -30,7 +31,14 @@ export async function verifyPassword(password: string, stored: string | null | u
     p: Number(p),
     maxmem,
   });
-  return stored != null && crypto.timingSafeEqual(actual, expected);
+  return stored != null && actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+}
+
+/** True when a stored hash was made with other parameters than today's. */
+export function needsRehash(stored: string | null | undefined): boolean {
+  if (!stored) return false;
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== params.N || Number(r) !== params.r || Number(p) !== params.p;
 }
 
 const dummyHash = `scrypt$${params.N}$${params.r}$${params.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;

@@ -8,6 +8,7 @@ import type { DbContext } from '../../trpc/context.js';
 import { hashPassword } from './password.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
+  await ctx.deps.rateLimits.register.consume(ctx.clientIp);
   const usernameKey = input.username.toLowerCase();
   if (await ctx.em.count(User, { usernameKey })) {
     throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });
@@ -30,7 +31,6 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     }
     throw error;
   }
-  ctx.session.userId = user.id;
-  await ctx.session.save();
+  await ctx.session.start(user.id);
   return { user: user.toPublic() };
 }

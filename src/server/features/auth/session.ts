@@ -1,73 +1,133 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { parseCookie as parseCookies, stringifySetCookie } from 'cookie';
-import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import { getIronSession, sealData, unsealData, type IronSession, type SessionOptions } from 'iron-session';
+import type { SessionStore } from './sessionStore.js';
+import { configuredOrGeneratedSecret } from '../../generatedSecret.js';
 
-export type SessionData = { userId?: number };
-export type Session = IronSession<SessionData>;
+// The sealed cookie holds only the opaque token of a server-side session (sessionStore.ts).
+type CookieData = { token?: string };
 
 export const sessionCookieName = 'ai_coach_session';
-const thirtyDays = 60 * 60 * 24 * 30;
+// The access-key grant (SPEC section 7): HttpOnly, sealed, naming the visitor's guest account.
+export const accessKeyCookieName = 'access_key';
+export const accessGrantSeconds = 86_400;
+type AccessGrant = { guestUserId: number; expiresAt: number };
 
-function sessionOptions(password: string, secure: boolean): SessionOptions {
+/** The request's session: who it is for, and the two ways to change it (HTTP only). */
+export type Session = {
+  /** The signed-in user of a live session. */
+  userId: number | undefined;
+  /** The live session's id (not the cookie's token). */
+  id: string | undefined;
+  /** The cookie named a session that has ended: the request is not signed in (and not the demo user). */
+  ended: boolean;
+  start(userId: number, options?: { lifetimeSeconds?: number }): Promise<void>;
+  end(): Promise<void>;
+  /** The guest account a valid access-key grant cookie names. */
+  grantedGuest(): Promise<number | undefined>;
+  /** Sets the access-key grant cookie for a guest account (HTTP only). */
+  grantAccess(guestUserId: number): Promise<void>;
+  /** Removes the access-key grant cookie, if the request has one (HTTP only). */
+  revokeAccess(): void;
+};
+
+type RequestMeta = { headers: IncomingHttpHeaders; clientIp: string };
+
+function sessionOptions(password: string, secure: boolean, ttl: number): SessionOptions {
   return {
     cookieName: sessionCookieName,
     password,
-    ttl: thirtyDays,
+    ttl,
     cookieOptions: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
   };
 }
 
-// HTTP: the session can be read and written (Set-Cookie goes on the response).
-export function openHttpSession(
-  password: string,
-  headers: IncomingHttpHeaders,
-  res: ServerResponse,
-  secure: boolean,
-): Promise<Session> {
+function cookieStore(headers: IncomingHttpHeaders, res: ServerResponse | undefined) {
   const cookies = parseCookies(headers.cookie ?? '');
-  return getIronSession<SessionData>(
-    {
-      get: (name) => (cookies[name] === undefined ? undefined : { name, value: cookies[name] as string }),
-      set: (name, value, options) => {
-        const header = stringifySetCookie({ ...options, name, value } as Parameters<typeof stringifySetCookie>[0]);
-        const previous = res.getHeader('Set-Cookie');
-        const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
-        res.setHeader('Set-Cookie', [...list.filter((c) => !c.startsWith(`${name}=`)), header]);
-      },
+  return {
+    get: (name: string) => (cookies[name] === undefined ? undefined : { name, value: cookies[name] as string }),
+    set: (name: string, value: string, options: object) => {
+      if (!res) throw new Error('The session cannot be changed over a WebSocket; use HTTP.');
+      appendSetCookie(res, name, stringifySetCookie({ ...options, name, value } as Parameters<typeof stringifySetCookie>[0]));
     },
-    sessionOptions(password, secure),
-  );
+  };
 }
 
-// WebSocket upgrades have no response: the session is a read-only snapshot of the cookie.
-export function openReadOnlySession(password: string, headers: IncomingHttpHeaders): Promise<Session> {
-  const cookies = parseCookies(headers.cookie ?? '');
-  return getIronSession<SessionData>(
-    {
-      get: (name) => (cookies[name] === undefined ? undefined : { name, value: cookies[name] as string }),
-      set: () => {
-        throw new Error('The session cannot be changed over a WebSocket; use HTTP.');
-      },
+export function appendSetCookie(res: ServerResponse, name: string, header: string) {
+  const previous = res.getHeader('Set-Cookie');
+  const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
+  res.setHeader('Set-Cookie', [...list.filter((c) => !c.startsWith(`${name}=`)), header]);
+}
+
+/**
+ * Opens the session a request's cookie names. With `res` (HTTP) it can start and end sessions;
+ * without (a WebSocket upgrade) it is read-only.
+ */
+export async function openSession(
+  deps: { sessionPassword: string; sessions: SessionStore; lifetimeSeconds: number },
+  request: RequestMeta,
+  res: ServerResponse | undefined,
+  secure: boolean,
+): Promise<Session> {
+  const options = sessionOptions(deps.sessionPassword, secure, deps.lifetimeSeconds);
+  let sealed: IronSession<CookieData> = await getIronSession<CookieData>(cookieStore(request.headers, res), options);
+  // A destroyed iron-session cannot be saved again: signing in on a request whose cookie was
+  // cleared (an ended session) or after end() writes a fresh one instead.
+  let destroyed = false;
+  const destroy = () => {
+    sealed.destroy();
+    destroyed = true;
+  };
+  const live = sealed.token ? await deps.sessions.lookup(sealed.token) : null;
+  const session: Session = {
+    userId: live?.userId,
+    id: live?.id,
+    ended: Boolean(sealed.token) && !live,
+    async start(userId, startOptions) {
+      if (session.id) await deps.sessions.end([session.id]);
+      if (destroyed) {
+        sealed = await getIronSession<CookieData>(cookieStore({}, res), options);
+        destroyed = false;
+      }
+      const userAgent = request.headers['user-agent'];
+      const created = await deps.sessions.create(userId, { userAgent, address: request.clientIp, lifetimeSeconds: startOptions?.lifetimeSeconds });
+      sealed.token = created.token;
+      await sealed.save();
+      Object.assign(session, { userId, id: created.id, ended: false });
     },
-    sessionOptions(password, false),
-  );
+    async end() {
+      if (session.id) await deps.sessions.end([session.id]);
+      if (res) destroy();
+      session.revokeAccess();
+      Object.assign(session, { userId: undefined, id: undefined });
+    },
+    async grantedGuest() {
+      const value = parseCookies(request.headers.cookie ?? '')[accessKeyCookieName];
+      if (!value) return undefined;
+      try {
+        const grant = await unsealData<Partial<AccessGrant>>(value, { password: deps.sessionPassword, ttl: accessGrantSeconds });
+        return typeof grant.guestUserId === 'number' && (grant.expiresAt ?? 0) > Date.now() ? grant.guestUserId : undefined;
+      } catch {
+        return undefined; // tampered or sealed with another secret
+      }
+    },
+    revokeAccess() {
+      if (!res || !request.headers.cookie?.includes(`${accessKeyCookieName}=`)) return;
+      appendSetCookie(res, accessKeyCookieName, stringifySetCookie({ name: accessKeyCookieName, value: '', httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: 0 }));
+    },
+    async grantAccess(guestUserId) {
+      if (!res) throw new Error('Access cannot be granted over a WebSocket; use HTTP.');
+      const grant: AccessGrant = { guestUserId, expiresAt: Date.now() + accessGrantSeconds * 1000 };
+      const value = await sealData(grant, { password: deps.sessionPassword, ttl: accessGrantSeconds });
+      appendSetCookie(res, accessKeyCookieName, stringifySetCookie({ name: accessKeyCookieName, value, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: accessGrantSeconds }));
+    },
+  };
+  // A browser holding the cookie of an ended session loses it (it becomes a visitor again).
+  if (session.ended && res) destroy();
+  return session;
 }
 
 // SESSION_SECRET when set; otherwise a secret generated once and kept (0600) in DATA_DIR.
 export function resolveSessionPassword(configured: string | undefined, dataDir: string): string {
-  if (configured) return configured;
-  const file = path.join(dataDir, 'session-secret');
-  try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // not there yet: generated below
-  }
-  fs.mkdirSync(dataDir, { recursive: true });
-  const secret = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return configuredOrGeneratedSecret(configured, dataDir, 'session-secret');
 }

@@ -1,0 +1,196 @@
+import crypto from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import type { WebSocket } from 'ws';
+import { sessionTexts } from '../../../shared/texts/index.js';
+import { AuthSession } from '../../db/entities/AuthSession.js';
+import type { ChatBus } from '../chats/chatBus.js';
+
+// Server-side sessions (issue 14). The cookie holds a random token; the row id is its SHA-256.
+// Recent sessions are kept in memory so that a request costs no query; when a session ends on
+// any instance, every instance drops it from memory and closes its sockets, through the chat
+// bus (LISTEN/NOTIFY on PostgreSQL), on the reserved channel 0 that no chat uses.
+export const sessionEventsChannel = 0;
+
+export type SessionTimes = { idleSeconds: number; lifetimeSeconds: number };
+export type LiveSession = { id: string; userId: number };
+export type SessionSummary = {
+  id: string;
+  userAgent: string | null;
+  address: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+};
+
+type Cached = { userId: number; expiresAt: number; lastSeenAt: number; lastSeenWritten: number; loadedAt: number };
+
+const maxCached = 10_000;
+// Revalidated against the database now and then, in case an event between instances was lost.
+const cacheTtlMs = 5 * 60_000;
+
+export function hashSessionToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; times: SessionTimes }) {
+  const { orm, chatBus, times } = deps;
+  const cache = new Map<string, Cached>();
+  const sockets = new Map<string, Set<WebSocket>>();
+  // Last-seen is written at most this often per session: enough for the idle timeout and the list.
+  const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
+
+  function remember(id: string, entry: Cached) {
+    cache.delete(id);
+    cache.set(id, entry);
+    if (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
+  }
+
+  function forget(ids: string[]) {
+    for (const id of ids) {
+      cache.delete(id);
+      const open = sockets.get(id);
+      if (!open) continue;
+      sockets.delete(id);
+      for (const ws of open) {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', message: sessionTexts.signedOut }));
+        ws.close(4401, 'Signed out');
+      }
+    }
+  }
+
+  const unsubscribe = chatBus.subscribe(sessionEventsChannel, (event) => {
+    if (event.type === 'sessions.ended') forget(event.sessionIds);
+    // Ends announced while this instance's event connection was down were missed: start afresh
+    // from the database, and close the sockets whose session is gone.
+    if (event.type === 'bus.reconnected') void resync();
+  });
+
+  async function resync() {
+    cache.clear();
+    const tracked = [...sockets.keys()];
+    if (!tracked.length) return;
+    const alive = new Set((await orm.em.fork().find(AuthSession, { id: { $in: tracked } }, { fields: ['id'] })).map((row) => row.id));
+    forget(tracked.filter((id) => !alive.has(id)));
+  }
+
+  function isOver(entry: Cached, now: number) {
+    return entry.expiresAt <= now || entry.lastSeenAt + times.idleSeconds * 1000 <= now;
+  }
+
+  async function end(ids: string[]) {
+    if (!ids.length) return;
+    await orm.em.fork().nativeDelete(AuthSession, { id: { $in: ids } });
+    forget(ids);
+    chatBus.publish(sessionEventsChannel, { type: 'sessions.ended', sessionIds: ids });
+  }
+
+  return {
+    async create(userId: number, meta: { userAgent?: string; address?: string; lifetimeSeconds?: number }): Promise<{ token: string; id: string }> {
+      const token = crypto.randomBytes(32).toString('base64url');
+      const id = hashSessionToken(token);
+      const now = Date.now();
+      const lifetime = Math.min(meta.lifetimeSeconds ?? times.lifetimeSeconds, times.lifetimeSeconds);
+      const em = orm.em.fork();
+      em.create(AuthSession, {
+        id,
+        user: userId,
+        expiresAt: new Date(now + lifetime * 1000),
+        userAgent: meta.userAgent?.slice(0, 512) ?? null,
+        address: meta.address?.slice(0, 64) ?? null,
+      });
+      await em.flush();
+      remember(id, { userId, expiresAt: now + lifetime * 1000, lastSeenAt: now, lastSeenWritten: now, loadedAt: now });
+      return { token, id };
+    },
+
+    /** The live session a cookie token names, or null when it never existed or has ended. */
+    async lookup(token: string): Promise<LiveSession | null> {
+      const id = hashSessionToken(token);
+      const now = Date.now();
+      let entry = cache.get(id);
+      if (!entry || isOver(entry, now) || entry.loadedAt + cacheTtlMs <= now) {
+        const row = await orm.em.fork().findOne(AuthSession, id);
+        if (!row) {
+          cache.delete(id);
+          return null;
+        }
+        entry = {
+          userId: (row.user as { id: number }).id,
+          expiresAt: row.expiresAt.getTime(),
+          lastSeenAt: Math.max(row.lastSeenAt.getTime(), entry?.lastSeenAt ?? 0),
+          lastSeenWritten: row.lastSeenAt.getTime(),
+          loadedAt: now,
+        };
+        if (isOver(entry, now)) {
+          await end([id]);
+          return null;
+        }
+        remember(id, entry);
+      }
+      entry.lastSeenAt = now;
+      if (now - entry.lastSeenWritten >= lastSeenWriteMs) {
+        entry.lastSeenWritten = now;
+        void orm.em.fork().nativeUpdate(AuthSession, { id }, { lastSeenAt: new Date(now) }).catch(() => {});
+      }
+      return { id, userId: entry.userId };
+    },
+
+    end,
+
+    async endOthers(userId: number, keepId: string | undefined): Promise<number> {
+      const rows = await orm.em.fork().find(AuthSession, { user: userId, ...(keepId ? { id: { $ne: keepId } } : {}) }, { fields: ['id'] });
+      await end(rows.map((row) => row.id));
+      return rows.length;
+    },
+
+    async endOne(userId: number, id: string): Promise<boolean> {
+      const row = await orm.em.fork().findOne(AuthSession, { id, user: userId });
+      if (!row) return false;
+      await end([id]);
+      return true;
+    },
+
+    async list(userId: number): Promise<SessionSummary[]> {
+      const now = new Date();
+      const rows = await orm.em.fork().find(
+        AuthSession,
+        { user: userId, expiresAt: { $gt: now }, lastSeenAt: { $gt: new Date(now.getTime() - times.idleSeconds * 1000) } },
+        { orderBy: { lastSeenAt: 'desc' } },
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        userAgent: row.userAgent ?? null,
+        address: row.address ?? null,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: new Date(Math.max(row.lastSeenAt.getTime(), cache.get(row.id)?.lastSeenAt ?? 0)).toISOString(),
+      }));
+    },
+
+    /** A socket acts for its session only while the session lives. */
+    trackSocket(id: string, ws: WebSocket) {
+      let open = sockets.get(id);
+      if (!open) {
+        open = new Set();
+        sockets.set(id, open);
+      }
+      open.add(ws);
+      ws.once('close', () => {
+        open.delete(ws);
+        if (open.size === 0 && sockets.get(id) === open) sockets.delete(id);
+      });
+      // Idle and absolute ends are not announced: a socket checks at its session's end time.
+      const entry = cache.get(id);
+      if (entry) {
+        const timer = setTimeout(() => forget([id]), Math.max(0, Math.min(entry.expiresAt - Date.now(), 2 ** 31 - 1)));
+        timer.unref();
+        ws.once('close', () => clearTimeout(timer));
+      }
+    },
+
+    close() {
+      unsubscribe();
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import type { User } from '../../db/entities/User.js';
+import type { AppDeps } from '../../deps.js';
+
+// RATE_LIMIT_CHAT_PER_MINUTE: every path that calls the model (REST, tRPC, /ws, the
+// OpenAI-compatible endpoint, voice) calls this first. Demo visitors all share the demo user, so
+// they are counted by address instead.
+export async function consumeChatMessage(ctx: { deps: AppDeps; user: User; clientIp: string }): Promise<void> {
+  const key = ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`;
+  await ctx.deps.rateLimits.chat.consume(key);
+}

@@ -1,0 +1,9 @@
+// Messages of the rate limits (issue 14): what happened and how long to wait.
+const minutesText = (minutes: number) => `${minutes} minute${minutes === 1 ? '' : 's'}`;
+
+export const limitTexts = {
+  tooManyRegistrations: (minutes: number) =>
+    `Too many accounts have been created from your network. Please wait ${minutesText(minutes)} and try again.`,
+  tooManyAccessKeyAttempts: (minutes: number) =>
+    `Too many wrong access keys. Please wait ${minutesText(minutes)} and try again.`,
+} as const;
