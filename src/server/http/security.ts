@@ -1,31 +1,44 @@
+import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { authTexts } from '../../shared/texts/index.js';
+import { isSecureRequest } from './requestContext.js';
+
+// Development only: Vite's dev server injects a few inline scripts (hot reload, React refresh).
+// It stamps them with this nonce (vite.ts), so the dev CSP allows them and no other inline script.
+// The built app has no inline script at all: its CSP is script-src 'self'.
+export const devScriptNonce = crypto.randomBytes(16).toString('base64');
 
 export function securityHeaders(dev: boolean) {
   return helmet({
-    // Vite's dev server injects inline scripts; the built app needs none.
-    contentSecurityPolicy: dev
-      ? false
-      : {
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'"],
-            // Mantine writes CSS variables into style attributes and <style> tags.
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:', 'blob:'],
-            fontSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"],
-            mediaSrc: ["'self'", 'blob:'],
-            objectSrc: ["'none'"],
-            frameAncestors: ["'none'"],
-            upgradeInsecureRequests: null,
-          },
-        },
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: dev ? ["'self'", `'nonce-${devScriptNonce}'`] : ["'self'"],
+        // Mantine writes CSS variables into style attributes and <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: false,
   });
+}
+
+// HSTS only when the app is served over TLS, directly or through a trusted proxy that says https:
+// over plain HTTP (development, tests) it would be ignored at best, misleading at worst.
+export function strictTransportSecurity(trustedHops: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (isSecureRequest(req, trustedHops)) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    next();
+  };
 }
 
 // A request that carries our cookie but comes from a page of another origin is refused: the

@@ -1,5 +1,6 @@
 import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
 import { mailNoteIn, parseRecentEmails, type MailNote, type RecentEmail } from '../mailContext.js';
+import { writingStyleIn } from '../writingStyleContext.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
 import { asksForHelp, defersToCoach } from './language.js';
@@ -22,13 +23,16 @@ import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
 // The offline coach's decision: given the conversation (and the system context the chat sends),
 // the next reply. Pure and deterministic: the same input always gives the same text.
 
-/** How many replies one question may get before the coach moves on with what it has. */
-const maxRepliesPerStep = 3;
+/**
+ * How many replies one question may get: a question is asked at most twice, then the coach moves
+ * on with a sensible default (the step's suggestion) or the answer as it is, and says so.
+ */
+const maxRepliesPerStep = 2;
 
 export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | null }): string {
   const systemTexts = input.messages.filter((m) => m.role === 'system').map((m) => m.content);
   const conversation = input.messages.filter((m) => m.role !== 'system');
-  const scope = scopeFor(input.user);
+  const scope: CoachScope = { ...scopeFor(input.user), writingStyle: systemTexts.map(writingStyleIn).find(Boolean) ?? null };
   const latest = conversation.at(-1);
   if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
 
@@ -69,11 +73,38 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
 
 function startFramework(framework: Framework, scope: CoachScope, request: string, lead?: string): string {
   const intro = lead ?? framework.intro(scope, request);
-  return `${intro}\n\n${question(framework, 0, {}, scope)}`;
+  const answers: Answers = {};
+  const { index, notes } = skipAnswered(framework, 0, answers, lead ? [] : [request]);
+  if (index >= framework.steps.length) return framework.finish(answers, scope);
+  return `${[intro, ...notes].join(' ')}\n\n${question(framework, index, answers, scope)}`;
 }
 
 function question(framework: Framework, stepIndex: number, answers: Answers, scope: CoachScope): string {
   return `${stepMarker(framework, stepIndex)}\n\n${framework.steps[stepIndex]!.ask(answers, scope)}`;
+}
+
+/** The answer a step takes from what the user already said, or null. */
+function takenFrom(step: Step, earlier: string[]): string | null {
+  if (!step.takeFrom) return null;
+  for (const text of earlier) {
+    const taken = step.takeFrom(text);
+    if (taken) return taken;
+  }
+  return null;
+}
+
+/** From `from` on, the questions the user has already answered are skipped (and their answers kept). */
+function skipAnswered(framework: Framework, from: number, answers: Answers, earlier: string[]): { index: number; notes: string[] } {
+  const notes: string[] = [];
+  let index = from;
+  for (; index < framework.steps.length; index++) {
+    const step = framework.steps[index]!;
+    const taken = takenFrom(step, earlier);
+    if (!taken) break;
+    answers[step.key] = taken;
+    notes.push(`I'll take ${quoteAnswer(taken)} as the ${step.title.toLowerCase()}, as you said.`);
+  }
+  return { index, notes };
 }
 
 function continueSession(session: Session, message: string, scope: CoachScope): string {
@@ -85,27 +116,48 @@ function continueSession(session: Session, message: string, scope: CoachScope): 
 
   // The answers to the earlier steps are settled exactly as they were when the coach moved on.
   const answers: Answers = {};
+  const earlier = [session.opening];
   for (let i = 0; i < session.stepIndex; i++) {
     const step = framework.steps[i]!;
-    answers[step.key] = settle(step, sinceRestart(session.replies[i]!, framework), answers, scope).answer;
+    const replies = sinceRestart(session.replies[i]!, framework);
+    const taken = replies.length ? null : takenFrom(step, earlier);
+    answers[step.key] = taken ?? resolve(step, replies, answers, scope).answer;
+    earlier.push(...replies);
   }
 
   const step = framework.steps[session.stepIndex]!;
   const replies = [...sinceRestart(session.replies[session.stepIndex]!, framework), message];
-  const outcome = settle(step, replies, answers, scope);
-  if (outcome.askAgain && replies.length < maxRepliesPerStep) {
+  const outcome = resolve(step, replies, answers, scope);
+  if (outcome.askAgain) {
     const marker = stepMarker(framework, session.stepIndex);
     // An issue is itself a question; an example comes before the question asked again.
     return outcome.issue ? `${marker}\n\n${outcome.askAgain}` : `${outcome.askAgain}\n\n${marker}\n\n${step.ask(answers, scope)}`;
   }
   answers[step.key] = outcome.answer;
+  earlier.push(...replies);
 
-  const next = session.stepIndex + 1;
+  const { index: next, notes } = skipAnswered(framework, session.stepIndex + 1, answers, earlier);
   if (next < framework.steps.length) {
-    const acknowledgement = outcome.suggested ? `I'll go with ${quoteAnswer(outcome.answer)}.` : acknowledgements[session.stepIndex % acknowledgements.length]!;
-    return `${acknowledgement}\n\n${question(framework, next, answers, scope)}`;
+    const acknowledgement = outcome.defaulted
+      ? outcome.suggested
+        ? `Let's not get stuck on this one: I'll go with ${quoteAnswer(outcome.answer)} for now, and you can change it at the end.`
+        : outcome.answer
+          ? `Let's not get stuck on this one: I'll note ${quoteAnswer(outcome.answer)} as it is for now.`
+          : "Let's not get stuck on this one: we can leave it open for now."
+      : outcome.suggested
+        ? `I'll go with ${quoteAnswer(outcome.answer)}.`
+        : acknowledgements[session.stepIndex % acknowledgements.length]!;
+    return `${[acknowledgement, ...notes].join(' ')}\n\n${question(framework, next, answers, scope)}`;
   }
   return framework.finish(answers, scope);
+}
+
+/** The step's outcome; after the question was asked twice, a default instead of a third time. */
+function resolve(step: Step, replies: string[], answers: Answers, scope: CoachScope): Settled & { defaulted: boolean } {
+  const outcome = settle(step, replies, answers, scope);
+  if (!outcome.askAgain || replies.length < maxRepliesPerStep) return { ...outcome, defaulted: false };
+  if (step.suggest) return { answer: step.suggest(answers, scope), suggested: true, askAgain: null, issue: false, defaulted: true };
+  return { ...outcome, askAgain: null, issue: false, defaulted: true };
 }
 
 // "start over" while on the first question leaves both questions in one session: what was

@@ -121,22 +121,94 @@ export function timeframeIn(text: string): string | null {
   return text.match(timeframePattern)?.[0] ?? null;
 }
 
-/** Minutes in "45 minutes", "1 hour", "1h30", "an hour and a half"; null when not understood. */
+const smallNumbers: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const numberWordPattern = `(?:${Object.keys(smallNumbers).filter((w) => w.length > 2).join('|')})(?:[\\s-](?:one|two|three|four|five|six|seven|eight|nine))?`;
+
+/** "forty-five" → 45, "twenty five" → 25, "three" → 3; figures pass through. */
+function numberValue(text: string): number {
+  const parts = text.toLowerCase().split(/[\s-]+/);
+  if (parts.length === 1 && /^\d+(?:[.,]\d+)?$/.test(parts[0]!)) return parseFloat(parts[0]!.replace(',', '.'));
+  return parts.reduce((sum, part) => sum + (smallNumbers[part] ?? NaN), 0);
+}
+
+const amount = `(\\d+(?:[.,]\\d+)?|${numberWordPattern})`;
+const hourUnit = '(?:h|hr|hrs|hour|hours)';
+const minuteUnit = '(?:m|min|mins|minute|minutes)';
+
+/**
+ * Minutes in a length as people write it: "45 minutes", "a 45-minute meeting", "1h30", "1:30",
+ * "half an hour", "an hour and a half", "1.5 hours", "forty-five minutes", "two hours"; null when
+ * not understood (or not a plausible meeting length).
+ */
 export function minutesIn(text: string): number | null {
-  const t = text.toLowerCase();
+  const t = text.toLowerCase().replace(/[’']/g, "'");
   let minutes: number | null = null;
-  const hoursAndMinutes = t.match(/(\d+(?:[.,]\d+)?)\s*(?:h|hr|hrs|hour|hours)\b(?:\s*(?:and\s*)?(\d+)\s*(?:m|min|mins|minutes)?\b)?/);
-  const justMinutes = t.match(/(\d+)\s*(?:m|min|mins|minute|minutes)\b/);
-  if (/\bhalf an hour\b/.test(t)) minutes = 30;
-  else if (/\b(?:an|one) hour and a half\b|\bhour and a half\b/.test(t)) minutes = 90;
-  else if (/\b(?:1h30|1:30)\b/.test(t)) minutes = 90;
-  else if (hoursAndMinutes) minutes = Math.round(parseFloat(hoursAndMinutes[1]!.replace(',', '.')) * 60) + Number(hoursAndMinutes[2] ?? 0);
-  else if (justMinutes) minutes = Number(justMinutes[1]);
-  else if (/\b(?:an|one) hour\b/.test(t)) minutes = 60;
-  else if (/\btwo hours\b/.test(t)) minutes = 120;
+  const hoursAndMinutes = t.match(new RegExp(`\\b${amount}[\\s-]*${hourUnit}\\b(?:\\s*(?:and\\s*)?(\\d+|${numberWordPattern})[\\s-]*${minuteUnit}?\\b)?`));
+  const justMinutes = t.match(new RegExp(`\\b${amount}[\\s-]*${minuteUnit}\\b`));
+  const clock = t.match(/\b(\d)[h:](\d\d)\b/);
+  if (/\bhalf an? hour\b|\bhalf[\s-]hour\b|\b30-min/.test(t)) minutes = 30;
+  else if (/\bthree[\s-]quarters? of an hour\b/.test(t)) minutes = 45;
+  else if (/\bquarter of an hour\b|\bquarter-hour\b/.test(t)) minutes = 15;
+  else if (/\b(?:an?|one) hour and a half\b|\bhour and a half\b|\bone and a half hours?\b|\b(?:an?|one) and a half hours?\b/.test(t)) minutes = 90;
+  else if (/\b(?:an?|one) hour and a quarter\b/.test(t)) minutes = 75;
+  else if (/\b(\w+) and a half hours\b/.test(t)) minutes = Math.round((numberValue(t.match(/\b(\w+) and a half hours\b/)![1]!) + 0.5) * 60);
+  else if (clock && !/\b(?:at|from|until|till|by)\s+\d[h:]\d\d\b/.test(t)) minutes = Number(clock[1]) * 60 + Number(clock[2]);
+  else if (hoursAndMinutes) minutes = Math.round(numberValue(hoursAndMinutes[1]!) * 60) + (hoursAndMinutes[2] ? numberValue(hoursAndMinutes[2]) : 0);
+  else if (justMinutes) minutes = numberValue(justMinutes[1]!);
+  else if (/\b(?:an|one) hour\b|\bhour-long\b|\bhour long\b/.test(t)) minutes = 60;
   else if (/^\s*\d+\s*$/.test(t)) minutes = Number(t.trim());
   if (minutes === null || !Number.isFinite(minutes) || minutes < 5 || minutes > 8 * 60) return null;
   return minutes;
+}
+
+/** The length as the coach says it back: "45 minutes", "1 hour", "1 hour 30 minutes". */
+export function lengthPhrase(minutes: number): string {
+  if (minutes < 60 || minutes % 60 === 0 && minutes > 180) return `${minutes} minutes`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `${hours} hour${hours > 1 ? 's' : ''}${rest ? ` ${rest} minutes` : ''}`;
+}
+
+const periodPattern = new RegExp(
+  [
+    '\\b(?:q[1-4]|h[12])(?:\\s*(?:fy)?\\s*(?:20)?\\d\\d)?\\b',
+    '\\b(?:the\\s+)?(?:first|second|third|fourth|last)\\s+(?:quarter|half)(?:\\s+of\\s+(?:20\\d\\d|the year|next year|this year))?\\b',
+    '\\b(?:this|next|the next|the coming|coming)\\s+(?:quarter|half|half-year|semester|year)\\b',
+    `\\b(?:${months})\\w*\\s+(?:to|-|–|through|until)\\s+(?:${months})\\w*(?:\\s+20\\d\\d)?\\b`,
+    '\\b(?:fy|financial year|fiscal year)\\s*(?:20)?\\d\\d\\b',
+    '\\b20\\d\\d\\b',
+  ].join('|'),
+  'i',
+);
+
+/** A period that OKRs can cover ("Q1", "Q3 2026", "next quarter", "H2"), as written; null when none. */
+export function periodIn(text: string): string | null {
+  return text.match(periodPattern)?.[0]?.trim() ?? null;
+}
+
+// Words that only say when or how long: a reply made of nothing else answers "when", not "what".
+const timeWords = new RegExp(
+  [
+    `(?:${months})\\w*`,
+    '(?:mon|tues|wednes|thurs|fri|satur|sun)days?',
+    'today|tomorrow|yesterday|tonight|morning|afternoon|evening|night|noon|midday|midnight|week|weeks|month|months|year|years|day|days',
+    'weekend|quarter|sprint|standup|stand-up',
+    'q[1-4]|h[12]|am|pm|a\\.m\\.|p\\.m\\.|o\'?clock|ish|around|about|at|on|in|by|the|this|that|next|last|early|late|later|soon|every|each|of|before|after|until|for|from|to|and|a|an|ago|half|past|quarter|hours?|hrs?|minutes?|mins?',
+    numberWordPattern,
+    `(?:\\d+|${numberWordPattern})-(?:minutes?|hours?|mins?|days?|weeks?|months?)`,
+    '\\d+(?:[:.h]\\d\\d)?(?:st|nd|rd|th|am|pm|h|m|min)?',
+  ].join('|'),
+  'i',
+);
+
+/** True when the text says only when something happens or how long it lasts ("tomorrow at 10", "30 minutes"). */
+export function onlyTime(text: string): boolean {
+  const all = words(text.replace(/[’]/g, "'"));
+  return all.length > 0 && all.every((word) => new RegExp(`^(?:${timeWords.source})$`, 'i').test(word));
 }
 
 /**

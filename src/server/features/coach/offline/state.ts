@@ -30,6 +30,8 @@ export type Session = {
   stepIndex: number;
   /** For each step, the user's earlier replies to its question(s), oldest first. */
   replies: string[][];
+  /** The user's message that started the session (it may already answer some questions). */
+  opening: string;
 };
 
 /**
@@ -59,5 +61,6 @@ export function readSession(earlierTurns: ChatTurn[]): Session | null {
     if (reply && i !== lastAssistant) replies[marker.stepIndex]!.unshift(reply.content);
     nextAssistant = i;
   }
-  return { framework: current.framework, stepIndex: current.stepIndex, replies };
+  const opening = turns.slice(0, nextAssistant).findLast((t) => t.role === 'user')?.content ?? '';
+  return { framework: current.framework, stepIndex: current.stepIndex, replies, opening };
 }

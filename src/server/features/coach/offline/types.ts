@@ -6,6 +6,8 @@ export type FrameworkId = 'grow' | 'smart' | 'okr' | 'agenda' | 'feedback' | 'em
 export type CoachScope = {
   user: CoachUser | null;
   firstName: string | null;
+  /** The user's greeting and sign-off from their writing style profile, when the context has it. */
+  writingStyle?: { greeting: string | null; signOff: string | null } | null;
 };
 
 /** The settled answers of a session so far, by step key, in the user's own words. */
@@ -26,6 +28,11 @@ export interface Step {
   example: string;
   /** A reason to ask again, or null when the answer will do. */
   check?(answer: string, answers: Answers, scope: CoachScope): Issue | null;
+  /**
+   * The answer, when the user already gave it in something said before the question (the
+   * opening request or an earlier answer): the question is then skipped and the coach says so.
+   */
+  takeFrom?(earlier: string): string | null;
   /** The coach's own proposal, used when the user leaves the answer to the coach. */
   suggest?(answers: Answers, scope: CoachScope): string;
 }

@@ -1,4 +1,4 @@
-import { capitalize, clause, listItems, lowerCommonFirst, minutesIn, wordCount } from '../language.js';
+import { capitalize, clause, lengthPhrase, listItems, lowerCommonFirst, minutesIn, onlyTime, wordCount } from '../language.js';
 import { byName } from '../scope.js';
 import type { Framework } from '../types.js';
 
@@ -25,7 +25,11 @@ export const agenda: Framework = {
       ask: () => 'What is the meeting for, and what outcome do you need by the end of it?',
       example: '“Quarterly planning with my team: agree the top three priorities.”',
       check: (answer) =>
-        wordCount(answer) < 2 ? { mode: 'replace', message: 'What should the meeting achieve? One sentence about the outcome you need is enough.' } : null,
+        onlyTime(answer)
+          ? { mode: 'replace', message: 'Thanks, that tells me when or how long. What is the meeting for: what outcome do you need by the end of it?' }
+          : wordCount(answer) < 2
+            ? { mode: 'replace', message: 'What should the meeting achieve? One sentence about the outcome you need is enough.' }
+            : null,
     },
     {
       key: 'duration',
@@ -33,6 +37,10 @@ export const agenda: Framework = {
       ask: () => 'How long is the meeting? For example “30 minutes” or “1 hour”.',
       example: '“45 minutes”',
       suggest: () => '30 minutes',
+      takeFrom: (earlier) => {
+        const minutes = minutesIn(earlier);
+        return minutes ? lengthPhrase(minutes) : null;
+      },
       check: (answer) =>
         minutesIn(answer) ? null : { mode: 'replace', message: 'How many minutes is that? For example “45 minutes” or “1 hour”.' },
     },
@@ -41,6 +49,8 @@ export const agenda: Framework = {
       title: 'Attendees',
       ask: () => 'Who is attending? Names or roles are fine.',
       example: '“My four direct reports and Sam from Finance.”',
+      check: (answer) =>
+        onlyTime(answer) ? { mode: 'replace', message: 'That sounds like a time rather than people. Who is attending? Names or roles are fine.' } : null,
     },
     {
       key: 'topics',
@@ -48,7 +58,9 @@ export const agenda: Framework = {
       ask: () => 'Which topics must it cover? List them separated by commas or on separate lines, most important first.',
       example: '“Last quarter’s results, hiring plan, budget, team offsite.”',
       check: (answer) =>
-        listItems(answer).length ? null : { mode: 'replace', message: 'Which topics? List them separated by commas, most important first.' },
+        onlyTime(answer)
+          ? { mode: 'replace', message: 'That sounds like a time rather than a topic. Which topics must the meeting cover? List them separated by commas.' }
+          : listItems(answer).length ? null : { mode: 'replace', message: 'Which topics? List them separated by commas, most important first.' },
     },
   ],
   finish: (answers, scope) => {

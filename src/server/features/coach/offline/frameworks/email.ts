@@ -91,7 +91,7 @@ export function draftEmail(answers: Answers, scope: CoachScope, tone: EmailTone)
   const body = [
     `**Subject:** ${subjectFrom(answers.purpose ?? '')}`,
     '',
-    name ? `${style.greeting} ${name},` : tone === 'Formal' ? 'Hello,' : 'Hi,',
+    greetingLine(scope, name, style.greeting, tone),
     '',
     ...(style.opening ? [style.opening, ''] : []),
     purpose ? (purpose.endsWith('?') ? capitalize(purpose) : sentence(purpose)) : '',
@@ -99,10 +99,21 @@ export function draftEmail(answers: Answers, scope: CoachScope, tone: EmailTone)
     '',
     style.closing,
     '',
-    `${style.signOff},`,
+    signOffLine(scope, style.signOff),
     ...(signature.length ? [signature.join(', ')] : []),
   ];
   return body.join('\n');
+}
+
+// The user's own greeting and sign-off (from their writing style profile) win over the tone's.
+function greetingLine(scope: CoachScope, name: string | null, toneGreeting: string, tone: EmailTone): string {
+  const own = scope.writingStyle?.greeting;
+  if (own) return own.replace('[Name]', name ?? 'there');
+  return name ? `${toneGreeting} ${name},` : tone === 'Formal' ? 'Hello,' : 'Hi,';
+}
+
+function signOffLine(scope: CoachScope, toneSignOff: string): string {
+  return scope.writingStyle?.signOff ?? `${toneSignOff},`;
 }
 
 /** "I want you to approve X" as a request in the chosen tone ("Could you please approve X?"). */

@@ -1,4 +1,4 @@
-import { addressedToThem, capitalize, clause, lowerCommonFirst, lowerFirst, nameIn, sentence, wordCount } from '../language.js';
+import { addressedToThem, capitalize, clause, lowerCommonFirst, lowerFirst, nameIn, onlyTime, sentence, wordCount } from '../language.js';
 import { byName } from '../scope.js';
 import type { Answers, Framework } from '../types.js';
 
@@ -27,6 +27,8 @@ export const feedback: Framework = {
       title: 'Who',
       ask: () => 'Who is it for, and what is your working relationship (for example a direct report, a peer or your manager)?',
       example: '“Alex, one of my direct reports.”',
+      check: (answer) =>
+        onlyTime(answer) ? { mode: 'replace', message: 'That sounds like a time rather than a person. Who is the feedback for?' } : null,
     },
     {
       key: 'situation',
@@ -40,6 +42,9 @@ export const feedback: Framework = {
       ask: () => 'What exactly did they say or do? Describe it the way a camera would have recorded it: facts, no labels.',
       example: '“Interrupted the client three times while they were explaining their problem.”',
       check: (answer) => {
+        if (onlyTime(answer)) {
+          return { mode: 'replace', message: 'That tells me when it happened, which helps. Now the behaviour: what exactly did they say or do at that moment?' };
+        }
         const label = answer.match(judgements)?.[0];
         return label
           ? { mode: 'replace', message: `“${label}” is a judgement, and it tends to put people on the defensive. What did you actually see or hear them do?` }
@@ -52,7 +57,9 @@ export const feedback: Framework = {
       ask: () => 'What was the impact: on you, the team, the work or the customer?',
       example: '“The client felt unheard and asked for a different contact.”',
       check: (answer) =>
-        wordCount(answer) < 3 ? { mode: 'add', message: 'Say a bit more about the impact: what happened as a result, and who was affected?' } : null,
+        onlyTime(answer)
+          ? { mode: 'replace', message: 'That sounds like a time rather than an impact. What happened as a result, and who was affected?' }
+          : wordCount(answer) < 3 ? { mode: 'add', message: 'Say a bit more about the impact: what happened as a result, and who was affected?' } : null,
     },
     {
       key: 'request',

@@ -1,4 +1,4 @@
-import { capitalize, clause, figureIn, quote, timeframeIn, wordCount } from '../language.js';
+import { capitalize, clause, figureIn, onlyTime, periodIn, quote, timeframeIn, wordCount } from '../language.js';
 import { byName } from '../scope.js';
 import type { Answers, Framework, Step } from '../types.js';
 
@@ -117,7 +117,9 @@ export const okr: Framework = {
       ask: () => 'What is your objective? Describe the outcome you want in words, ambitious and inspiring, without numbers yet.',
       example: '“Make onboarding a standout experience for new customers.”',
       check: (answer) =>
-        wordCount(answer) < 3
+        onlyTime(answer)
+          ? { mode: 'replace', message: 'That sounds like the period, and we will come to it. First the objective: what outcome do you want, in words? For example “Make onboarding a standout experience for new customers”.' }
+          : wordCount(answer) < 3
           ? { mode: 'replace', message: 'Can you put the objective in a short sentence? Say what outcome you want, for example “Make onboarding a standout experience for new customers”.' }
           : null,
     },
@@ -127,8 +129,9 @@ export const okr: Framework = {
       ask: () => 'Which period do these OKRs cover? For example “Q3 2026” or “the next quarter”.',
       example: '“Q3 2026”',
       suggest: () => 'this quarter',
+      takeFrom: periodIn,
       check: (answer) =>
-        timeframeIn(answer) ? null : { mode: 'replace', message: 'Which period exactly? A quarter works best, for example “Q3 2026”.' },
+        timeframeIn(answer) || periodIn(answer) ? null : { mode: 'replace', message: 'Which period exactly? A quarter works best, for example “Q3 2026”.' },
     },
     keyResultStep(0),
     keyResultStep(1),
