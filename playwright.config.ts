@@ -2,13 +2,35 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { makeTestCertificates } from './test/fakes/tls.js';
+import { makeFakeMicrophoneWav, voiceReply } from './test/e2e/support/fakeMicrophone';
 
 // Two real servers on fresh embedded databases: one in demo mode (with an access key), one with
 // demo mode off. Tests drive Debian's Chromium (Playwright cannot download browsers here).
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-e2e-'));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const ports = { demo: 4310, noDemo: 4311, slowModel: 4312, failingModel: 4313, slowFake: 4320, failingFake: 4321 } as const;
+// E2E_PORT_BASE moves every port at once, so two checkouts can run their suites side by side.
+const base = Number(process.env.E2E_PORT_BASE ?? 4310);
+export const ports = {
+  demo: base,
+  noDemo: base + 1,
+  slowModel: base + 2,
+  failingModel: base + 3,
+  slowFake: base + 10,
+  failingFake: base + 11,
+  microsoft: base + 20,
+  graphFake: base + 21,
+  entraFake: base + 22,
+  microsoftExpiry: base + 23,
+  graphFakeExpiry: base + 24,
+  entraFakeExpiry: base + 25,
+  styleMail: base + 40,
+  styleGraph: base + 41,
+  voice: base + 4,
+  voiceFake: base + 12,
+  twilioFake: base + 13,
+} as const;
 export const e2eAccessKey = 'e2e-access-key-0123456789';
 
 function server(name: string, port: number, env: Record<string, string>) {
@@ -16,7 +38,7 @@ function server(name: string, port: number, env: Record<string, string>) {
     command: 'npx tsx src/server/main.ts',
     url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 180_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
     env: {
@@ -27,6 +49,9 @@ function server(name: string, port: number, env: Record<string, string>) {
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'e2e-session-secret-long-enough-0123456789abcdef',
       OPENAI_API_KEY: '',
+      // Every e2e visitor comes from 127.0.0.1: the per-address budgets are tested by the server tests.
+      RATE_LIMIT_REGISTER_PER_HOUR: '0',
+      RATE_LIMIT_CHAT_PER_MINUTE: '0',
       ...env,
     },
   };
@@ -48,11 +73,53 @@ function modelEnv(fakePort: number) {
   return { DEMO_MODE: 'true', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1` };
 }
 
+// The Microsoft fakes serve https with a certificate made now; the apps trust its authority.
+const tls = makeTestCertificates(path.join(runDir, 'tls'));
+function microsoftFakes(graphPort: number, entraPort: number, args: string) {
+  return {
+    command: `npx tsx test/fakes/microsoft-cli.ts --graph-port ${graphPort} --entra-port ${entraPort} ${args}`,
+    url: `https://localhost:${graphPort}/v1.0/me`,
+    ignoreHTTPSErrors: true,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: { TEST_TLS_DIR: tls.dir },
+  };
+}
+function microsoftEnv(graphPort: number, entraPort: number) {
+  return {
+    DEMO_MODE: 'false',
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+    MICROSOFT_CLIENT_ID: 'e2e-client',
+    MICROSOFT_AUTHORITY_HOST: `https://localhost:${entraPort}`,
+    MICROSOFT_GRAPH_BASE_URL: `https://localhost:${graphPort}/v1.0`,
+  };
+}
+
+// Writing style with Microsoft mail: the https Graph fake seeded with the sent-mail corpus
+// (test/fakes/graph/seeded-cli.ts) and an app in demo mode that trusts the fakes' certificates.
+const styleGraph = {
+  command: `npx tsx test/fakes/graph/seeded-cli.ts --port ${ports.styleGraph}`,
+  url: `https://127.0.0.1:${ports.styleGraph}/v1.0/me`,
+  ignoreHTTPSErrors: true,
+  reuseExistingServer: false,
+  timeout: 30_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: { TEST_TLS_DIR: tls.dir },
+};
+// The voice project's microphone: Chromium plays this WAV (spoken by espeak-ng) as its input.
+const fakeMicrophone = makeFakeMicrophoneWav(path.join(runDir, 'fake-microphone.wav'));
+const voiceLaunchArgs = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${fakeMicrophone}`, '--autoplay-policy=no-user-gesture-required'];
+
 export default defineConfig({
   testDir: 'test/e2e',
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
+  // A test that passed only on its retry fails the run in CI (and the reporter names it flaky).
+  failOnFlakyTests: Boolean(process.env.CI),
   timeout: 30_000,
   expect: { timeout: 7_000 },
   // CI also writes a JSON report (.ci/run sums the reports into one closing line).
@@ -78,11 +145,25 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'demo', testIgnore: /\.(nodemo|slowmodel|failmodel)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
+    { name: 'demo', testIgnore: /\.(nodemo|slowmodel|failmodel|microsoft|msexpiry|stylemail|voice)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
     { name: 'no-demo', testMatch: /\.nodemo\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.noDemo}` } },
     // A model that streams slowly (stop mid-reply) and one that always fails (the error toast).
     { name: 'slow-model', testMatch: /\.slowmodel\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.slowModel}` } },
     { name: 'failing-model', testMatch: /\.failmodel\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.failingModel}` } },
+    // Microsoft 365 against the Graph and Entra ID fakes; device codes expire after 4 s in the second.
+    { name: 'microsoft', testMatch: /\.microsoft\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoft}` } },
+    { name: 'microsoft-expiry', testMatch: /\.msexpiry\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoftExpiry}` } },
+    { name: 'style-mail', testMatch: /\.stylemail\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.styleMail}` } },
+    // A fake microphone, a fake OpenAI (speech too) and a fake Twilio behind the voice server.
+    {
+      name: 'voice',
+      testMatch: /\.voice\.spec\.ts$/,
+      use: {
+        baseURL: `http://127.0.0.1:${ports.voice}`,
+        permissions: ['microphone'],
+        launchOptions: { executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', ...voiceLaunchArgs] },
+      },
+    },
   ],
   webServer: [
     server('demo', ports.demo, { DEMO_MODE: 'true', ACCESS_KEY: e2eAccessKey }),
@@ -91,5 +172,28 @@ export default defineConfig({
     server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
     fakeModel(ports.failingFake, '--status 500'),
     server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
+    microsoftFakes(ports.graphFake, ports.entraFake, '--approve-after-polls 2'),
+    server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),
+    microsoftFakes(ports.graphFakeExpiry, ports.entraFakeExpiry, '--approve-after-polls 0 --device-code-lifetime 4'),
+    server('microsoft-expiry', ports.microsoftExpiry, microsoftEnv(ports.graphFakeExpiry, ports.entraFakeExpiry)),
+    styleGraph,
+    server('style-mail', ports.styleMail, { DEMO_MODE: 'true', MICROSOFT_GRAPH_BASE_URL: `https://localhost:${ports.styleGraph}/v1.0`, NODE_EXTRA_CA_CERTS: tls.caFile }),
+    fakeModel(ports.voiceFake, `--reply "${voiceReply}"`),
+    {
+      command: `npx tsx test/fakes/twilio-cli.ts --port ${ports.twilioFake}`,
+      url: `http://127.0.0.1:${ports.twilioFake}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+    server('voice', ports.voice, {
+      ...modelEnv(ports.voiceFake),
+      TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+      TWILIO_AUTH_TOKEN: 'fake-twilio-auth-token-0123456789',
+      TWILIO_PHONE_NUMBER: '+15550001111',
+      TWILIO_API_BASE_URL: `http://127.0.0.1:${ports.twilioFake}`,
+      PUBLIC_URL: 'https://coach.example.com',
+    }),
   ],
 });

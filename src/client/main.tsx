@@ -6,7 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { toastDefaults } from '../shared/constants';
+import { storageKeys, toastDefaults } from '../shared/constants';
 import { NotFoundPage } from './components/NotFoundPage';
 import { colorSchemeManager, theme } from './lib/theme';
 import { queryClient, trpc } from './lib/trpc';
@@ -29,7 +29,7 @@ declare module '@tanstack/react-router' {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ColorSchemeScript defaultColorScheme="light" />
+    <ColorSchemeScript defaultColorScheme="light" localStorageKey={storageKeys.theme} />
     <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
       <Notifications limit={toastDefaults.limit} position="bottom-right" autoClose={toastDefaults.autoCloseMs} />
       <QueryClientProvider client={queryClient}>

@@ -7,10 +7,15 @@ import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
+import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
+import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
+import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
+import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
-import { refuseForeignOrigins, securityHeaders } from './http/security.js';
+import { refuseForeignOrigins, securityHeaders, strictTransportSecurity } from './http/security.js';
+import { RateLimitError } from './features/limits/rateLimits.js';
 import { appRouter } from './trpc/root.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,6 +31,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(securityHeaders(Boolean(options.clientMiddleware)));
+  app.use(strictTransportSecurity(deps.config.trustProxy));
 
   // Liveness, readiness and the keep-alive ping of the phone guide (SPEC section 2).
   app.get('/ping', (_req, res) => void res.type('text/plain').send('pong'));
@@ -49,6 +55,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
       router: appRouter,
       createContext: ({ req, res }) => httpContext(deps, req, res),
       maxBodySize: 1024 * 1024,
+      // Each call of a batch counts against the limits; a batch holds at most 10 calls.
+      maxBatchSize: 10,
+      responseMeta: ({ errors }) => {
+        const limited = errors.find((error): error is RateLimitError => error instanceof RateLimitError);
+        return limited ? { headers: { 'Retry-After': String(limited.retryAfterSeconds) } } : {};
+      },
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
       },
@@ -57,9 +69,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   // Before the 100kb parser: a model request may carry up to 100,000 characters of conversation.
   app.use(aiRestRoutes(deps));
+  // With their own body parsers: recordings up to 25 MB, Twilio's form-encoded webhooks.
+  app.use(voiceRestRoutes(deps));
+  app.use(twilioRestRoutes(deps));
   app.use('/api', express.json({ limit: '100kb' }));
   app.use(authRestRoutes(deps));
   app.use(chatRestRoutes(deps));
+  app.use(microsoftRestRoutes(deps));
+  app.use(writingStyleRestRoutes(deps));
   app.use('/api', notFoundJson);
 
   if (options.clientMiddleware) {

@@ -27,7 +27,12 @@ const envSchema = z.object({
   ),
   DEMO_MODE: booleanFlag.default(true),
   ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
-  TRUST_PROXY: booleanFlag.default(false),
+  // The number of trusted proxy hops in front of the app; true means 1, false 0.
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be a number of proxy hops (0, 1, 2, ...) or true/false')
+    .default('false')
+    .transform((value) => (value === 'true' || value === 'yes' ? 1 : value === 'false' || value === 'no' ? 0 : Number(value))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   OPENAI_BASE_URL: z.preprocess(
@@ -35,6 +40,32 @@ const envSchema = z.object({
     z.url({ message: 'must be a URL such as http://localhost:11434/v1' }).optional(),
   ),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o'),
+  MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  MICROSOFT_TENANT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id or name such as common').default('common')),
+  MICROSOFT_AUTHORITY_HOST: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://login.microsoftonline.com' }).default('https://login.microsoftonline.com')),
+  MICROSOFT_GRAPH_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://graph.microsoft.com/v1.0' }).default('https://graph.microsoft.com/v1.0')),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://coach.example.com' }).optional()),
+  TOKEN_ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  OPENAI_SPEECH_MODEL: z.string().min(1).default('tts-1'),
+  TWILIO_ACCOUNT_SID: z.preprocess(emptyAsUndefined, z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hex digits').optional()),
+  TWILIO_AUTH_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  TWILIO_PHONE_NUMBER: z.preprocess(emptyAsUndefined, z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be in international format, such as +15551234567').optional()),
+  TWILIO_API_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ message: 'must be a URL such as https://api.twilio.com' }).default('https://api.twilio.com')),
+  TWILIO_ALLOWED_COUNTRY_PREFIXES: z
+    .string()
+    .regex(/^\s*\+\d{1,4}(\s*,\s*\+\d{1,4})*\s*$/, 'must be comma-separated calling codes such as +1,+44')
+    .default('+1,+44'),
+  SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(7 * 24 * 3600),
+  SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(30 * 24 * 3600),
+  RATE_LIMIT_LOGIN_PER_USERNAME: z.coerce.number().int().min(0).default(5),
+  RATE_LIMIT_LOGIN_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(0).default(50),
+  RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
 });
 
 export type Config = {
@@ -45,9 +76,42 @@ export type Config = {
   sessionSecret: string | undefined;
   demoMode: boolean;
   accessKey: string | undefined;
-  trustProxy: boolean;
+  /** Trusted proxy hops in front of the app (0: none). */
+  trustProxy: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string };
+  microsoft: MicrosoftConfig;
+  /** Speech models at the same OpenAI-compatible server. */
+  voice: { transcriptionModel: string; speechModel: string };
+  twilio: {
+    accountSid: string | undefined;
+    authToken: string | undefined;
+    phoneNumber: string | undefined;
+    apiBaseUrl: string;
+    allowedCountryPrefixes: string[];
+  };
+  /** The origin the telephony provider calls back (webhooks are signed for it); no trailing slash. */
+  publicUrl: string | undefined;
+  sessions: { idleSeconds: number; lifetimeSeconds: number };
+  /** Requests allowed per window; 0 turns a limit off. */
+  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number };
+  modelStallTimeoutMs: number;
+  /** Model turns per user and UTC day; 0 = no limit. */
+  modelDailyQuota: number;
+};
+
+export type MicrosoftConfig = {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  tenantId: string;
+  authorityHost: string;
+  graphBaseUrl: string;
+  /** The app's own public URL (redirect URIs); undefined means the server's own URL. */
+  publicUrl: string | undefined;
+  /** Encrypts provider tokens at rest; generated into DATA_DIR when not set. */
+  tokenKey: string | undefined;
+  /** Older keys still accepted for reading tokens written before a rotation. */
+  previousTokenKeys: string[];
 };
 
 export class ConfigError extends Error {}
@@ -72,6 +136,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL },
+    microsoft: {
+      clientId: e.MICROSOFT_CLIENT_ID,
+      clientSecret: e.MICROSOFT_CLIENT_SECRET,
+      tenantId: e.MICROSOFT_TENANT_ID,
+      authorityHost: e.MICROSOFT_AUTHORITY_HOST.replace(/\/+$/, ''),
+      graphBaseUrl: e.MICROSOFT_GRAPH_BASE_URL.replace(/\/+$/, ''),
+      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+      tokenKey: e.TOKEN_ENCRYPTION_KEY,
+      previousTokenKeys: (e.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+    },
+    voice: { transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL, speechModel: e.OPENAI_SPEECH_MODEL },
+    twilio: {
+      accountSid: e.TWILIO_ACCOUNT_SID,
+      authToken: e.TWILIO_AUTH_TOKEN,
+      phoneNumber: e.TWILIO_PHONE_NUMBER,
+      apiBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/+$/, ''),
+      allowedCountryPrefixes: e.TWILIO_ALLOWED_COUNTRY_PREFIXES.split(',').map((prefix) => prefix.trim()),
+    },
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS },
+    rateLimits: {
+      loginPerUsername: e.RATE_LIMIT_LOGIN_PER_USERNAME,
+      loginPerAddress: e.RATE_LIMIT_LOGIN_PER_ADDRESS,
+      registerPerHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
+      chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
+    },
+    modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
+    modelDailyQuota: e.MODEL_DAILY_QUOTA,
   };
 }
 

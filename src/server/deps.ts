@@ -1,10 +1,12 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { LoginThrottle } from './features/auth/loginThrottle.js';
+import type { SessionStore } from './features/auth/sessionStore.js';
 import type { ChatBus } from './features/chats/chatBus.js';
 import type { ReplyRunner } from './features/chats/replyRunner.js';
+import type { MicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import type { CoachModel } from './providers/ai/types.js';
+import type { RateLimits } from './features/limits/rateLimits.js';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -12,8 +14,11 @@ export type AppDeps = {
   orm: MikroORM;
   log: Logger;
   sessionPassword: string;
-  loginThrottle: LoginThrottle;
+  /** RATE_LIMIT_*: consume before deciding; chat: call consumeChatMessage (features/limits/chatLimit.ts). */
+  rateLimits: RateLimits;
+  sessions: SessionStore;
   coach: CoachModel;
   chatBus: ChatBus;
   replies: ReplyRunner;
+  microsoft: MicrosoftDeps;
 };

@@ -1,12 +1,12 @@
-import { ConfigError, isLoopbackHost, loadConfig } from './config.js';
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config.js';
 import { DataDirLockedError } from './db/dataDirLock.js';
 import { createLogger } from './log.js';
-import { startServer, type StartOptions } from './server.js';
+import { startServer, type RunningServer, type StartOptions } from './server.js';
 
 const dev = process.argv.includes('--dev');
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -28,7 +28,7 @@ async function main() {
     options.attachClient = attachViteDevServer;
   }
 
-  let server;
+  let server: RunningServer;
   try {
     server = await startServer(config, options);
   } catch (error) {

@@ -12,16 +12,21 @@ import { lockDataDir } from './db/dataDirLock.js';
 import { databaseTarget, openDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
-import { createLoginThrottle } from './features/auth/loginThrottle.js';
+import { createSessionStore } from './features/auth/sessionStore.js';
+import { createRateLimits, type RateLimits } from './features/limits/rateLimits.js';
 import { resolveSessionPassword } from './features/auth/session.js';
-import { upgradeContext } from './http/requestContext.js';
+import { upgradeContext, upgradeSession } from './http/requestContext.js';
 import { isForeignOrigin } from './http/security.js';
+import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
 import { createReplyRunner, settleAbandonedReplies } from './features/chats/replyRunner.js';
+import { loadCoachFacts } from './features/coach/coachFacts.js';
+import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { Message } from './db/entities/Message.js';
 import { createCoachModel } from './providers/ai/index.js';
+import { startDataRetentionJob } from './features/privacy/dataRetention.js';
 import type { CoachModel } from './providers/ai/types.js';
 import { appRouter } from './trpc/root.js';
 
@@ -44,9 +49,14 @@ export type StartOptions = {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const target = databaseTarget(config);
-  const releaseLock = target.kind === 'pglite' ? lockDataDir(config.dataDir) : () => {};
+  const releaseLock =
+    target.kind === 'pglite'
+      ? await lockDataDir(config.dataDir, (error) => log.error({ err: error }, 'the data directory lock was lost'))
+      : async () => {};
   let orm: MikroORM | undefined;
   let chatBus: ChatBus | undefined;
+  let retention: ReturnType<typeof startDataRetentionJob> | undefined;
+  let rateLimits: RateLimits | undefined;
   try {
     orm = await openDatabase(target);
     const db = orm;
@@ -54,22 +64,37 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // The embedded database has one server at a time, so any reply still 'streaming' is abandoned;
     // on PostgreSQL other instances may be streaming: only long-dead replies are settled.
     await settleAbandonedReplies(db, target.kind === 'pglite' ? new Date() : new Date(Date.now() - 15 * 60_000));
+    // Data retention runs at start (before anyone is served) and then daily.
+    retention = startDataRetentionJob(db, log);
+    await retention.firstRun;
     chatBus =
       target.kind === 'postgresql'
         ? await createPostgresChatBus(target.url, log, {
             message: async (id) => (await db.em.fork().findOne(Message, id))?.toDto() ?? null,
+            messagesSince: async (chatId, since, ids) =>
+              (await db.em.fork().find(Message, { chat: chatId, $or: [{ createdAt: { $gte: since } }, { id: { $in: ids } }] }, { orderBy: { id: 'asc' } })).map((m) => m.toDto()),
           })
         : createLocalChatBus();
+    rateLimits = await createRateLimits(config, target);
     const coach = options.coach ?? createCoachModel(config.openai);
     const deps: AppDeps = {
       config,
       orm: db,
       log,
       sessionPassword: resolveSessionPassword(config.sessionSecret, config.dataDir),
-      loginThrottle: createLoginThrottle(),
+      rateLimits,
+      sessions: createSessionStore({ orm: db, chatBus, times: config.sessions }),
       coach,
       chatBus,
-      replies: createReplyRunner({ orm: db, chatBus, coach, log }),
+      replies: createReplyRunner({
+        orm: db,
+        chatBus,
+        coach,
+        log,
+        facts: (em, userId) => loadCoachFacts(deps, em, userId),
+        stallTimeoutMs: config.modelStallTimeoutMs,
+      }),
+      microsoft: createMicrosoftDeps(config),
     };
 
     const httpServer = http.createServer();
@@ -88,6 +113,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (error.code === 'INTERNAL_SERVER_ERROR') log.error({ err: error.cause ?? error, procedure: path }, 'procedure failed');
       },
     });
+    closeFloodingSockets(trpcWss);
     const chatWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
     attachChatSocket(deps, chatWss);
     const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss, '/ws': chatWss };
@@ -102,7 +128,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      // A cookie of an ended session is refused; a live session's sockets close when it ends.
+      upgradeSession(deps, req).then(
+        (session) => {
+          if (session.ended) {
+            socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+            return;
+          }
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            if (session.id) deps.sessions.trackSocket(session.id, ws);
+            wss.emit('connection', ws, req);
+          });
+        },
+        (error) => {
+          log.error({ err: error }, 'upgrade failed');
+          socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
+        },
+      );
     });
 
     await new Promise<void>((resolve, reject) => {
@@ -125,17 +167,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await stopped;
         clearTimeout(timeout);
         await deps.replies.drain();
+        await retention?.stop();
         await client?.close();
+        deps.sessions.close();
         await deps.chatBus.close();
+        await deps.rateLimits.close();
         await orm!.close(true);
-        releaseLock();
+        await releaseLock();
       })());
 
     return { url, port, deps, httpServer, close };
   } catch (error) {
+    await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
+    await rateLimits?.close().catch(() => {});
     await orm?.close(true).catch(() => {});
-    releaseLock();
+    await releaseLock();
     throw error;
   }
 }

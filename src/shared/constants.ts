@@ -20,6 +20,7 @@ export const accessKeyCookie = { name: 'access_key', maxAgeSeconds: 86400 } as c
 export const storageKeys = {
   hasSeenOnboarding: 'hasSeenOnboarding',
   theme: 'theme',
+  userKnowledgeBase: 'user_knowledge_base',
 } as const;
 
 export const chatLimits = {
@@ -32,3 +33,15 @@ export const chatLimits = {
   historyChars: 48_000,
   autoTitleChars: 30,
 } as const;
+
+// Writing style analysis (SPEC section 9).
+export const writingStyleLimits = {
+  minSentEmails: 5,
+  maxSentEmails: 50,
+  scannedUserMessages: 3,
+  reminderChance: 0.3,
+  copyConfirmationMs: 2000,
+  topicMax: 500,
+} as const;
+
+export const writingStyleStorageKey = 'writing_style_data';

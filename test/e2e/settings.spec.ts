@@ -119,7 +119,7 @@ test('the integrations tab shows the Microsoft services as not connected', async
   for (const name of ['Microsoft Email', 'Microsoft Calendar', 'Microsoft Teams']) {
     await expect(page.getByRole('group', { name })).toContainText(settingsTexts.notConnected);
   }
-  await expect(page.getByText(settingsTexts.microsoftPending)).toBeVisible();
+  await expect(page.getByText(settingsTexts.microsoftManage)).toBeVisible();
   await expect(page.getByRole('group', { name: 'Gmail' })).toContainText(settingsTexts.comingSoon);
   await expect(page.getByRole('button', { name: 'Disconnect' })).toHaveCount(0);
 });

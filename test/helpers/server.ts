@@ -20,7 +20,7 @@ export async function startTestServer(
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     ...env,
   });
-  const server = await startServer(config, { ...options, log: pino({ level: 'silent' }) });
+  const server = await startServer(config, { ...options, log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   return {
     ...server,
     database: db,
@@ -31,7 +31,9 @@ export async function startTestServer(
   };
 }
 
-// A tiny browser-like HTTP client: keeps cookies, sends JSON, sends a same-site Origin.
+// A tiny browser-like HTTP client: keeps cookies, sends JSON, sends a same-site Origin. It does not
+// follow redirects: a test sees the server's own answer (a redirect's target may be the client
+// build, which server tests run without).
 export class HttpClient {
   private cookies = new Map<string, string>();
   constructor(private readonly baseUrl: string) {}
@@ -50,6 +52,7 @@ export class HttpClient {
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      redirect: 'manual',
     });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');

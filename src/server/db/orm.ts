@@ -35,6 +35,8 @@ export function ormOptions(target: DatabaseTarget): Partial<Options> {
       snapshot: false,
       silent: true,
     },
+    // rate-limiter-flexible creates and owns its counter table on PostgreSQL.
+    schemaGenerator: { skipTables: ['rate_limit'] },
     // Each request and each subscription event forks its own EntityManager explicitly.
     allowGlobalContext: false,
     debug: false,

@@ -1,31 +1,51 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../deps.js';
-import { openHttpSession, openReadOnlySession } from '../features/auth/session.js';
+import { openSession, type Session } from '../features/auth/session.js';
 import { createContext, type Context } from '../trpc/context.js';
 
-export function clientIpOf(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
+// With N trusted proxies, the client is the entry the outermost trusted proxy appended: the
+// N-th from the right of X-Forwarded-For plus the socket's peer. Entries further left are
+// written by the client itself and never trusted.
+export function clientIpOf(req: IncomingMessage, trustedHops: number): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  if (trustedHops <= 0) return peer;
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : header ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
 }
 
-function isSecure(req: IncomingMessage, trustProxy: boolean): boolean {
+export function isSecureRequest(req: IncomingMessage, trustedHops: number): boolean {
   if ((req.socket as { encrypted?: boolean }).encrypted) return true;
-  return trustProxy && req.headers['x-forwarded-proto'] === 'https';
+  if (trustedHops <= 0) return false;
+  const header = req.headers['x-forwarded-proto'];
+  // The nearest proxy's word counts: the right-most value when proxies append.
+  const proto = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').pop()?.trim();
+  return proto === 'https';
 }
 
-// The one way a request becomes a tRPC context: HTTP (read-write session) ...
+function sessionDeps(deps: AppDeps) {
+  return { sessionPassword: deps.sessionPassword, sessions: deps.sessions, lifetimeSeconds: deps.config.sessions.lifetimeSeconds };
+}
+
+// The one way a request becomes a tRPC context: HTTP (the session can start and end) ...
 export async function httpContext(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<Context> {
   const { trustProxy } = deps.config;
-  const session = await openHttpSession(deps.sessionPassword, req.headers, res, isSecure(req, trustProxy));
-  return createContext(deps, { headers: req.headers, clientIp: clientIpOf(req, trustProxy), session });
+  const clientIp = clientIpOf(req, trustProxy);
+  const session = await openSession(sessionDeps(deps), { headers: req.headers, clientIp }, res, isSecureRequest(req, trustProxy));
+  return createContext(deps, { headers: req.headers, clientIp, session });
 }
 
-// ... or a WebSocket upgrade (read-only snapshot of the session cookie).
+// ... or a WebSocket upgrade (read-only: the session the cookie names).
+export async function upgradeSession(deps: AppDeps, req: IncomingMessage): Promise<Session> {
+  const clientIp = clientIpOf(req, deps.config.trustProxy);
+  return openSession(sessionDeps(deps), { headers: req.headers, clientIp }, undefined, false);
+}
+
 export async function upgradeContext(deps: AppDeps, req: IncomingMessage): Promise<Context> {
-  const session = await openReadOnlySession(deps.sessionPassword, req.headers);
+  const session = await upgradeSession(deps, req);
   return createContext(deps, { headers: req.headers, clientIp: clientIpOf(req, deps.config.trustProxy), session });
 }

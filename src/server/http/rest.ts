@@ -6,7 +6,9 @@ import { commonTexts } from '../../shared/texts/index.js';
 import type { AppDeps } from '../deps.js';
 import { createCaller } from '../trpc/root.js';
 import { publicMessage } from '../trpc/init.js';
+import { findInputProblem, inputProblemError } from './inputBoundary.js';
 import { httpContext } from './requestContext.js';
+import { RateLimitError } from '../features/limits/rateLimits.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
@@ -19,6 +21,9 @@ export function restRoute(
 ) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      // Path parameters and the query string never reach a procedure's raw input as such.
+      const problem = findInputProblem({ ...req.params, ...req.query });
+      if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem.message, cause: inputProblemError(problem) });
       const caller = createCaller(await httpContext(deps, req, res));
       const body = await handle(caller, req, res);
       if (res.headersSent) return;
@@ -30,6 +35,7 @@ export function restRoute(
         if (status >= 500) {
           deps.log.error({ err: error.cause ?? error, path: req.path }, 'request failed');
         }
+        if (error instanceof RateLimitError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         const fieldErrors =
           error.cause instanceof ZodError ? z.flattenError(error.cause).fieldErrors : undefined;
         res.status(status).json({ message: publicMessage(error), ...(fieldErrors ? { fieldErrors } : {}) });

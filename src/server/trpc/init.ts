@@ -2,6 +2,8 @@ import { NotFoundError } from '@mikro-orm/core';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { z, ZodError } from 'zod';
 import { authTexts, commonTexts } from '../../shared/texts/index.js';
+import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
+import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
 import type { Context } from './context.js';
 
@@ -41,10 +43,22 @@ const withEntityManager = t.middleware(async ({ ctx, next }) => {
   if (!result.ok && result.error.cause instanceof NotFoundError) {
     throw new TRPCError({ code: 'NOT_FOUND', message: 'Not found' });
   }
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isDatabaseUnavailable(result.error.cause)) {
+    ctx.deps.log.warn({ err: result.error.cause }, 'database unavailable');
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: commonTexts.databaseUnavailable, cause: result.error.cause });
+  }
   return result;
 });
 
-export const publicProcedure = t.procedure.use(withEntityManager);
+// Every procedure is built on this one, so every input (tRPC, REST, /ws, new procedures too) is
+// checked for text the database cannot hold before its schema and handler see it.
+const refuseUnsafeInput = t.middleware(async ({ getRawInput, next }) => {
+  const problem = findInputProblem(await getRawInput());
+  if (problem) throw new TRPCError({ code: 'BAD_REQUEST', message: problem.message, cause: inputProblemError(problem) });
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(refuseUnsafeInput).use(withEntityManager);
 
 export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const user = await resolveUser(ctx);

@@ -1,7 +1,13 @@
 import { aiRouter } from '../features/ai/ai.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
+import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
+import { privacyRouter } from '../features/privacy/privacy.router.js';
 import { profileRouter } from '../features/profile/profile.router.js';
+import { microsoftRouter } from '../features/microsoft/microsoft.router.js';
+import { writingStyleRouter } from '../features/writingStyle/writingStyle.router.js';
+import { twilioRouter } from '../features/telephony/twilio.router.js';
+import { voiceRouter } from '../features/voice/voice.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -9,6 +15,12 @@ export const appRouter = router({
   auth: authRouter,
   chats: chatsRouter,
   profile: profileRouter,
+  knowledgeBase: knowledgeBaseRouter,
+  privacy: privacyRouter,
+  microsoft: microsoftRouter,
+  writingStyle: writingStyleRouter,
+  twilio: twilioRouter,
+  voice: voiceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,6 +14,7 @@ export const chatTexts = {
   ],
   errorTitle: 'Error',
   replyFailed: 'Failed to get a response. Please try again.',
+  replyStalled: 'The coach stopped responding, so the reply was cut short. Please try again.',
   loadMessagesFailed: 'Failed to load messages',
   createChatFailed: 'Failed to create new chat',
   sendFailed: 'Failed to send message',
@@ -30,6 +31,9 @@ export const chatTexts = {
   titleTooLong: (max: number) => `Titles can be at most ${max} characters`,
   nothingToUpdate: 'Send a title or isPinned to change',
   replyRunning: 'Please wait for the current reply to finish',
+  socketFlood: 'Too many messages in a short time: the connection was closed. Reload the page to continue.',
+  dailyQuotaSpent: (limit: number) =>
+    `You have reached today's limit of ${limit} coach ${limit === 1 ? 'reply' : 'replies'}. It resets at midnight UTC; your messages and chats are kept.`,
   onlyUserMessages: 'Only user messages can be sent',
   noReplyRunning: 'No reply is running in this chat',
   offlineCoachNotice:
@@ -59,6 +63,7 @@ export const chatTexts = {
   agendaActionsLabel: 'Agenda actions',
   modifyAgendaPrefix: 'Please modify the agenda: ',
   agendaFileName: 'meeting-agenda.ics',
+  agendaSaveFailed: 'The calendar file could not be created',
   agendaEventTitle: 'Meeting',
   agendaEmailSubject: 'Meeting agenda',
 

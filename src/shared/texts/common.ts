@@ -6,4 +6,8 @@ export const commonTexts = {
   copiedToClipboard: 'Copied to clipboard',
   tooLarge: 'The request is too large',
   badJson: 'The request body is not valid JSON',
+  unsafeText: (field: string) =>
+    `The field '${field}' contains characters that cannot be stored (a NUL character or a broken emoji). Remove them and try again.`,
+  tooDeep: 'The request is nested too deeply',
+  databaseUnavailable: 'The service is briefly unavailable: the database cannot be reached. Please try again in a moment.',
 } as const;

@@ -145,6 +145,6 @@ export const microsoftTexts = {
   total: 'Total',
   unread: 'Unread',
   subfolders: 'Subfolders',
-  useAsDestination: (name: string) => `Use ${name} as destination`,
+  pickAsDestination: (name: string) => `Use ${name} as destination`,
   destinationChosen: (name: string) => `Destination: ${name}`,
 } as const;

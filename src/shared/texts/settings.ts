@@ -44,7 +44,7 @@ export const settingsTexts = {
   shareAnonymousData: 'Share anonymous usage data',
   shareAnonymousDataDescription: 'Help improve AI Coach with anonymous usage statistics',
   storeChatHistory: 'Store chat history',
-  storeChatHistoryDescription: 'Keep your conversations so you can return to them later',
+  storeChatHistoryDescription: 'Keep your conversations so you can return to them later. When off, a new conversation is deleted once you leave it.',
   privacySavedTitle: 'Privacy settings updated',
   privacySavedBody: 'Your privacy settings have been saved.',
 
@@ -70,7 +70,7 @@ export const settingsTexts = {
   },
   notConnected: 'Not connected',
   comingSoon: 'Coming soon',
-  microsoftPending: 'Microsoft accounts cannot be connected yet: connecting arrives with the Microsoft integration.',
+  microsoftManage: 'All integrations, including those coming soon, are on the Integrations page.',
   manageIntegrations: 'Manage integrations',
 
   saveFailedTitle: 'Could not save',

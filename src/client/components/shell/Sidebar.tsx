@@ -4,10 +4,17 @@ import { IconTarget } from '@tabler/icons-react';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
 import { IconSettings } from '@tabler/icons-react';
+import { IconBook } from '@tabler/icons-react';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { IconMail } from '@tabler/icons-react';
+import { IconFolder } from '@tabler/icons-react';
+import { IconWriting } from '@tabler/icons-react';
+import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
+import { ConnectionFlagsWatcher, IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { UserBlock } from './UserBlock';
 
 type MenuItem = { label: string; to: string; icon: ReactNode };
@@ -15,6 +22,12 @@ type MenuItem = { label: string; to: string; icon: ReactNode };
 // SPEC section 2's Menu. Items join this list as their pages are built (Integrations, Microsoft
 // Emails, Manage Folders, User Knowledge Base, Writing Style Analysis, Voice Assistant, Settings).
 export const menuItems: MenuItem[] = [
+  { label: 'Integrations', to: '/integrations', icon: <IconPlugConnected size={18} aria-hidden /> },
+  { label: 'Microsoft Emails', to: '/microsoft-emails', icon: <IconMail size={18} aria-hidden /> },
+  { label: 'Manage Folders', to: '/microsoft-folders', icon: <IconFolder size={18} aria-hidden /> },
+  { label: 'User Knowledge Base', to: '/knowledge-base', icon: <IconBook size={18} aria-hidden /> },
+  { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
+  { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
   { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },
 ];
 
@@ -28,6 +41,7 @@ const coachingTools = [
 export function Sidebar(props: { onNavigate: () => void }) {
   return (
     <Stack h="100%" gap={0}>
+      <ConnectionFlagsWatcher />
       <Stack p="md" pb="xs" gap="xs">
         <Button
           renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
@@ -52,7 +66,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
                 Menu
               </Text>
               {menuItems.map((item) => (
-                <NavLink key={item.to} component={Link} to={item.to} label={item.label} leftSection={item.icon} onClick={props.onNavigate} />
+                <NavLink key={item.to} component={Link} to={item.to} label={item.label} leftSection={item.icon} rightSection={item.to === '/integrations' ? <IntegrationsBadge /> : undefined} onClick={props.onNavigate} />
               ))}
             </nav>
           )}
@@ -60,6 +74,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
             <Text id="coaching-tools-heading" size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
               Coaching Tools
             </Text>
+            <NavLink component={Link} to="/phone-calls" label="Call AI Coach" leftSection={<IconPhoneCall size={18} aria-hidden />} onClick={props.onNavigate} />
             {coachingTools.map((tool) => (
               <NavLink
                 key={tool.label}

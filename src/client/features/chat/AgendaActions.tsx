@@ -3,11 +3,20 @@ import { IconCalendarPlus } from '@tabler/icons-react';
 import { IconMail } from '@tabler/icons-react';
 import { IconPencil } from '@tabler/icons-react';
 import { chatTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
 import { agendaCalendarFile, agendaMailtoLink } from './agenda';
 import classes from './chat.module.css';
 import { downloadFile } from './conversationExport';
 
 const [saveLabel, emailLabel, modifyLabel] = chatTexts.agendaButtons;
+
+async function saveToCalendar(text: string) {
+  try {
+    downloadFile(chatTexts.agendaFileName, await agendaCalendarFile(text), 'text/calendar;charset=utf-8');
+  } catch {
+    notify.error(chatTexts.agendaSaveFailed);
+  }
+}
 
 // Long labels wrap on narrow screens instead of being cut off.
 const wrapping = { root: { height: 'auto', minHeight: 30, paddingTop: 5, paddingBottom: 5 }, label: { whiteSpace: 'normal' as const, textAlign: 'left' as const } };
@@ -15,13 +24,14 @@ const wrapping = { root: { height: 'auto', minHeight: 30, paddingTop: 5, padding
 // Under a reply that mentions an agenda: save it as a calendar event, email it, or ask for changes.
 export function AgendaActions(props: { text: string; onModify: () => void }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form: a fieldset would add form semantics
     <div className={classes.agendaActions} role="group" aria-label={chatTexts.agendaActionsLabel}>
       <Button
         size="xs"
         variant="light"
         styles={wrapping}
         leftSection={<IconCalendarPlus size={14} aria-hidden />}
-        onClick={() => downloadFile(chatTexts.agendaFileName, agendaCalendarFile(props.text), 'text/calendar;charset=utf-8')}
+        onClick={() => void saveToCalendar(props.text)}
       >
         {saveLabel}
       </Button>

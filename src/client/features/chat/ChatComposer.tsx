@@ -6,6 +6,7 @@ import { IconBulb } from '@tabler/icons-react';
 import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
+import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
 
 export type ChatComposerHandle = {
@@ -133,6 +134,7 @@ export function ChatComposer(props: {
             onKeyDown={onKeyDown}
             error={tooLong || undefined}
           />
+          <VoiceCallButton />
           {props.streaming ? (
             <Tooltip label={chatTexts.stop} openDelay={700}>
               <ActionIcon

@@ -19,10 +19,19 @@ import { CoachingTools, coachingToolsId } from './CoachingTools';
 import { streamingReplies } from './streamingReplies';
 import { useChatEvents } from './useChatEvents';
 import { useConversationExport } from './useConversationExport';
+import { useForgetTemporaryChat } from './useForgetTemporaryChat';
+import { stylePanelTriggered } from '../../../shared/writingStyleTriggers';
+import { WritingStylePanel } from '../writingStyle/WritingStylePanel';
+import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
 export function ChatPage(props: { chatId?: number }) {
-  return props.chatId ? <OpenChat key={props.chatId} chatId={props.chatId} /> : <DraftChat />;
+  return (
+    <>
+      {props.chatId ? <OpenChat key={props.chatId} chatId={props.chatId} /> : <DraftChat />}
+      <WritingStyleReminder />
+    </>
+  );
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -33,7 +42,10 @@ function errorCode(error: unknown): string | undefined {
 // message too long); anything else is the spec's 'Failed to send message'.
 function sendFailure(error: unknown): string {
   const code = errorCode(error);
-  return code === 'CONFLICT' || code === 'BAD_REQUEST' ? errorMessage(error, chatTexts.sendFailed) : chatTexts.sendFailed;
+  // The server's own words where they help the person: a reply running, bad input, a spent
+  // quota or limit, the database briefly away.
+  const explained = ['CONFLICT', 'BAD_REQUEST', 'TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE'];
+  return code && explained.includes(code) ? errorMessage(error, chatTexts.sendFailed) : chatTexts.sendFailed;
 }
 
 function useOfflineCoach() {
@@ -146,6 +158,7 @@ function OpenChat({ chatId }: { chatId: number }) {
   const [pending, setPending] = useState<{ content: string; afterId: number } | null>(null);
   const send = useMutation(trpc.chats.send.mutationOptions());
   const stop = useMutation(trpc.chats.stop.mutationOptions());
+  useForgetTemporaryChat(chatId);
 
   const streamingReply = messages.findLast((message) => message.status === 'streaming');
   // A sent message stands in for the server's copy until that arrives, and the typing dots for
@@ -254,7 +267,9 @@ function OpenChat({ chatId }: { chatId: number }) {
           if (!query.isFetchingNextPage) void query.fetchNextPage();
         }}
         onModifyAgenda={onModifyAgenda}
-      />
+      >
+        {stylePanelTriggered(messages) && <WritingStylePanel />}
+      </ChatThread>
       <ChatComposer
         ref={composerRef}
         onSend={onSend}

@@ -49,9 +49,11 @@ export function ChatThread(props: {
     stick.current = true;
     el.scrollTop = el.scrollHeight;
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrollToBottom only reads refs; the handle never needs to change
   useImperativeHandle(props.ref, () => ({ scrollToBottom }), []);
 
   // Opening a conversation shows its end.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the thread mounts
   useLayoutEffect(() => {
     if (props.startAtTop) stick.current = false;
     else scrollToBottom();
@@ -85,6 +87,7 @@ export function ChatThread(props: {
   // whether the top is still in view (a short page may need another one).
   const { hasOlder, loadingOlder, olderFailed } = props;
   const messageCount = props.messages.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: messageCount re-arms the observer after each page (see above)
   useLayoutEffect(() => {
     if (!hasOlder || loadingOlder || olderFailed || !topRef.current) return;
     const observer = new IntersectionObserver(

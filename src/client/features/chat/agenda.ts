@@ -44,67 +44,27 @@ export function nextWorkingMorning(now: Date): Date {
   return start;
 }
 
-function pad(value: number) {
-  return String(value).padStart(2, '0');
-}
-
-// Floating local time (no zone): the event lands at 10:00 wherever the calendar is.
-function localStamp(date: Date) {
-  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}T${pad(date.getHours())}${pad(date.getMinutes())}00`;
-}
-
-function utcStamp(date: Date) {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-}
-
-// RFC 5545 3.3.11: backslash, semicolon, comma and newline are escaped in text values.
-function escapeText(text: string) {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
-}
-
-// RFC 5545 3.1: lines longer than 75 octets are folded; neither a multi-byte character nor an
-// escape such as a backslash-comma is split.
-function foldLine(line: string) {
-  const encoder = new TextEncoder();
-  const parts: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const char of line.match(/\\.|[\s\S]/gu) ?? []) {
-    const size = encoder.encode(char).length;
-    const limit = parts.length ? 74 : 75;
-    if (bytes + size > limit) {
-      parts.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += char;
-    bytes += size;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
-export function agendaCalendarFile(markdown: string, now = new Date()): string {
+/**
+ * The agenda as an iCalendar file (RFC 5545), written by the `ics` library: it escapes and folds
+ * the text as the standard asks. The event is in floating local time, so it lands at 10:00
+ * wherever the calendar is. Loaded on demand: only a click on the save button needs it.
+ */
+export async function agendaCalendarFile(markdown: string, now = new Date()): Promise<string> {
+  const { createEvent } = await import('ics');
   const start = nextWorkingMorning(now);
-  const end = new Date(start.getTime() + agendaMinutes(markdown) * 60_000);
-  const uid = `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}@ai-coach`;
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//AI Coach//Chat agenda//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'BEGIN:VEVENT',
-    `UID:${uid}`,
-    `DTSTAMP:${utcStamp(now)}`,
-    `DTSTART:${localStamp(start)}`,
-    `DTEND:${localStamp(end)}`,
-    `SUMMARY:${escapeText(agendaTitle(markdown))}`,
-    `DESCRIPTION:${escapeText(agendaPlainText(markdown))}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ];
-  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+  const { error, value } = createEvent({
+    productId: '-//AI Coach//Chat agenda//EN',
+    method: 'PUBLISH',
+    uid: `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}@ai-coach`,
+    start: [start.getFullYear(), start.getMonth() + 1, start.getDate(), start.getHours(), start.getMinutes()],
+    startInputType: 'local',
+    startOutputType: 'local',
+    duration: { minutes: agendaMinutes(markdown) },
+    title: agendaTitle(markdown),
+    description: agendaPlainText(markdown),
+  });
+  if (error || !value) throw error ?? new Error('The calendar file could not be written');
+  return value;
 }
 
 // Mail programs accept a couple of thousand characters in a mailto: link; an agenda fits.

@@ -71,6 +71,7 @@ function formatStamp(date: Date) {
 export function fileNameFor(title: string, extension: string): string {
   const base = title
     .replace(/\.{3}$/, '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name must not hold
     .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

@@ -90,7 +90,10 @@ export function createStreamingReplies() {
 
     subscribe(id: number, listener: Listener) {
       let set = listeners.get(id);
-      if (!set) listeners.set(id, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        listeners.set(id, set);
+      }
       set.add(listener);
       return () => {
         set.delete(listener);

@@ -96,7 +96,7 @@ export function applyChatEvent(queryClient: QueryClient, chatId: number, event: 
 async function settleVanishedReplies(queryClient: QueryClient, chatId: number) {
   const streaming = cachedMessages(queryClient, chatId).filter((message) => message.status === 'streaming');
   if (!streaming.length) return;
-  let page;
+  let page: Awaited<ReturnType<typeof trpcClient.chats.messages.query>>;
   try {
     page = await trpcClient.chats.messages.query({ chatId, limit: messagesPageSize });
   } catch {

@@ -47,7 +47,7 @@ export function FolderList(props: { onPick?: (folder: GraphFolder) => void; sele
                 <UnstyledButton
                   w="100%"
                   onClick={() => props.onPick?.(folder)}
-                  aria-label={microsoftTexts.useAsDestination(folder.displayName)}
+                  aria-label={microsoftTexts.pickAsDestination(folder.displayName)}
                   aria-pressed={props.selectedId === folder.id}
                   style={{ borderRadius: 'var(--mantine-radius-sm)', background: props.selectedId === folder.id ? 'var(--mantine-color-indigo-light)' : undefined }}
                 >

@@ -7,6 +7,8 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { settingsTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
+import { DataRightsSection } from './DataRightsSection';
+import { ActiveSessions } from './ActiveSessions';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
@@ -53,12 +55,16 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
             <Tabs.Panel value="profile">
               {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
               <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+              <ActiveSessions />
             </Tabs.Panel>
             <Tabs.Panel value="notifications">
               <NotificationSettingsForm notifications={data.notifications} />
             </Tabs.Panel>
             <Tabs.Panel value="privacy">
-              <PrivacySettingsForm privacy={data.privacy} />
+              <Stack gap="lg">
+                <PrivacySettingsForm privacy={data.privacy} />
+                <DataRightsSection />
+              </Stack>
             </Tabs.Panel>
             <Tabs.Panel value="integrations">
               <IntegrationSettings />

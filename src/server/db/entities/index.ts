@@ -1,7 +1,15 @@
+import { AuthSession } from './AuthSession.js';
 import { Chat } from './Chat.js';
+import { KnowledgeBase } from './KnowledgeBase.js';
 import { Message } from './Message.js';
+import { MicrosoftConnection } from './MicrosoftConnection.js';
 import { User } from './User.js';
 import { UserSettings } from './UserSettings.js';
+import { WritingStyleProfile } from './WritingStyleProfile.js';
 
 export { Chat, Message, User, UserSettings };
-export const entities = [User, Chat, Message, UserSettings];
+export { KnowledgeBase };
+export { MicrosoftConnection };
+export { WritingStyleProfile };
+export { AuthSession };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession];

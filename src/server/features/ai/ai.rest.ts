@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps.js';
 import { httpContext } from '../../http/requestContext.js';
 import { publicMessage } from '../../trpc/init.js';
 import { createCaller } from '../../trpc/root.js';
-import { RateLimitExceeded } from './aiRateLimit.js';
+import { RateLimitError } from '../limits/rateLimits.js';
 
 // POST /api/openai/chat/completions (SPEC section 7): OpenAI's Chat Completions wire format over
 // the ai router's procedures, so that the official openai SDK (baseURL .../api/openai) works as a
@@ -123,8 +123,8 @@ function sendError(res: Response, error: unknown, deps: AppDeps, path: string) {
   }
   logFailure(error, deps, path);
   const { status, message } = describe(error);
-  if (error instanceof TRPCError && error.cause instanceof RateLimitExceeded) {
-    res.setHeader('Retry-After', String(error.cause.retryAfterSeconds));
+  if (error instanceof RateLimitError) {
+    res.setHeader('Retry-After', String(error.retryAfterSeconds));
   }
   sendOpenAiError(res, status, message);
 }

@@ -1,13 +1,7 @@
 import { aiCompletionSchema } from '../../../shared/schemas/ai.js';
-import { protectedProcedure, router } from '../../trpc/init.js';
-import { consumeAiRequest } from './aiRateLimit.js';
+import { router } from '../../trpc/init.js';
 import { completeChat, streamChat } from './completeChat.js';
-
-// Signed-in users only, and a per-user budget of requests, before anything reaches the model.
-const modelProcedure = protectedProcedure.use(async ({ ctx, next }) => {
-  await consumeAiRequest(ctx);
-  return next();
-});
+import { modelProcedure } from './modelProcedure.js';
 
 export const aiRouter = router({
   complete: modelProcedure.input(aiCompletionSchema).mutation(({ ctx, input, signal }) => completeChat(ctx, input, signal)),

@@ -15,7 +15,13 @@ export type ChatEvent =
   | { type: 'chat.deleted'; chatId: number };
 
 // Requests between instances (not shown to clients): stop a reply that streams elsewhere.
-export type ControlEvent = { type: 'stop'; chatId: number; messageId: number };
+export type ControlEvent =
+  | { type: 'stop'; chatId: number; messageId: number }
+  // Sessions that ended (logout, sign-out elsewhere, expiry): every instance forgets them.
+  | { type: 'sessions.ended'; sessionIds: string[] }
+  // This instance's event connection dropped and is back: events of other instances may have
+  // been missed, so what depends on them re-reads the database.
+  | { type: 'bus.reconnected' };
 
 type BusEnvelope = { chatId: number; event: ChatEvent | ControlEvent };
 type Listener = (event: ChatEvent | ControlEvent) => void;
@@ -36,7 +42,10 @@ export interface ChatBus {
   close(): Promise<void>;
 }
 
-export function createLocalChatBus(): ChatBus & { deliver: (chatId: number, event: ChatEvent | ControlEvent) => void } {
+export function createLocalChatBus(): ChatBus & {
+  deliver: (chatId: number, event: ChatEvent | ControlEvent) => void;
+  subscribedChats: () => number[];
+} {
   const listeners = new Map<number, Set<Listener>>();
   const live = new Map<number, LiveReply>();
 
@@ -63,10 +72,14 @@ export function createLocalChatBus(): ChatBus & { deliver: (chatId: number, even
 
   return {
     deliver,
+    subscribedChats: () => [...listeners.keys()],
     publish: deliver,
     subscribe(chatId, listener) {
       let set = listeners.get(chatId);
-      if (!set) listeners.set(chatId, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        listeners.set(chatId, set);
+      }
       set.add(listener);
       return () => {
         set.delete(listener);
@@ -91,7 +104,12 @@ type Shared = BusEnvelope | { chatId: number; reloadMessage: number; completed: 
 export async function createPostgresChatBus(
   databaseUrl: string,
   log: Logger,
-  reload: { message: (id: number) => Promise<MessageDto | null> },
+  reload: {
+    message: (id: number) => Promise<MessageDto | null>;
+    /** A chat's messages created since `since`, plus those of `ids` (replies that were streaming). */
+    messagesSince: (chatId: number, since: Date, ids: number[]) => Promise<MessageDto[]>;
+  },
+  options: { reconnectDelayMs?: number } = {},
 ): Promise<ChatBus> {
   const local = createLocalChatBus();
   const instanceId = crypto.randomBytes(8).toString('hex');
@@ -115,7 +133,7 @@ export async function createPostgresChatBus(
   }
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new pg.Client({ connectionString: databaseUrl, application_name: 'ai-coach-events' });
     next.on('error', (error) => {
       log.warn({ err: error }, 'chat event connection lost; reconnecting');
       void reconnect(next);
@@ -139,10 +157,14 @@ export async function createPostgresChatBus(
   async function reconnect(broken: pg.Client) {
     if (closed || client !== broken) return;
     client = undefined;
+    const lostAt = new Date(Date.now() - 1000); // a margin for clocks and in-flight events
     await broken.end().catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, options.reconnectDelayMs ?? 100));
     for (let attempt = 1; !closed; attempt++) {
       try {
         await connect();
+        flush(); // what this instance published meanwhile was kept, in order
+        await replayMissed(lostAt);
         return;
       } catch (error) {
         log.warn({ err: error, attempt }, 'chat event connection failed');
@@ -151,9 +173,31 @@ export async function createPostgresChatBus(
     }
   }
 
+  // Events of other instances sent while the connection was down never arrive: the subscribers
+  // here get them from the database instead (messages created since, and the end of every reply
+  // that was streaming), in the order of their ids. Subscribers drop what they already have.
+  async function replayMissed(since: Date) {
+    local.deliver(0, { type: 'bus.reconnected' });
+    for (const chatId of local.subscribedChats()) {
+      if (chatId === 0) continue;
+      try {
+        const live = local.liveRepliesOf(chatId).map((reply) => reply.messageId);
+        const messages = await reload.messagesSince(chatId, since, live);
+        for (const message of messages.sort((a, b) => a.id - b.id)) {
+          local.deliver(chatId, { type: 'message.created', message });
+          if (message.status !== 'streaming') local.deliver(chatId, { type: 'message.completed', message });
+        }
+      } catch (error) {
+        log.error({ err: error, chatId }, 'could not replay missed chat events');
+      }
+    }
+  }
+
   // Packs the tick's events into as few payloads as fit under the NOTIFY limit, in order.
   function flush() {
     flushScheduled = false;
+    // Without a connection (reconnecting) the events wait for it, in order.
+    if (!client) return;
     const items = outbox;
     outbox = [];
     const prefix = `${instanceId}|`;
@@ -188,7 +232,7 @@ export async function createPostgresChatBus(
       item = JSON.stringify(hint);
     }
     outbox.push(item);
-    if (!flushScheduled) {
+    if (!flushScheduled && client) {
       flushScheduled = true;
       setImmediate(flush);
     }

@@ -38,7 +38,7 @@ export async function* chatEvents(
   const queue: ChatEvent[] = [];
   let wake: (() => void) | undefined;
   const unsubscribe = chatBus.subscribe(chat.id, (event) => {
-    if (event.type === 'stop') return;
+    if (event.type === 'stop' || event.type === 'sessions.ended' || event.type === 'bus.reconnected') return;
     queue.push(event);
     wake?.();
   });

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { TRPCError } from '@trpc/server';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
-import { commonTexts } from '../../../shared/texts/index.js';
+import { chatTexts, commonTexts } from '../../../shared/texts/index.js';
+import { findInputProblem } from '../../http/inputBoundary.js';
+import { floodGuard } from '../../http/socketFlood.js';
 import type { AppDeps } from '../../deps.js';
 import { upgradeContext } from '../../http/requestContext.js';
 import { publicMessage } from '../../trpc/init.js';
@@ -13,7 +15,7 @@ import { createCaller } from '../../trpc/root.js';
 // new_message {chatId, message} for the user's message and, once complete, the coach's, and
 // error {message}. Everything goes through the same procedures as tRPC and REST, as the user
 // whose session cookie opened the socket; the connection survives any bad frame.
-const inbound = z.discriminatedUnion('type', [
+export const inboundFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat_message'), chatId: z.number(), content: z.string() }),
   z.object({ type: z.literal('get_messages'), chatId: z.number() }),
 ]);
@@ -44,10 +46,18 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
       }));
     };
 
+    const flood = floodGuard();
     ws.on('message', async (data, isBinary) => {
-      let frame: z.infer<typeof inbound>;
+      if (flood()) {
+        send({ type: 'error', message: chatTexts.socketFlood });
+        return void ws.close(1008, 'Too many messages');
+      }
+      let frame: z.infer<typeof inboundFrameSchema>;
       try {
-        const parsed = inbound.safeParse(isBinary ? null : JSON.parse(data.toString()));
+        const json: unknown = isBinary ? null : JSON.parse(data.toString());
+        const problem = findInputProblem(json);
+        if (problem) return send({ type: 'error', message: problem.message });
+        const parsed = inboundFrameSchema.safeParse(json);
         if (!parsed.success) return send({ type: 'error', message: 'Unknown or malformed message' });
         frame = parsed.data;
       } catch {
@@ -68,6 +78,9 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
         fail(error);
       }
     });
+    // A frame over the size limit or a broken frame: ws closes the socket (1009/1002) and reports
+    // it here; without a listener the error would bring the whole server down.
+    ws.on('error', (error) => deps.log.info({ err: error }, '/ws connection closed on a bad frame'));
     ws.on('close', () => {
       for (const unsubscribe of subscriptions.values()) unsubscribe();
       subscriptions.clear();

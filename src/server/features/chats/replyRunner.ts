@@ -6,49 +6,100 @@ import { Message, type MessageDto, type MessageStatus } from '../../db/entities/
 import type { User } from '../../db/entities/User.js';
 import type { ChatTurn, CoachModel, CoachUser } from '../../providers/ai/types.js';
 import { buildCoachContext } from '../coach/coachContext.js';
+import type { CoachFacts } from '../coach/coachFacts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
+// While a reply streams, its text so far is written every so often (status still 'streaming'), so
+// that a server killed mid-reply loses at most this much: the next start marks it stopped.
+export const replyCheckpointMs = 1_000;
+
 type ActiveReply = { chatId: number; messageId: number; message: MessageDto; controller: AbortController; done: Promise<void> };
+type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
+/** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
+export type FactsFor = (em: EntityManagerFork, userId: number) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
 // Runs the coach's replies in the background: streams the model's text to the chat bus as
 // deltas and writes the message once, when it completes, is stopped or fails.
-export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach: CoachModel; log: Logger }) {
+export function createReplyRunner(deps: {
+  orm: MikroORM;
+  chatBus: ChatBus;
+  coach: CoachModel;
+  log: Logger;
+  facts?: FactsFor;
+  stallTimeoutMs?: number;
+}) {
+  const stallTimeoutMs = deps.stallTimeoutMs ?? 60_000;
   const active = new Map<number, ActiveReply>();
   const store = createReplyStore(deps.orm);
 
-  async function run(reply: ActiveReply, user: CoachUser) {
+  async function run(reply: ActiveReply, user: CoachUser, userId: number) {
     const { chatId, messageId, controller } = reply;
     const em = deps.orm.em.fork();
     let text = '';
     let seq = 0;
     let status: MessageStatus = 'complete';
     let error: string | undefined;
+    // A provider that sends nothing for MODEL_STALL_TIMEOUT_SECONDS is stopped: the text so far is
+    // kept and the user told, instead of a reply that streams forever.
+    const stall = new AbortController();
+    let stallTimer: NodeJS.Timeout | undefined;
+    const armStall = () => {
+      clearTimeout(stallTimer);
+      stallTimer = setTimeout(() => stall.abort(), stallTimeoutMs);
+    };
+    let checkpoint: Promise<unknown> | undefined;
+    let checkpointed = Date.now();
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
-      const context = await buildCoachContext({ user, history, latestUserMessage: latest, mail: null });
-      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal: controller.signal })) {
-        if (controller.signal.aborted) break;
+      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId) : { mail: null };
+      const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
+      armStall();
+      const signal = AbortSignal.any([controller.signal, stall.signal]);
+      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal })) {
+        armStall();
+        if (signal.aborted) break;
         if (!delta) continue;
         text += delta;
         seq += 1;
         deps.chatBus.publish(chatId, { type: 'message.delta', chatId, messageId, seq, text: delta });
+        if (!checkpoint && Date.now() - checkpointed >= replyCheckpointMs) {
+          checkpoint = store
+            .save(messageId, text, 'streaming')
+            .catch((cause) => deps.log.warn({ err: cause, chatId, messageId }, 'could not checkpoint the coach reply'))
+            .finally(() => {
+              checkpoint = undefined;
+              checkpointed = Date.now();
+            });
+        }
       }
       if (controller.signal.aborted) status = 'stopped';
+      else if (stall.signal.aborted) [status, error] = stalled(text);
       else if (!text.trim()) text = chatTexts.fallbackReply;
     } catch (cause) {
       if (controller.signal.aborted) {
         status = 'stopped';
+      } else if (stall.signal.aborted) {
+        [status, error] = stalled(text);
+        deps.log.warn({ chatId, messageId, stallTimeoutMs }, 'coach reply stalled; stopped');
       } else {
         status = 'failed';
         error = chatTexts.replyFailed;
         deps.log.warn({ err: cause, chatId, messageId }, 'coach reply failed');
       }
     }
+    clearTimeout(stallTimer);
+    // The final write must come after the last checkpoint, never in the same statement.
+    await checkpoint;
     await finish(em, reply.message, text, status, error);
+  }
+
+  // A stalled reply keeps what arrived (as stopped); with nothing, it fails like any failure.
+  function stalled(text: string): [MessageStatus, string] {
+    return text ? ['stopped', chatTexts.replyStalled] : ['failed', chatTexts.replyStalled];
   }
 
   // Written without loading the message; replies ending together share one statement (replyStore).
@@ -82,7 +133,7 @@ export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach
         if (event.type === 'stop' && event.messageId === reply.messageId) controller.abort();
       });
       active.set(reply.chatId, reply);
-      reply.done = run(reply, coachUser).finally(() => {
+      reply.done = run(reply, coachUser, params.user.id).finally(() => {
         unsubscribe();
         if (active.get(reply.chatId) === reply) active.delete(reply.chatId);
       });
@@ -109,21 +160,29 @@ export function createReplyRunner(deps: { orm: MikroORM; chatBus: ChatBus; coach
 async function loadHistory(em: ReturnType<MikroORM['em']['fork']>, chatId: number, replyId: number): Promise<ChatTurn[]> {
   const rows = await em.find(
     Message,
-    { chat: chatId, id: { $lt: replyId }, status: { $in: ['complete', 'stopped'] } },
+    // Empty turns (a reply stopped before its first word) are skipped, not the end of the history;
+    // failed replies are not kept at all.
+    { chat: chatId, id: { $lt: replyId }, status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
     { orderBy: { id: 'desc' }, limit: chatLimits.historyTurns },
   );
   const turns: ChatTurn[] = [];
   let budget = chatLimits.historyChars;
   for (const row of rows) {
-    if (!row.content || row.content.length > budget) break;
+    if (!row.content.trim()) continue;
+    if (row.content.length > budget) break;
     budget -= row.content.length;
     turns.unshift({ role: row.role, content: row.content });
   }
   return turns;
 }
 
-// Replies left 'streaming' by a server that stopped abruptly can never finish, and their text was
-// never stored: remove them so that the chat accepts messages again (the user's message stays).
+// Replies left 'streaming' by a server that stopped abruptly (even killed) can never finish: the
+// text checkpointed so far is kept and marked stopped; one with no text yet is removed. Either way
+// the chat accepts messages again, and the user's message stays.
 export async function settleAbandonedReplies(orm: MikroORM, olderThan: Date): Promise<number> {
-  return orm.em.fork().nativeDelete(Message, { status: 'streaming', createdAt: { $lt: olderThan } });
+  const em = orm.em.fork();
+  const abandoned = { status: 'streaming' as const, createdAt: { $lt: olderThan } };
+  const stopped = await em.nativeUpdate(Message, { ...abandoned, content: { $ne: '' } }, { status: 'stopped' });
+  const removed = await em.nativeDelete(Message, { ...abandoned, content: '' });
+  return stopped + removed;
 }

@@ -4,12 +4,16 @@ import type { SendMessageInput } from '../../../shared/schemas/chats.js';
 import { autoChatTitle, chatTexts } from '../../../shared/texts/index.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
+import { takeModelTurn } from '../ai/modelQuota.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { consumeChatMessage } from '../limits/chatLimit.js';
 
 // DESIGN rule 8: the user's message is committed before the model is called. The coach's reply
 // starts as an empty 'streaming' message and is written by the reply runner as it completes.
 export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
   const { chatBus, replies } = ctx.deps;
+  await consumeChatMessage(ctx);
+  const turn = takeModelTurn(ctx);
   const { chat, userMessage, reply, renamed } = await ctx.em.transactional(async (em) => {
     // The row lock makes two sends into one chat take turns, so only one reply runs at a time.
     const chat = await em.findOne(Chat, { id: input.chatId, owner: ctx.user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -24,6 +28,9 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
     const reply = em.create(Message, { chat, role: 'assistant', content: '', status: 'streaming' });
     await em.flush();
     return { chat, userMessage, reply, renamed };
+  }).catch((error: unknown) => {
+    turn.refund();
+    throw error;
   });
 
   const chatDto = chat.toDto();
