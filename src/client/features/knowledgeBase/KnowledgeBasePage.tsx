@@ -5,6 +5,7 @@ import { IconAddressBook, IconBriefcase, IconMessageCircle, IconNotes } from '@t
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState, type ReactNode } from 'react';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { emailTones, knowledgeBaseSchema } from '../../../shared/schemas/knowledgeBase';
 import { knowledgeBaseTexts as texts } from '../../../shared/texts';
 import { errorMessage, fieldErrorsOf } from '../../lib/errors';
@@ -77,131 +78,119 @@ export function KnowledgeBasePage(props: { user: { id: number; fullName: string;
   );
 
   return (
-    <Box style={{ flex: 1, overflowY: 'auto' }}>
-      <Container size="lg" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
-        <Stack gap="lg">
-          <div>
-            <Title order={1} size="h2">
-              {texts.title}
-            </Title>
-            <Text c="dimmed" size="sm" mt={4}>
-              {texts.subtitle}
-            </Text>
-          </div>
-          <Grid gap="lg">
-            <Grid.Col span={{ base: 12, md: 8 }}>
-              <form onSubmit={submit} noValidate>
-                <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
-                  <Stack gap="lg">
-                    <Switch
-                      size="md"
-                      label={texts.useKnowledgeBase}
-                      description={form.values.useKnowledgeBase ? texts.useKnowledgeBaseOn : texts.useKnowledgeBaseOff}
-                      key={form.key('useKnowledgeBase')}
-                      {...form.getInputProps('useKnowledgeBase', { type: 'checkbox' })}
+    <PageFrame title={texts.title} subtitle={texts.subtitle} size="lg">
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <form onSubmit={submit} noValidate>
+            <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+              <Stack gap="lg">
+                <Switch
+                  size="md"
+                  label={texts.useKnowledgeBase}
+                  description={form.values.useKnowledgeBase ? texts.useKnowledgeBaseOn : texts.useKnowledgeBaseOff}
+                  key={form.key('useKnowledgeBase')}
+                  {...form.getInputProps('useKnowledgeBase', { type: 'checkbox' })}
+                />
+                <Tabs value={tab} onChange={(value) => value && setTab(value as KnowledgeBaseTab)} keepMounted>
+                  <Tabs.List mb="md" style={{ flexWrap: 'wrap' }}>
+                    {knowledgeBaseTabs.map((value) => (
+                      <Tabs.Tab key={value} value={value} leftSection={tabIcons[value]}>
+                        {texts.tabs[value]}
+                      </Tabs.Tab>
+                    ))}
+                  </Tabs.List>
+                  <Tabs.Panel value="personal">
+                    <Stack gap="md">
+                      <TextInput label={texts.fullName} required autoComplete="name" key={form.key('fullName')} {...form.getInputProps('fullName')} />
+                      <TextInput label={texts.jobTitle} required autoComplete="organization-title" key={form.key('jobTitle')} {...form.getInputProps('jobTitle')} />
+                      <TextInput label={texts.company} required autoComplete="organization" key={form.key('company')} {...form.getInputProps('company')} />
+                    </Stack>
+                  </Tabs.Panel>
+                  <Tabs.Panel value="role">
+                    <Stack gap="md">
+                      <TextInput label={texts.department} key={form.key('department')} {...form.getInputProps('department')} />
+                      <TextInput label={texts.manager} key={form.key('manager')} {...form.getInputProps('manager')} />
+                      <NumberInput
+                        label={texts.directReports}
+                        min={0}
+                        allowDecimal={false}
+                        allowNegative={false}
+                        maw={240}
+                        key={form.key('directReports')}
+                        {...form.getInputProps('directReports')}
+                      />
+                      <Textarea label={texts.team} description={texts.teamDescription} autosize minRows={2} key={form.key('team')} {...form.getInputProps('team')} />
+                      <Textarea
+                        label={texts.stakeholders}
+                        description={texts.stakeholdersDescription}
+                        autosize
+                        minRows={2}
+                        key={form.key('stakeholders')}
+                        {...form.getInputProps('stakeholders')}
+                      />
+                    </Stack>
+                  </Tabs.Panel>
+                  <Tabs.Panel value="communication">
+                    <Stack gap="md">
+                      <Select
+                        label={texts.emailTone}
+                        placeholder={texts.emailTonePlaceholder}
+                        data={[...emailTones]}
+                        required
+                        allowDeselect={false}
+                        maw={320}
+                        key={form.key('emailTone')}
+                        {...form.getInputProps('emailTone')}
+                      />
+                      <Textarea
+                        label={texts.signatureStyle}
+                        description={texts.signatureStyleDescription}
+                        autosize
+                        minRows={2}
+                        key={form.key('signatureStyle')}
+                        {...form.getInputProps('signatureStyle')}
+                      />
+                      <Textarea
+                        label={texts.writingExamples}
+                        description={texts.writingExamplesDescription}
+                        autosize
+                        minRows={4}
+                        maxRows={12}
+                        key={form.key('writingExamples')}
+                        {...form.getInputProps('writingExamples')}
+                      />
+                    </Stack>
+                  </Tabs.Panel>
+                  <Tabs.Panel value="notes">
+                    <Textarea
+                      label={texts.coachNotes}
+                      description={texts.coachNotesDescription}
+                      autosize
+                      minRows={5}
+                      maxRows={16}
+                      key={form.key('coachNotes')}
+                      {...form.getInputProps('coachNotes')}
                     />
-                    <Tabs value={tab} onChange={(value) => value && setTab(value as KnowledgeBaseTab)} keepMounted>
-                      <Tabs.List mb="md" style={{ flexWrap: 'wrap' }}>
-                        {knowledgeBaseTabs.map((value) => (
-                          <Tabs.Tab key={value} value={value} leftSection={tabIcons[value]}>
-                            {texts.tabs[value]}
-                          </Tabs.Tab>
-                        ))}
-                      </Tabs.List>
-                      <Tabs.Panel value="personal">
-                        <Stack gap="md">
-                          <TextInput label={texts.fullName} required autoComplete="name" key={form.key('fullName')} {...form.getInputProps('fullName')} />
-                          <TextInput label={texts.jobTitle} required autoComplete="organization-title" key={form.key('jobTitle')} {...form.getInputProps('jobTitle')} />
-                          <TextInput label={texts.company} required autoComplete="organization" key={form.key('company')} {...form.getInputProps('company')} />
-                        </Stack>
-                      </Tabs.Panel>
-                      <Tabs.Panel value="role">
-                        <Stack gap="md">
-                          <TextInput label={texts.department} key={form.key('department')} {...form.getInputProps('department')} />
-                          <TextInput label={texts.manager} key={form.key('manager')} {...form.getInputProps('manager')} />
-                          <NumberInput
-                            label={texts.directReports}
-                            min={0}
-                            allowDecimal={false}
-                            allowNegative={false}
-                            maw={240}
-                            key={form.key('directReports')}
-                            {...form.getInputProps('directReports')}
-                          />
-                          <Textarea label={texts.team} description={texts.teamDescription} autosize minRows={2} key={form.key('team')} {...form.getInputProps('team')} />
-                          <Textarea
-                            label={texts.stakeholders}
-                            description={texts.stakeholdersDescription}
-                            autosize
-                            minRows={2}
-                            key={form.key('stakeholders')}
-                            {...form.getInputProps('stakeholders')}
-                          />
-                        </Stack>
-                      </Tabs.Panel>
-                      <Tabs.Panel value="communication">
-                        <Stack gap="md">
-                          <Select
-                            label={texts.emailTone}
-                            placeholder={texts.emailTonePlaceholder}
-                            data={[...emailTones]}
-                            required
-                            allowDeselect={false}
-                            maw={320}
-                            key={form.key('emailTone')}
-                            {...form.getInputProps('emailTone')}
-                          />
-                          <Textarea
-                            label={texts.signatureStyle}
-                            description={texts.signatureStyleDescription}
-                            autosize
-                            minRows={2}
-                            key={form.key('signatureStyle')}
-                            {...form.getInputProps('signatureStyle')}
-                          />
-                          <Textarea
-                            label={texts.writingExamples}
-                            description={texts.writingExamplesDescription}
-                            autosize
-                            minRows={4}
-                            maxRows={12}
-                            key={form.key('writingExamples')}
-                            {...form.getInputProps('writingExamples')}
-                          />
-                        </Stack>
-                      </Tabs.Panel>
-                      <Tabs.Panel value="notes">
-                        <Textarea
-                          label={texts.coachNotes}
-                          description={texts.coachNotesDescription}
-                          autosize
-                          minRows={5}
-                          maxRows={16}
-                          key={form.key('coachNotes')}
-                          {...form.getInputProps('coachNotes')}
-                        />
-                      </Tabs.Panel>
-                    </Tabs>
-                    <Group justify="flex-end" gap="sm">
-                      {showSaved && (
-                        <Badge color="teal" variant="light" size="lg" role="status">
-                          {texts.saved}
-                        </Badge>
-                      )}
-                      <Button type="submit" loading={save.isPending}>
-                        {texts.save}
-                      </Button>
-                    </Group>
-                  </Stack>
-                </Paper>
-              </form>
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 4 }}>
-              <KnowledgeBaseSummary kb={stored} />
-            </Grid.Col>
-          </Grid>
-        </Stack>
-      </Container>
-    </Box>
+                  </Tabs.Panel>
+                </Tabs>
+                <Group justify="flex-end" gap="sm">
+                  {showSaved && (
+                    <Badge color="teal" variant="light" size="lg" role="status">
+                      {texts.saved}
+                    </Badge>
+                  )}
+                  <Button type="submit" loading={save.isPending}>
+                    {texts.save}
+                  </Button>
+                </Group>
+              </Stack>
+            </Paper>
+          </form>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <KnowledgeBaseSummary kb={stored} />
+        </Grid.Col>
+      </Grid>
+    </PageFrame>
   );
 }

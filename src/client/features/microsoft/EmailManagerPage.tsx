@@ -6,7 +6,7 @@ import { CreateFolderForm } from './CreateFolderForm';
 import { EmailList } from './EmailList';
 import { FolderList } from './FolderList';
 import { ConnectFirst } from './MailStates';
-import { PageFrame } from './PageFrame';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { useMicrosoftStatus } from './useMicrosoftStatus';
 
 // /microsoft-emails (SPEC section 2): tabs Emails and Folder Management. Clicking a folder picks

@@ -4,7 +4,7 @@ import { microsoftTexts } from '../../../shared/texts';
 import { CreateFolderForm } from './CreateFolderForm';
 import { FolderList } from './FolderList';
 import { ConnectFirst } from './MailStates';
-import { PageFrame } from './PageFrame';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { useMicrosoftStatus } from './useMicrosoftStatus';
 
 // /microsoft-folders (SPEC section 2): tabs Folder Management and View Microsoft Emails.

@@ -4,7 +4,7 @@ import { microsoftTexts } from '../../../shared/texts';
 import { ComingSoonDialog } from './ComingSoonDialog';
 import { integrationsCatalogue, type CatalogueItem, type CatalogueTab } from './catalogue';
 import { MicrosoftServiceActions } from './MicrosoftServiceActions';
-import { PageFrame } from './PageFrame';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { useConnectDialogs } from './useConnectDialogs';
 
 const tabs: CatalogueTab[] = ['microsoft', 'google', 'communication', 'productivity'];

@@ -10,7 +10,7 @@ import { microsoftTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
-import { PageFrame } from './PageFrame';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { useConnectDialogs } from './useConnectDialogs';
 import { useMicrosoftStatus, useRefreshMicrosoft } from './useMicrosoftStatus';
 
@@ -38,7 +38,7 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
   return (
     <PageFrame
       title={microsoftTexts.connectTitle(serviceLabel)}
-      actions={
+      before={
         <Button component={Link} to="/" variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden />} mb="sm" px={0}>
           {microsoftTexts.backHome}
         </Button>

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Card, Code, Container, List, SimpleGrid, Stack, Tex
 import { IconHeadset, IconPhoneCall, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { phoneTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
 import { VoiceCallDialog } from '../voice/VoiceCallDialog';
@@ -15,52 +16,48 @@ export function PhonePage() {
   const configured = status.data?.configured ?? false;
 
   return (
-    <Box style={{ flex: 1, overflowY: 'auto' }}>
-      <Container size="lg" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
-        <Stack gap="lg">
-          <div>
-            <Title order={1} size="h2">
-              {phoneTexts.pageTitle}
-            </Title>
-            <Text c="dimmed" size="sm" mt={4}>
-              {phoneTexts.pageSubtitle}
-            </Text>
-          </div>
-          <SimpleGrid cols={{ base: 1, md: 3 }}>
-            <PhoneCard icon={<IconPhoneCall aria-hidden />} title={phoneTexts.receiveTitle}>
-              <Text size="sm">{phoneTexts.receiveBody}</Text>
-              {status.data && !configured && (
-                <Alert color="yellow" title={phoneTexts.notConfiguredTitle}>
-                  {phoneTexts.notConfigured}
-                </Alert>
-              )}
-              <Button onClick={() => setPhoneOpen(true)} disabled={!configured} loading={status.isPending}>
-                {phoneTexts.receiveButton}
-              </Button>
-            </PhoneCard>
-            <PhoneCard icon={<IconSettings aria-hidden />} title={phoneTexts.setupTitle}>
-              <Text size="sm">{phoneTexts.setupBody}</Text>
-              <List size="sm" spacing={6} type="ordered">
-                {phoneTexts.setupSteps.map((step) => (
-                  <List.Item key={step}>{step}</List.Item>
-                ))}
-              </List>
-              <Text size="xs" c="dimmed">
-                Webhook: <Code>POST /api/twilio/voice/incoming</Code>
-              </Text>
-            </PhoneCard>
-            <PhoneCard icon={<IconHeadset aria-hidden />} title={phoneTexts.browserTitle}>
-              <Text size="sm">{phoneTexts.browserBody}</Text>
-              <Button variant="light" onClick={() => setVoiceOpen(true)}>
-                {phoneTexts.browserButton}
-              </Button>
-            </PhoneCard>
-          </SimpleGrid>
-        </Stack>
-      </Container>
-      <PhoneCallDialog opened={phoneOpen} onClose={() => setPhoneOpen(false)} />
-      <VoiceCallDialog opened={voiceOpen} onClose={() => setVoiceOpen(false)} />
-    </Box>
+    <PageFrame
+      title={phoneTexts.pageTitle}
+      subtitle={phoneTexts.pageSubtitle}
+      size="lg"
+      after={
+        <>
+          <PhoneCallDialog opened={phoneOpen} onClose={() => setPhoneOpen(false)} />
+          <VoiceCallDialog opened={voiceOpen} onClose={() => setVoiceOpen(false)} />
+        </>
+      }
+    >
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <PhoneCard icon={<IconPhoneCall aria-hidden />} title={phoneTexts.receiveTitle}>
+          <Text size="sm">{phoneTexts.receiveBody}</Text>
+          {status.data && !configured && (
+            <Alert color="yellow" title={phoneTexts.notConfiguredTitle}>
+              {phoneTexts.notConfigured}
+            </Alert>
+          )}
+          <Button onClick={() => setPhoneOpen(true)} disabled={!configured} loading={status.isPending}>
+            {phoneTexts.receiveButton}
+          </Button>
+        </PhoneCard>
+        <PhoneCard icon={<IconSettings aria-hidden />} title={phoneTexts.setupTitle}>
+          <Text size="sm">{phoneTexts.setupBody}</Text>
+          <List size="sm" spacing={6} type="ordered">
+            {phoneTexts.setupSteps.map((step) => (
+              <List.Item key={step}>{step}</List.Item>
+            ))}
+          </List>
+          <Text size="xs" c="dimmed">
+            Webhook: <Code>POST /api/twilio/voice/incoming</Code>
+          </Text>
+        </PhoneCard>
+        <PhoneCard icon={<IconHeadset aria-hidden />} title={phoneTexts.browserTitle}>
+          <Text size="sm">{phoneTexts.browserBody}</Text>
+          <Button variant="light" onClick={() => setVoiceOpen(true)}>
+            {phoneTexts.browserButton}
+          </Button>
+        </PhoneCard>
+      </SimpleGrid>
+    </PageFrame>
   );
 }
 

@@ -5,6 +5,7 @@ import { IconShieldLock } from '@tabler/icons-react';
 import { IconUser } from '@tabler/icons-react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { settingsTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
 import { DataRightsSection } from './DataRightsSection';
@@ -28,50 +29,38 @@ const tabIcons: Record<SettingsTab, ReactNode> = {
 export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: SettingsTab) => void }) {
   const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
   return (
-    <Box style={{ flex: 1, overflowY: 'auto' }}>
-      <Container size="md" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
-        <Stack gap="lg">
-          <div>
-            <Title order={1} size="h2">
-              {settingsTexts.title}
-            </Title>
-            <Text c="dimmed" size="sm" mt={4}>
-              {settingsTexts.subtitle}
-            </Text>
-          </div>
-          <Tabs
-            value={props.tab}
-            onChange={(value) => value && props.onTabChange(value as SettingsTab)}
-            keepMounted
-            classNames={{ list: classes.list, tab: classes.tab, tabSection: classes.tabSection }}
-          >
-            <Tabs.List mb="md">
-              {settingsTabs.map((tab) => (
-                <Tabs.Tab key={tab} value={tab} leftSection={tabIcons[tab]}>
-                  {settingsTexts.tabs[tab]}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
-            <Tabs.Panel value="profile">
-              {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
-              <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
-              <ActiveSessions />
-            </Tabs.Panel>
-            <Tabs.Panel value="notifications">
-              <NotificationSettingsForm notifications={data.notifications} />
-            </Tabs.Panel>
-            <Tabs.Panel value="privacy">
-              <Stack gap="lg">
-                <PrivacySettingsForm privacy={data.privacy} />
-                <DataRightsSection />
-              </Stack>
-            </Tabs.Panel>
-            <Tabs.Panel value="integrations">
-              <IntegrationSettings />
-            </Tabs.Panel>
-          </Tabs>
-        </Stack>
-      </Container>
-    </Box>
+    <PageFrame title={settingsTexts.title} subtitle={settingsTexts.subtitle}>
+      <Tabs
+        value={props.tab}
+        onChange={(value) => value && props.onTabChange(value as SettingsTab)}
+        keepMounted
+        classNames={{ list: classes.list, tab: classes.tab, tabSection: classes.tabSection }}
+      >
+        <Tabs.List mb="md">
+          {settingsTabs.map((tab) => (
+            <Tabs.Tab key={tab} value={tab} leftSection={tabIcons[tab]}>
+              {settingsTexts.tabs[tab]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="profile">
+          {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
+          <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+          <ActiveSessions />
+        </Tabs.Panel>
+        <Tabs.Panel value="notifications">
+          <NotificationSettingsForm notifications={data.notifications} />
+        </Tabs.Panel>
+        <Tabs.Panel value="privacy">
+          <Stack gap="lg">
+            <PrivacySettingsForm privacy={data.privacy} />
+            <DataRightsSection />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="integrations">
+          <IntegrationSettings />
+        </Tabs.Panel>
+      </Tabs>
+    </PageFrame>
   );
 }

@@ -3,6 +3,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { IconMailCog } from '@tabler/icons-react';
 import { IconShieldLock } from '@tabler/icons-react';
 import { IconWand } from '@tabler/icons-react';
+import { PageFrame } from '../../components/shell/PageFrame';
 import { writingStyleTexts } from '../../../shared/texts';
 import { useAnalyzeWritingStyle, useWritingStyle } from './useWritingStyle';
 import { WritingStyleProfileCard } from './WritingStyleProfileCard';
@@ -90,39 +91,31 @@ export function WritingStyleAnalysisPage() {
   const headerLabel = running ? texts.analyzingEmails : writingStyle ? texts.refreshAnalysis : texts.analyze;
 
   return (
-    <Box style={{ flex: 1, overflowY: 'auto' }}>
-      <Container size="lg" py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
-        <Stack gap="lg">
-          <Group justify="space-between" align="flex-end" gap="sm">
-            <div style={{ flex: '1 1 260px' }}>
-              <Title order={1} size="h2">
-                {texts.pageTitle}
-              </Title>
-              <Text c="dimmed" size="sm" mt={4}>
-                {texts.pageSubtitle}
-              </Text>
-            </div>
-            {/* The label itself says what is happening ('Analyzing Emails...'), so no loading overlay hides it. */}
-            <Button onClick={start} disabled={running || loading} leftSection={running ? <Loader size={14} color="gray" /> : <IconMailCog size={16} />}>
-              {headerLabel}
-            </Button>
-          </Group>
-          <Grid gap="lg">
-            <Grid.Col span={{ base: 12, md: 8 }}>
-              {loading ? (
-                <ProfileSkeleton />
-              ) : writingStyle ? (
-                <WritingStyleProfileCard style={writingStyle} onRefresh={start} refreshing={running} />
-              ) : (
-                <NoAnalysisCard onStart={start} running={running} />
-              )}
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 4 }}>
-              <HowItsUsedCard />
-            </Grid.Col>
-          </Grid>
-        </Stack>
-      </Container>
-    </Box>
+    <PageFrame
+      title={texts.pageTitle}
+      subtitle={texts.pageSubtitle}
+      size="lg"
+      action={
+        // The label itself says what is happening ('Analyzing Emails...'), so no loading overlay hides it.
+        <Button onClick={start} disabled={running || loading} leftSection={running ? <Loader size={14} color="gray" /> : <IconMailCog size={16} />}>
+          {headerLabel}
+        </Button>
+      }
+    >
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          {loading ? (
+            <ProfileSkeleton />
+          ) : writingStyle ? (
+            <WritingStyleProfileCard style={writingStyle} onRefresh={start} refreshing={running} />
+          ) : (
+            <NoAnalysisCard onStart={start} running={running} />
+          )}
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <HowItsUsedCard />
+        </Grid.Col>
+      </Grid>
+    </PageFrame>
   );
 }
