@@ -5,12 +5,14 @@ import express, { type Express, type RequestHandler } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
+import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
+import { apiDocsRoutes } from './http/apiDocs.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
@@ -77,6 +79,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(chatRestRoutes(deps));
   app.use(microsoftRestRoutes(deps));
   app.use(writingStyleRestRoutes(deps));
+  app.use(apiKeysRestRoutes(deps));
+  app.use(apiDocsRoutes());
   app.use('/api', notFoundJson);
 
   if (options.clientMiddleware) {

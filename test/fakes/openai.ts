@@ -12,7 +12,12 @@ export type FakeChatRequest = {
   [key: string]: unknown;
 };
 
+/** The prompt size the fake reports in its usage (a number a tokenizer would not give). */
+export const fakePromptTokens = 4242;
+
 export type FakeBehaviour = {
+  /** false: never report token usage, as some OpenAI-compatible servers do not. */
+  reportUsage?: boolean;
   /** The reply text (or a function of the request); split into word tokens when streamed. */
   reply?: string | ((request: FakeChatRequest) => string);
   /** Exact tokens to send; wins over `reply`. */
@@ -170,7 +175,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
         created,
         model,
         choices: [{ index: 0, message: { role: 'assistant', content: tokens.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: tokens.length, total_tokens: 10 + tokens.length },
+        usage: { prompt_tokens: fakePromptTokens, completion_tokens: tokens.length, total_tokens: fakePromptTokens + tokens.length },
       });
     }
 
@@ -208,6 +213,12 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       return;
     }
     res.write(chunk({}, 'stop'));
+    // As OpenAI: with stream_options.include_usage, a last chunk with the usage and no choices.
+    const options = body.stream_options as { include_usage?: boolean } | undefined;
+    if (options?.include_usage && b.reportUsage !== false) {
+      const usage = { prompt_tokens: fakePromptTokens, completion_tokens: tokens.length, total_tokens: fakePromptTokens + tokens.length };
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
+    }
     res.end('data: [DONE]\n\n');
   });
   // Multipart like OpenAI's: a `file` part with a name whose extension says the format, and `model`.

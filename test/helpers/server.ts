@@ -36,7 +36,11 @@ export async function startTestServer(
 // build, which server tests run without).
 export class HttpClient {
   private cookies = new Map<string, string>();
-  constructor(private readonly baseUrl: string) {}
+  /** `origin: false` and `headers` make a script's client instead (e.g. an API key, no Origin). */
+  constructor(
+    private readonly baseUrl: string,
+    private readonly options: { origin?: boolean; headers?: Record<string, string> } = {},
+  ) {}
 
   get cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -48,7 +52,8 @@ export class HttpClient {
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(this.cookies.size ? { cookie: this.cookieHeader } : {}),
-        origin: this.baseUrl,
+        ...(this.options.origin === false ? {} : { origin: this.baseUrl }),
+        ...this.options.headers,
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

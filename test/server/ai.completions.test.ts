@@ -101,6 +101,8 @@ describe('OpenAI-compatible chat completions', () => {
       model: 'configured-model',
       messages: [{ role: 'user', content: 'hi' }],
       stream: true,
+      // Asked by the app itself, so that the usage it reports is the provider's own.
+      stream_options: { include_usage: true },
       max_tokens: 100,
       temperature: 0.2,
     });
@@ -220,10 +222,15 @@ describe('OpenAI-compatible chat completions without demo mode', () => {
   afterAll(() => closed.stop());
 
   it('refuses a visitor who is not signed in with 401', async () => {
+    // Without a cookie, the SDK's bearer token is taken as an API key: a wrong one.
     const sdk = new OpenAI({ apiKey: 'sk-anything', baseURL: `${closed.url}/api/openai`, maxRetries: 0 });
     const error = await apiError(sdk.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }));
     expect(error.status).toBe(401);
-    expect(error.error).toMatchObject({ message: authTexts.notAuthenticated, type: 'authentication_error' });
+    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_api_key' });
+    // With no credentials at all.
+    const res = await fetch(`${closed.url}/api/openai/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }) });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toMatchObject({ message: authTexts.notAuthenticated, code: 'invalid_api_key' });
     expect(fake.requests).toHaveLength(0);
   });
 

@@ -9,6 +9,7 @@ import { commonTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { signUp } from '../helpers/clients.js';
+import { apiRoutesOf } from '../helpers/routes.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { arbitraryFromZod, holdsBadText, mergedFieldsArbitrary, mutated, nested } from '../helpers/zodArbitrary.js';
 
@@ -52,17 +53,7 @@ const procedures = Object.entries((appRouter._def as unknown as { procedures: Re
   ([path, procedure]) => ({ path, type: procedure._def.type, input: procedure._def.inputs[0] }),
 );
 
-type RouteInfo = { method: string; path: string };
-function routesOf(stack: Array<{ route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: unknown[] } }>): RouteInfo[] {
-  return stack.flatMap((layer) => {
-    if (layer.route) return Object.keys(layer.route.methods).filter((m) => m !== '_all').map((method) => ({ method: method.toUpperCase(), path: layer.route!.path }));
-    return layer.handle?.stack ? routesOf(layer.handle.stack as never) : [];
-  });
-}
-const restRoutes = () => {
-  const app = createApp(server.deps) as unknown as { router: { stack: never[] } };
-  return routesOf(app.router.stack).filter((route) => route.path.startsWith('/api/'));
-};
+const restRoutes = () => apiRoutesOf(createApp(server.deps));
 
 const pathValue = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 4, max: 8 }).map(String) }, fc.constantFrom('0', '-1', '1e99', 'abc', '%00', '%ED%A0%80', '9'.repeat(40)), fc.string({ maxLength: 10 }).map(encodeURIComponent));
 const inputSchemas = procedures.flatMap((p) => (p.input ? [p.input] : []));

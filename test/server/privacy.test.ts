@@ -70,6 +70,7 @@ async function userWithEverything(server: TestServer = app) {
     const sent = await user.client.post(`/api/chats/${chat.json.id}/messages`, { role: 'user', content: `Message in ${title}` });
     expect(sent.status).toBe(201);
   }
+  expect((await user.client.post('/api/api-keys', { name: `Key ${marker}` })).status).toBe(201);
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../deps.js';
+import { apiKeyOf, apiKeySession } from '../features/apiKeys/apiKeyAuth.js';
 import { openSession, type Session } from '../features/auth/session.js';
 import { createContext, type Context } from '../trpc/context.js';
 
@@ -31,10 +32,15 @@ function sessionDeps(deps: AppDeps) {
   return { sessionPassword: deps.sessionPassword, sessions: deps.sessions, lifetimeSeconds: deps.config.sessions.lifetimeSeconds };
 }
 
-// The one way a request becomes a tRPC context: HTTP (the session can start and end) ...
+// The one way a request becomes a tRPC context: HTTP (the session can start and end; an
+// `Authorization: Bearer` API key signs in its owner instead of the cookie) ...
 export async function httpContext(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<Context> {
   const { trustProxy } = deps.config;
   const clientIp = clientIpOf(req, trustProxy);
+  const apiKey = apiKeyOf(req.headers);
+  if (apiKey !== undefined) {
+    return createContext(deps, { headers: req.headers, clientIp, session: await apiKeySession(deps, apiKey, clientIp) });
+  }
   const session = await openSession(sessionDeps(deps), { headers: req.headers, clientIp }, res, isSecureRequest(req, trustProxy));
   return createContext(deps, { headers: req.headers, clientIp, session });
 }

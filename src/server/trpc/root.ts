@@ -1,4 +1,5 @@
 import { aiRouter } from '../features/ai/ai.router.js';
+import { apiKeysRouter } from '../features/apiKeys/apiKeys.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
@@ -21,6 +22,7 @@ export const appRouter = router({
   writingStyle: writingStyleRouter,
   twilio: twilioRouter,
   voice: voiceRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -38,6 +38,10 @@ export const aiCompletionSchema = z.object({
   /** The newer name of max_tokens; either may be sent. */
   max_completion_tokens: z.number().int().min(1).max(aiLimits.maxTokens).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
+  /** Picks the answer's format (server-sent events); the procedures answer the same either way. */
+  stream: z.boolean().nullish(),
+  /** include_usage: a last streamed chunk with the token usage and no choices. */
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 });
 
 export type AiCompletionInput = z.input<typeof aiCompletionSchema>;

@@ -8,7 +8,7 @@ export const chatIdSchema = z
   .positive(chatTexts.chatNotFound)
   .max(2_147_483_647, chatTexts.chatNotFound);
 
-const titleSchema = z
+export const titleSchema = z
   .string()
   .trim()
   .min(1, chatTexts.titleRequired)

@@ -15,3 +15,4 @@ export { writingStyleTexts } from './writingStyle.js';
 export { phoneTexts, voiceTexts } from './voice.js';
 export { limitTexts } from './limits.js';
 export { sessionTexts } from './sessions.js';
+export { apiKeyTexts } from './apiKeys.js';

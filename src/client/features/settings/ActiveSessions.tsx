@@ -4,19 +4,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sessionTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
+import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { deviceName } from './deviceName';
 import { SettingsSection } from './SettingsSection';
-
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-
-function ago(iso: string): string {
-  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
-  if (seconds > -60) return relative.format(0, 'second');
-  if (seconds > -3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (seconds > -86_400) return relative.format(Math.round(seconds / 3600), 'hour');
-  return relative.format(Math.round(seconds / 86_400), 'day');
-}
 
 // Settings: the browsers and devices signed in to this account (issue 14), each with a sign-out,
 // and one button for all but this one.

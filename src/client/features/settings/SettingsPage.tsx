@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { settingsTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
+import { ApiKeys } from './ApiKeys';
 import { DataRightsSection } from './DataRightsSection';
 import { ActiveSessions } from './ActiveSessions';
 import { IntegrationSettings } from './IntegrationSettings';
@@ -47,6 +48,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
           {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
           <ActiveSessions />
+          <ApiKeys />
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
           <NotificationSettingsForm notifications={data.notifications} />

@@ -1,3 +1,4 @@
+import { ApiKey } from './ApiKey.js';
 import { AuthSession } from './AuthSession.js';
 import { Chat } from './Chat.js';
 import { KnowledgeBase } from './KnowledgeBase.js';
@@ -12,4 +13,5 @@ export { KnowledgeBase };
 export { MicrosoftConnection };
 export { WritingStyleProfile };
 export { AuthSession };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession];
+export { ApiKey };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey];

@@ -1,10 +1,14 @@
+import { z } from 'zod';
 import { aiCompletionSchema } from '../../../shared/schemas/ai.js';
-import { router } from '../../trpc/init.js';
+import { protectedProcedure, router } from '../../trpc/init.js';
 import { completeChat, streamChat } from './completeChat.js';
+import { getModel, listModels } from './models.js';
 import { modelProcedure } from './modelProcedure.js';
 
 export const aiRouter = router({
   complete: modelProcedure.input(aiCompletionSchema).mutation(({ ctx, input, signal }) => completeChat(ctx, input, signal)),
   /** The reply as a stream of deltas (REST SSE, or tRPC's httpBatchStreamLink). */
   stream: modelProcedure.input(aiCompletionSchema).mutation(({ ctx, input, signal }) => streamChat(ctx, input, signal)),
+  models: protectedProcedure.query(({ ctx }) => listModels(ctx)),
+  model: protectedProcedure.input(z.object({ id: z.string().min(1).max(200) })).query(({ ctx, input }) => getModel(ctx, input)),
 });

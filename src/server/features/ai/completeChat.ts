@@ -1,9 +1,10 @@
 import { TRPCError } from '@trpc/server';
+import { countTokens, encodeChat } from 'gpt-tokenizer';
 import type { AiCompletionRequest } from '../../../shared/schemas/ai.js';
 import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { ProviderError } from '../../providers/ai/types.js';
+import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/types.js';
 import { coachUserOf } from '../coach/coachUser.js';
 
 // The OpenAI-compatible completion: the client's messages go to the configured coach model,
@@ -11,28 +12,57 @@ import { coachUserOf } from '../coach/coachUser.js';
 
 export type AiContext = { deps: AppDeps; user: User };
 
-export type ChatStream = { model: string; deltas: AsyncIterable<string> };
+export type ChatStream = {
+  model: string;
+  deltas: AsyncIterable<string>;
+  /**
+   * The tokens of the request and the reply, once `deltas` has ended: the provider's own figures
+   * when it reported them, otherwise counted here (gpt-tokenizer's o200k encoding, which the
+   * offline coach and servers that report nothing are measured with).
+   */
+  usage(): TokenUsage;
+};
 
 /** The reply as text deltas, in order; a provider failure becomes BAD_GATEWAY with the spec's text. */
 export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: AbortSignal): ChatStream {
   const { coach } = ctx.deps;
   const maxTokens = input.max_completion_tokens ?? input.max_tokens ?? undefined;
+  let reported: TokenUsage | undefined;
+  let reply = '';
   const deltas = coach.stream({
     messages: input.messages,
     user: coachUserOf(ctx.user),
     signal,
     maxTokens,
     temperature: input.temperature ?? undefined,
+    onUsage: (usage) => {
+      reported = usage;
+    },
   });
-  return { model: coach.model, deltas: withPublicErrors(deltas) };
+  async function* collected() {
+    for await (const delta of withPublicErrors(deltas)) {
+      reply += delta;
+      yield delta;
+    }
+  }
+  return {
+    model: coach.model,
+    deltas: collected(),
+    usage: () => reported ?? countUsage(input.messages, reply),
+  };
 }
 
 /** The whole reply at once. */
-export async function completeChat(ctx: AiContext, input: AiCompletionRequest, signal?: AbortSignal): Promise<{ model: string; content: string }> {
-  const { model, deltas } = streamChat(ctx, input, signal);
+export async function completeChat(ctx: AiContext, input: AiCompletionRequest, signal?: AbortSignal): Promise<{ model: string; content: string; usage: TokenUsage }> {
+  const { model, deltas, usage } = streamChat(ctx, input, signal);
   let content = '';
   for await (const delta of deltas) content += delta;
-  return { model, content };
+  return { model, content, usage: usage() };
+}
+
+export function countUsage(messages: ChatTurn[], reply: string): TokenUsage {
+  // Chat formatting counted as gpt-4o counts it (o200k, with the per-message overhead).
+  return { promptTokens: encodeChat(messages, 'gpt-4o').length, completionTokens: countTokens(reply) };
 }
 
 async function* withPublicErrors(deltas: AsyncIterable<string>): AsyncIterable<string> {

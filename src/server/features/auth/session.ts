@@ -21,6 +21,8 @@ export type Session = {
   id: string | undefined;
   /** The cookie named a session that has ended: the request is not signed in (and not the demo user). */
   ended: boolean;
+  /** Signed in by an `Authorization: Bearer` API key for this request only (no cookie session). */
+  viaApiKey?: boolean;
   start(userId: number, options?: { lifetimeSeconds?: number }): Promise<void>;
   end(): Promise<void>;
   /** The guest account a valid access-key grant cookie names. */

@@ -21,6 +21,8 @@ export const exportRules: Record<string, ExportRule> = {
   Chat: { export: true, section: 'chats', title: 'Chats' },
   Message: { export: true, section: 'messages', title: 'Messages' },
   AuthSession: { export: false, reason: 'sign-in sessions are credentials; Settings lists them without their secret' },
+  // Which keys exist, by name and prefix; never the key's hash.
+  ApiKey: { export: true, section: 'apiKeys', title: 'API keys', omit: ['keyHash'] },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {

@@ -37,12 +37,15 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
             // max_tokens rather than max_completion_tokens: every OpenAI-compatible server knows it.
             ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
             ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            // The last chunk then carries the token counts (OpenAI, vLLM, Ollama and LM Studio send it).
+            ...(request.onUsage ? { stream_options: { include_usage: true } } : {}),
           },
           { signal },
         );
         for await (const chunk of chunks) {
           const delta = chunk.choices[0]?.delta?.content;
           if (delta) yield delta;
+          if (chunk.usage) request.onUsage?.({ promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens });
         }
       } catch (error) {
         // A stop asked by the caller is not a failure: the stream just ends.

@@ -15,7 +15,11 @@ export type CoachRequest = {
   signal?: AbortSignal;
   maxTokens?: number;
   temperature?: number;
+  /** Called with the provider's own token counts, when it reports them (at the end of the stream). */
+  onUsage?: (usage: TokenUsage) => void;
 };
+
+export type TokenUsage = { promptTokens: number; completionTokens: number };
 
 export interface CoachModel {
   readonly kind: 'openai' | 'offline';

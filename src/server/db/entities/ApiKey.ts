@@ -1,0 +1,34 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './User.js';
+
+// A personal API key (issue 15). The key itself is shown once, at creation; the row keeps its
+// SHA-256 (keys are 32 random bytes, so a fast hash is enough) and a short prefix to tell keys
+// apart in the list. Revoking deletes the row; deleting the account deletes its keys.
+export const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_key',
+  indexes: [{ name: 'api_key_owner_idx', properties: ['owner'] }],
+  uniques: [{ name: 'api_key_key_hash_unique', properties: ['keyHash'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    owner: () => p.manyToOne(User).deleteRule('cascade'),
+    name: p.string().length(60),
+    prefix: p.string().length(16),
+    keyHash: p.string().length(64),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    lastUsedAt: p.datetime().nullable(),
+  },
+});
+
+export class ApiKey extends ApiKeySchema.class {
+  toSummary() {
+    return {
+      id: this.id,
+      name: this.name,
+      prefix: this.prefix,
+      createdAt: this.createdAt.toISOString(),
+      lastUsedAt: this.lastUsedAt?.toISOString() ?? null,
+    };
+  }
+}
+ApiKeySchema.setClass(ApiKey);

@@ -1,0 +1,83 @@
+import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { TRPCError } from '@trpc/server';
+import { apiKeyTexts } from '../../../shared/texts/index.js';
+import type { AppDeps } from '../../deps.js';
+import type { Session } from '../auth/session.js';
+import { RateLimitError } from '../limits/rateLimits.js';
+
+// `Authorization: Bearer aic_...` signs a request in as the key's owner (issue 15). The key is
+// 'aic_' and 32 random bytes in base64url; the database keeps its SHA-256 only. Every request
+// looks the key up, so a revoked key (or the key of a deleted account) answers 401 at once on
+// every instance.
+
+const keyPrefix = 'aic_';
+const lastUsedWriteMs = 60_000;
+
+export function newApiKey(): { key: string; prefix: string; keyHash: string } {
+  const key = keyPrefix + crypto.randomBytes(32).toString('base64url');
+  return { key, prefix: key.slice(0, keyPrefix.length + 8), keyHash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+/**
+ * The API key a request signs in with, or undefined when the request signs in some other way.
+ * A token of our key format always counts as a key (wrong or not). Any other bearer token counts
+ * as a wrong key only on a request without cookies: a browser client (or an SDK given a
+ * placeholder key next to the session cookie) keeps signing in with its cookie.
+ */
+export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.authorization;
+  if (!header) return undefined;
+  const token = /^Bearer\s+(\S*)\s*$/i.exec(header)?.[1] ?? '';
+  if (token.startsWith(keyPrefix) || !headers.cookie) return token;
+  return undefined;
+}
+
+/**
+ * The session of a request signed with an API key. A wrong key counts against the address's
+ * guess budget (the one failed logins and access-key guesses use), consumed before the key is
+ * compared and given back when the key is right, so that guesses in parallel count one by one.
+ */
+export async function apiKeySession(deps: AppDeps, token: string, clientIp: string): Promise<Session> {
+  try {
+    await deps.rateLimits.loginPerAddress.consume(clientIp);
+  } catch (error) {
+    if (!(error instanceof RateLimitError)) throw error;
+    throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);
+  }
+  const connection = deps.orm.em.fork().getConnection();
+  const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null }> = token.startsWith(keyPrefix)
+    ? await connection.execute('select id, owner_id, last_used_at from api_key where key_hash = ?', [hashApiKey(token)])
+    : [];
+  const row = rows[0];
+  if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.invalidKey });
+  await deps.rateLimits.loginPerAddress.refund(clientIp);
+  const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+  if (Date.now() - lastUsed >= lastUsedWriteMs) {
+    await connection.execute('update api_key set last_used_at = ? where id = ?', [new Date(), row.id]);
+  }
+  return keySession(row.owner_id);
+}
+
+// Signed in as the key's owner, for this request only: a key cannot sign in, out, or pass the
+// access-key gate, and it is never the demo visitor.
+function keySession(userId: number): Session {
+  const refuse = async (): Promise<never> => {
+    throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.sessionOnly });
+  };
+  return {
+    userId,
+    id: undefined,
+    ended: false,
+    viaApiKey: true,
+    start: refuse,
+    end: refuse,
+    grantedGuest: async () => undefined,
+    grantAccess: refuse,
+    revokeAccess: () => {},
+  };
+}

@@ -1,0 +1,32 @@
+import { TRPCError } from '@trpc/server';
+import { apiKeyLimits, type CreateApiKeyInput, type RevokeApiKeyInput } from '../../../shared/schemas/apiKeys.js';
+import { apiKeyTexts } from '../../../shared/texts/index.js';
+import { ApiKey } from '../../db/entities/ApiKey.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { newApiKey } from './apiKeyAuth.js';
+
+export type ApiKeySummary = ReturnType<ApiKey['toSummary']>;
+
+/** The key is in this answer and nowhere else, ever. */
+export async function createApiKey(ctx: AuthedContext, input: { name: string }): Promise<ApiKeySummary & { key: string }> {
+  const count = await ctx.em.count(ApiKey, { owner: ctx.user.id });
+  if (count >= apiKeyLimits.maxKeys) throw new TRPCError({ code: 'CONFLICT', message: apiKeyTexts.tooMany(apiKeyLimits.maxKeys) });
+  const { key, prefix, keyHash } = newApiKey();
+  const row = ctx.em.create(ApiKey, { owner: ctx.user, name: input.name, prefix, keyHash });
+  await ctx.em.flush();
+  const { lastUsedAt: _never, ...summary } = row.toSummary();
+  return { ...summary, key, lastUsedAt: null };
+}
+
+export async function listApiKeys(ctx: AuthedContext): Promise<{ keys: ApiKeySummary[] }> {
+  const rows = await ctx.em.find(ApiKey, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  return { keys: rows.map((row) => row.toSummary()) };
+}
+
+/** Another user's key is answered like a missing one. */
+export async function revokeApiKey(ctx: AuthedContext, input: { id: number }): Promise<void> {
+  const deleted = await ctx.em.nativeDelete(ApiKey, { id: input.id, owner: ctx.user.id });
+  if (deleted === 0) throw new TRPCError({ code: 'NOT_FOUND', message: apiKeyTexts.notFound });
+}
+
+export type { CreateApiKeyInput, RevokeApiKeyInput };

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { aiCompletionSchema } from '../../shared/schemas/ai.js';
+import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
+import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
+import { createChatSchema, messageContentSchema, titleSchema } from '../../shared/schemas/chats.js';
+import {
+  createFolderSchema,
+  disconnectSchema,
+  manualTokenSchema,
+  moveEmailsSchema,
+  pollTokenSchema,
+  serviceInputSchema,
+  serviceNameSchema,
+} from '../../shared/schemas/microsoft.js';
+import { phoneCallSchema } from '../../shared/schemas/twilio.js';
+import { synthesizeSchema, transcribeSchema } from '../../shared/schemas/voice.js';
+import { webhookPaths } from '../features/telephony/telephonyProvider.js';
+
+// The OpenAPI 3.1 document of every REST path (issue 15), served at GET /api/openapi.json. Request
+// bodies and parameters are the same zod schemas the procedures validate with, turned into JSON
+// Schema by zod itself. A test compares the routes the Express app registers with this list, so a
+// new REST path without an entry here fails CI.
+
+type Auth = 'user' | 'public' | 'session' | 'twilio';
+type Operation = {
+  method: 'get' | 'post' | 'put' | 'delete';
+  /** As Express writes it (':id'). */
+  path: string;
+  tag: string;
+  summary: string;
+  auth: Auth;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  /** The success status and what it carries. */
+  ok: { status: number; description: string; contentType?: string };
+};
+
+const id = z.string().regex(/^\d+$/).describe('A numeric id');
+
+export const restOperations: Operation[] = [
+  // Accounts and sessions (SPEC section 7).
+  { method: 'post', path: '/api/auth/register', tag: 'Auth', summary: 'Create an account and sign in', auth: 'public', body: registerSchema, ok: { status: 201, description: 'The new user; sets the session cookie' } },
+  { method: 'post', path: '/api/auth/login', tag: 'Auth', summary: 'Sign in', auth: 'public', body: loginSchema, ok: { status: 200, description: 'The user; sets the session cookie' } },
+  { method: 'post', path: '/api/auth/logout', tag: 'Auth', summary: 'Sign out (ends the session on every instance)', auth: 'session', ok: { status: 200, description: '{ success: true }' } },
+  { method: 'get', path: '/api/auth/session', tag: 'Auth', summary: 'Who is signed in', auth: 'public', ok: { status: 200, description: '{ user, demoMode, signedIn }' } },
+  { method: 'get', path: '/api/auth/check-access', tag: 'Auth', summary: 'Pass the access-key gate (key in the x-access-key header)', auth: 'public', ok: { status: 200, description: '{ success: true }; sets the access_key grant cookie' } },
+  // Personal API keys (issue 15).
+  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt }' } },
+  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt }] }' } },
+  { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
+  // Chats.
+  { method: 'get', path: '/api/chats', tag: 'Chats', summary: 'Your chats, pinned first, then by last activity', auth: 'user', ok: { status: 200, description: 'An array of chats' } },
+  { method: 'post', path: '/api/chats', tag: 'Chats', summary: 'Start a chat', auth: 'user', body: createChatSchema, ok: { status: 201, description: 'The chat' } },
+  { method: 'put', path: '/api/chats/:id', tag: 'Chats', summary: 'Rename or pin a chat', auth: 'user', body: z.object({ title: titleSchema.optional(), isPinned: z.boolean().optional() }), ok: { status: 200, description: 'The chat' } },
+  { method: 'delete', path: '/api/chats/:id', tag: 'Chats', summary: 'Delete a chat and its messages', auth: 'user', ok: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'A page of a chat’s messages, newest first', auth: 'user', query: z.object({ limit: z.string().optional(), before: z.string().optional() }), ok: { status: 200, description: 'Messages' } },
+  { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ content: messageContentSchema }), ok: { status: 200, description: 'The user message and the reply' } },
+  // The OpenAI-compatible surface (issue 15).
+  { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
+  { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },
+  { method: 'get', path: '/api/openai/models/:id', tag: 'OpenAI-compatible', summary: 'One model, or 404', auth: 'user', ok: { status: 200, description: 'The model' } },
+  // Microsoft 365 (issue 6).
+  { method: 'get', path: '/api/auth/microsoft/login', tag: 'Microsoft', summary: 'Start browser sign-in (authorization code with PKCE)', auth: 'user', query: z.object({ service: serviceNameSchema }), ok: { status: 200, description: '{ authUrl }' } },
+  { method: 'get', path: '/api/auth/microsoft/callback', tag: 'Microsoft', summary: 'The identity platform’s redirect back', auth: 'user', query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }), ok: { status: 302, description: 'To /integrations with #integration-success or #integration-error' } },
+  { method: 'post', path: '/api/auth/microsoft/device-code', tag: 'Microsoft', summary: 'Start device-code sign-in', auth: 'user', body: serviceInputSchema, ok: { status: 200, description: '{ userCode, verificationUrl, expiresIn, interval, deviceCodeInfo }' } },
+  { method: 'post', path: '/api/auth/microsoft/poll-token', tag: 'Microsoft', summary: 'Poll a device-code sign-in', auth: 'user', body: pollTokenSchema, ok: { status: 200, description: 'Pending, { expired: true }, or { success: true, service, userEmail }' } },
+  { method: 'post', path: '/api/auth/microsoft/manual-token', tag: 'Microsoft', summary: 'Connect with a pasted Graph access token', auth: 'user', body: manualTokenSchema, ok: { status: 200, description: '{ success: true, userEmail }' } },
+  { method: 'post', path: '/api/auth/microsoft/disconnect', tag: 'Microsoft', summary: 'Disconnect a service (its tokens are deleted)', auth: 'user', body: disconnectSchema, ok: { status: 200, description: '{ success: true }' } },
+  { method: 'get', path: '/api/ai-coach/microsoft/connection-status', tag: 'Microsoft', summary: 'Which services are connected', auth: 'user', ok: { status: 200, description: '{ success, connections: { email, calendar, teams } }' } },
+  { method: 'get', path: '/api/ai-coach/microsoft/emails', tag: 'Microsoft', summary: 'Up to 10 recent emails', auth: 'user', ok: { status: 200, description: '{ emails, message }' } },
+  { method: 'get', path: '/api/microsoft-graph/real-emails', tag: 'Microsoft', summary: 'A page of the inbox', auth: 'user', query: z.object({ pageToken: z.string().optional() }), ok: { status: 200, description: '{ success, emails, nextPageToken }' } },
+  { method: 'get', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Mail folders with counts', auth: 'user', ok: { status: 200, description: '{ success, folders }' } },
+  { method: 'post', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Create a mail folder', auth: 'user', body: createFolderSchema, ok: { status: 200, description: '{ success, folder }' } },
+  { method: 'post', path: '/api/microsoft-email/move-emails', tag: 'Microsoft', summary: 'Move emails (one result per message)', auth: 'user', body: moveEmailsSchema, ok: { status: 200, description: '{ success, results: [{ messageId, success }] }' } },
+  // Writing style (issue 7).
+  { method: 'get', path: '/api/writing-analysis/sent-emails', tag: 'Writing style', summary: 'How many sent emails can be analysed', auth: 'user', ok: { status: 200, description: '{ success, count }' } },
+  { method: 'get', path: '/api/writing-analysis/writing-style', tag: 'Writing style', summary: 'Your writing style profile', auth: 'user', ok: { status: 200, description: '{ success, hasWritingStyle, writingStyle, lastUpdated }' } },
+  { method: 'post', path: '/api/writing-analysis/analyze-style', tag: 'Writing style', summary: 'Analyse your sent mail (at least 5 emails)', auth: 'user', ok: { status: 200, description: '{ success, writingStyle, emailsAnalyzed }' } },
+  // Voice and phone (issue 8).
+  { method: 'post', path: '/api/voice/transcribe', tag: 'Voice', summary: 'Speech to text (base64 webm, up to 25 MB)', auth: 'user', body: transcribeSchema, ok: { status: 200, description: '{ success, transcription }' } },
+  { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
+  { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
+  { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
+  { method: 'post', path: webhookPaths.respond, tag: 'Twilio webhooks', summary: 'What the caller said (Twilio <Gather> action)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
+  { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
+];
+
+/** Routes that answer but are no operation of their own: documented here, not in the list. */
+export const undocumentedRoutes: Array<{ method: string; path: string; reason: string }> = [
+  { method: 'all', path: '/api/openai/{*rest}', reason: 'the OpenAI-shaped 404 for any other /api/openai path' },
+  { method: 'get', path: '/api/openapi.json', reason: 'this document' },
+  { method: 'get', path: '/api/docs', reason: 'the interactive reference of this document' },
+  { method: 'get', path: '/api/docs/init.js', reason: 'the script that starts that reference' },
+];
+
+const messageError = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.array(z.string())).optional() });
+const openAiError = z.object({ error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }) });
+
+function jsonSchema(schema: z.ZodType) {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+}
+
+const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
+  // Either the session cookie or a personal API key; in demo mode no sign-in is the demo user.
+  user: [{ cookie: [] }, { apiKey: [] }],
+  session: [{ cookie: [] }],
+  public: [],
+  twilio: [{ twilioSignature: [] }],
+};
+
+let cached: object | undefined;
+
+export function openApiDocument(): object {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of restOperations) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    const openAi = op.path.startsWith('/api/openai');
+    const errorBody = { content: { 'application/json': { schema: jsonSchema(openAi ? openAiError : messageError) } } };
+    const parameters = [
+      ...[...op.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: jsonSchema(id) })),
+      ...Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: !(schema as z.ZodType).safeParse(undefined).success,
+        schema: jsonSchema(schema as z.ZodType),
+      })),
+    ];
+    const requestBody =
+      op.auth === 'twilio'
+        ? { required: true, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } } }
+        : op.body
+          ? { required: true, content: { 'application/json': { schema: jsonSchema(op.body) } } }
+          : undefined;
+    const okContent = op.ok.status === 204 || op.ok.status === 302 ? undefined : { [op.ok.contentType ?? 'application/json']: {} };
+    paths[path] ??= {};
+    paths[path][op.method] = {
+      tags: [op.tag],
+      summary: op.summary,
+      operationId: `${op.method}${path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      ...(parameters.length ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      security: securityOf[op.auth],
+      responses: {
+        [op.ok.status]: { description: op.ok.description, ...(okContent ? { content: okContent } : {}) },
+        ...(op.auth === 'twilio'
+          ? { 403: { description: 'The X-Twilio-Signature does not match' } }
+          : {
+              400: { description: 'Bad input: the message names what is wrong', ...errorBody },
+              ...(op.auth !== 'public' ? { 401: { description: 'Not signed in, or an invalid API key', ...errorBody } } : {}),
+              429: { description: 'Too many requests; see Retry-After', ...errorBody },
+            }),
+      },
+    };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'AI Coach API',
+      version: '1.0.0',
+      description:
+        'The REST paths of AI Coach. Sign in with the session cookie (a browser) or a personal API key (Settings › API keys) sent as `Authorization: Bearer aic_...`. `/api/openai` speaks OpenAI’s Chat Completions format, so the official openai SDKs work with `baseURL` set to `<app>/api/openai`.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        cookie: { type: 'apiKey', in: 'cookie', name: 'ai_coach_session' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (aic_...)' },
+        twilioSignature: { type: 'apiKey', in: 'header', name: 'X-Twilio-Signature' },
+      },
+    },
+    paths,
+  };
+  return cached;
+}

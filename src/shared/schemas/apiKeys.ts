@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { apiKeyTexts } from '../texts/apiKeys.js';
+
+// Personal API keys (issue 15): POST /api/api-keys {name}, DELETE /api/api-keys/{id}.
+export const apiKeyLimits = { maxKeys: 10, maxNameLength: 60 } as const;
+
+export const createApiKeySchema = z.object({
+  name: z
+    .string({ message: apiKeyTexts.nameRequired })
+    .trim()
+    .min(1, apiKeyTexts.nameRequired)
+    .max(apiKeyLimits.maxNameLength, apiKeyTexts.nameTooLong),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+
+export const revokeApiKeySchema = z.object({ id: z.coerce.number({ message: apiKeyTexts.notFound }).int(apiKeyTexts.notFound).positive(apiKeyTexts.notFound).max(2_147_483_647, apiKeyTexts.notFound) });
+export type RevokeApiKeyInput = z.input<typeof revokeApiKeySchema>;
