@@ -1,7 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
 import { commonTexts, phoneTexts } from '../../src/shared/texts/index.js';
-import { signUp } from '../helpers/clients.js';
+import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
@@ -19,20 +20,7 @@ describe('phone calls', () => {
   beforeAll(async () => {
     twilio = await startFakeTwilio();
     model = await startFakeOpenAI();
-    [server, unconfigured] = await Promise.all([
-      startTestServer({
-      DEMO_MODE: 'false',
-      OPENAI_API_KEY: 'sk-test-key-123456',
-      OPENAI_BASE_URL: model.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      TWILIO_ALLOWED_COUNTRY_PREFIXES: '+1,+44',
-      PUBLIC_URL: publicUrl,
-      }),
-      startTestServer({ DEMO_MODE: 'false' }),
-    ]);
+    [server, unconfigured] = await Promise.all([startTestServer(configured()), startTestServer({ DEMO_MODE: 'false' })]);
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
@@ -46,6 +34,40 @@ describe('phone calls', () => {
   });
 
   const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
+
+  // A server with the model and Twilio configured; `extra` overrides (limits).
+  const configured = (extra: Record<string, string> = {}) => ({
+    DEMO_MODE: 'false',
+    OPENAI_API_KEY: 'sk-test-key-123456',
+    OPENAI_BASE_URL: model.url,
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_PHONE_NUMBER: '+15550001111',
+    TWILIO_API_BASE_URL: twilio.url,
+    TWILIO_ALLOWED_COUNTRY_PREFIXES: '+1,+44',
+    PUBLIC_URL: publicUrl,
+    ...extra,
+  });
+
+  // An incoming call from `from` to the app at `target`: the greeting's TwiML, then what each turn answers.
+  async function incomingCall(target: TestServer, from: string, callSid: string) {
+    const post = async (url: string, params: Record<string, string>) => {
+      const res = await postSignedWebhook({ authToken: twilio.authToken, signedUrl: url, targetUrl: target.url + url.slice(publicUrl.length), params });
+      expect(res.status).toBe(200);
+      expect(res.contentType).toMatch(/xml/);
+      return parse(res.text);
+    };
+    const greeting = await post(`${publicUrl}/api/twilio/voice/incoming`, { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound' });
+    let action: string = greeting.Gather['@action'];
+    return {
+      /** Says `text`; the next turn answers at the action this one's TwiML gave. */
+      say: async (text: string) => {
+        const twiml = await post(action, { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound', SpeechResult: text });
+        if (twiml.Gather) action = twiml.Gather['@action'];
+        return twiml;
+      },
+    };
+  }
 
   it('asks Twilio to call the number, with webhooks under PUBLIC_URL', async () => {
     const { http, user } = await signUp(server.url, 'phone-user-1');
@@ -102,6 +124,59 @@ describe('phone calls', () => {
     for (const res of await Promise.all(cases)) expect(res.status).toBe(403);
     const good = await postSignedWebhook({ authToken: twilio.authToken, signedUrl, targetUrl: target, params });
     expect(good.status).toBe(200);
+  });
+
+  it("saves a call as a temporary chat while the caller's storeChatHistory is off, removed like any temporary chat", async () => {
+    model.behave({ reply: 'Start with one small task.' });
+    const erin = await signUp(server.url, 'phone-erin', 'Erin Phone');
+    expect((await erin.http.post('/trpc/profile.updateProfile', { fullName: 'Erin Phone', phone: '+1 555 444 5555' })).status).toBe(200);
+    const privacy = { dataRetention: '90', shareAnonymousData: false, storeChatHistory: false };
+    expect((await erin.http.post('/trpc/profile.updatePrivacy', privacy)).status).toBe(200);
+
+    const call = await incomingCall(server, '+15554445555', 'CA5');
+    expect((await call.say('How do I delegate?')).Gather.Say).toBe('Start with one small task.');
+    expect((await call.say('And then?')).Gather.Say).toBe('Start with one small task.');
+    const chats = (await erin.http.get('/api/chats')).json as Array<{ id: number; title: string; isTemporary: boolean }>;
+    expect(chats).toEqual([expect.objectContaining({ title: expect.stringMatching(/^Phone call /), isTemporary: true })]);
+
+    // Left idle: the retention job removes it after an hour.
+    await enforceDataRetention(server.deps.orm, new Date(Date.now() + temporaryChatIdleMs + 60_000));
+    expect((await erin.http.get('/api/chats')).json).toEqual([]);
+  });
+
+  it('keeps phone turns within RATE_LIMIT_CHAT_PER_MINUTE: past it the coach says goodbye politely, per user and per unknown number', async () => {
+    const limited = await startTestServer(configured({ RATE_LIMIT_CHAT_PER_MINUTE: '2' }));
+    try {
+      model.behave({ reply: 'One step at a time.' });
+      const frank = await signUp(limited.url, 'phone-frank', 'Frank Phone');
+      expect((await frank.http.post('/trpc/profile.updateProfile', { fullName: 'Frank Phone', phone: '+1 555 666 7777' })).status).toBe(200);
+      // Frank's budget is the one his chats use: one chat message, then one phone turn.
+      const chat = await frank.http.post('/api/chats', {});
+      expect((await frank.http.post(`/api/chats/${chat.json.id}/messages`, { content: 'Hello coach' })).status).toBe(201);
+      await eventually(async () => {
+        const last = (await frank.http.get(`/api/chats/${chat.json.id}/messages`)).json?.at(-1);
+        return last?.role === 'assistant' && last.status !== 'streaming';
+      });
+
+      const call = await incomingCall(limited, '+15556667777', 'CA6');
+      expect((await call.say('How do I prioritise?')).Gather.Say).toBe('One step at a time.');
+      const asked = model.requests.length;
+      const refused = await call.say('And the rest?');
+      expect(refused.Say).toBe(phoneTexts.tooManyTurns);
+      expect(refused).toHaveProperty('Hangup');
+      expect(refused).not.toHaveProperty('Gather');
+      expect(model.requests.length).toBe(asked);
+
+      // An unknown caller is counted by their number.
+      const stranger = await incomingCall(limited, '+15558889999', 'CA7');
+      expect((await stranger.say('Help me plan.')).Gather.Say).toBe('One step at a time.');
+      expect((await stranger.say('And tomorrow?')).Gather.Say).toBe('One step at a time.');
+      expect((await stranger.say('And the day after?')).Say).toBe(phoneTexts.tooManyTurns);
+      const another = await incomingCall(limited, '+15551112222', 'CA8');
+      expect((await another.say('Help me plan.')).Gather.Say).toBe('One step at a time.');
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('holds a TwiML conversation and saves it in the matching user\'s history; unknown callers get a generic coach', async () => {

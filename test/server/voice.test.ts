@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commonTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
+import { coachTexts, commonTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { defaultFakeTranscription, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -150,6 +151,46 @@ describe('voice', () => {
     expect(foreign.status).toBe(404);
     const empty = await bob.http.post('/trpc/voice.turn', { chatId: null, text: '  ' });
     expect(empty.status).toBe(400);
+  });
+
+  it("starts a temporary chat for a call while the user's storeChatHistory is off, removed like any temporary chat", async () => {
+    fake.behave({ reply: 'Say what you saw. Then listen.' });
+    const dana = await signUp(server.url, 'voice-dana', 'Dana Voice');
+    const privacy = { dataRetention: '90', shareAnonymousData: false, storeChatHistory: false };
+    expect((await dana.http.post('/trpc/profile.updatePrivacy', privacy)).status).toBe(200);
+    const chatsOf = async () => (await dana.http.get('/api/chats')).json as Array<{ id: number; isTemporary: boolean }>;
+
+    const call = await dana.http.post('/trpc/voice.turn', { chatId: null, text: 'How do I give feedback?' });
+    expect(call.status).toBe(200);
+    const { chatId } = call.json.result.data;
+    expect((await dana.http.post('/trpc/voice.turn', { chatId, text: 'And then?' })).json.result.data.chatId).toBe(chatId);
+    expect((await chatsOf()).find((c) => c.id === chatId)?.isTemporary).toBe(true);
+    // Left for another chat: deleted.
+    const next = await dana.http.post('/api/chats', {});
+    expect((await chatsOf()).map((c) => c.id)).toEqual([next.json.id]);
+
+    // Left idle: the retention job removes it after an hour.
+    const idle = (await dana.http.post('/trpc/voice.turn', { chatId: null, text: 'One more thing.' })).json.result.data.chatId;
+    await dana.http.delete(`/api/chats/${next.json.id}`);
+    expect((await chatsOf()).map((c) => c.id)).toEqual([idle]);
+    await enforceDataRetention(server.deps.orm, new Date(Date.now() + temporaryChatIdleMs + 60_000));
+    expect(await chatsOf()).toEqual([]);
+  });
+
+  it('refuses a voice turn past RATE_LIMIT_CHAT_PER_MINUTE with a 429', async () => {
+    const limited = await startTestServer({ DEMO_MODE: 'false', RATE_LIMIT_CHAT_PER_MINUTE: '2' });
+    try {
+      const { http } = await signUp(limited.url, 'voice-limited');
+      const first = await http.post('/trpc/voice.turn', { chatId: null, text: 'Help me plan my week.' });
+      expect(first.status).toBe(200);
+      const { chatId } = first.json.result.data;
+      expect((await http.post('/trpc/voice.turn', { chatId, text: 'And the meetings?' })).status).toBe(200);
+      const refused = await http.post('/trpc/voice.turn', { chatId, text: 'And the rest?' });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.message).toBe(coachTexts.rateLimited(Number(/wait (\d+)/.exec(refused.json.error.message)?.[1])));
+    } finally {
+      await limited.stop();
+    }
   });
 
   it("brings the user's knowledge base into a voice turn only while it is switched on", async () => {

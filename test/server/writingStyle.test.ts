@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { User } from '../../src/server/db/entities/User.js';
 import { WritingStyleProfile } from '../../src/server/db/entities/WritingStyleProfile.js';
 import { generateEmail } from '../../src/server/features/writingStyle/generateEmail.js';
-import { authTexts, commonTexts, writingStyleTexts } from '../../src/shared/texts/index.js';
+import { authTexts, coachTexts, commonTexts, writingStyleTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { sentItemsFor, type CorpusStyle } from '../fixtures/sentMailCorpus.js';
@@ -331,6 +331,32 @@ describe('writingStyle.generate', () => {
     const res = await http.post('/trpc/writingStyle.generate', input);
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe(message);
+  });
+
+  it('takes the chat budget: past RATE_LIMIT_CHAT_PER_MINUTE generation and analysis answer 429', async () => {
+    const limited = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, RATE_LIMIT_CHAT_PER_MINUTE: '3' });
+    try {
+      // The analysis is one call, the first generation the second, the chat message the third.
+      const { http } = await userWithProfile(limited);
+      const input = { topic: 'Moving the retro to Thursday', audience: 'internal' };
+      expect((await http.post('/trpc/writingStyle.generate', input)).status).toBe(200);
+      const chat = await http.post('/api/chats', {});
+      expect((await http.post(`/api/chats/${chat.json.id}/messages`, { content: 'Hello coach' })).status).toBe(201);
+
+      const generate = await http.post('/trpc/writingStyle.generate', input);
+      expect(generate.status).toBe(429);
+      const seconds = Number(/wait (\d+)/.exec(generate.json.error.message)?.[1]);
+      expect(generate.json.error.message).toBe(coachTexts.rateLimited(seconds));
+      const analyze = await http.post('/api/writing-analysis/analyze-style');
+      expect(analyze.status).toBe(429);
+      expect(analyze.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(analyze.json.message).toMatch(/^Too many requests to the coach/);
+      // Another user has a budget of their own.
+      const other = await newUser(limited);
+      expect((await other.http.post('/trpc/writingStyle.generate', input)).status).toBe(412);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('refuses a deeply nested or oversized body without a 500', async () => {

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
+import { forgetUserLocalCopies } from './localCopies';
 
 // SPEC section 7 request defaults: no automatic retry, no refetch on focus or on a timer,
 // data never stale (it is invalidated explicitly after a change).
@@ -34,7 +35,9 @@ export const trpcClient = createTRPCClient<AppRouter>({
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
 
 // The WebSocket carries the session it was opened with: after login or logout open a new one.
+// The previous user's local copies (writing style, knowledge base) go with their session.
 export async function afterSessionChange() {
+  forgetUserLocalCopies();
   wsClient.close();
   await queryClient.resetQueries();
 }

@@ -109,5 +109,6 @@ export const phoneTexts = {
   didNotHear: "I didn't catch that. Goodbye for now, and good luck.",
   goodbye: 'Thank you for calling. Goodbye, and good luck.',
   replyFailed: 'Sorry, I could not think of an answer just now. Please try again later. Goodbye.',
+  tooManyTurns: 'Sorry, you have reached the limit for coaching right now. Please try again later. Goodbye.',
   phoneChatTitle: (date: string) => `Phone call ${date}`,
 } as const;

@@ -12,6 +12,8 @@ import { trpc, trpcClient } from '../../lib/trpc';
 // The profile as the page and the chat panel read it: from the server, mirrored to local storage
 // under writing_style_data (SPEC section 3: the profile plus lastUpdated); when the server cannot
 // be read, the mirror stands in (SPEC section 7: the chat's read falls back to local storage).
+// The mirror is removed whenever the session changes (forgetUserLocalCopies in lib/localCopies.ts),
+// so the next user of this browser never sees it.
 
 function readMirror(value: unknown): WritingStyle | null {
   const parsed = writingStyleSchema.safeParse(value);

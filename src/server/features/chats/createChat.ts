@@ -1,15 +1,13 @@
 import type { z } from 'zod';
 import type { createChatSchema } from '../../../shared/schemas/chats.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
-import { UserSettings } from '../../db/entities/UserSettings.js';
-import { privacyDefaults } from '../../../shared/settingsConstants.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
 // With storeChatHistory off (Settings, Privacy) a new chat is temporary: starting another one
 // means the user left it, so it is deleted then (the retention job removes the ones left idle).
 export async function createChat(ctx: AuthedContext, input: z.output<typeof createChatSchema>) {
-  const settings = await ctx.em.findOne(UserSettings, { user: ctx.user.id });
-  const isTemporary = settings ? !settings.storeChatHistory : !privacyDefaults.storeChatHistory;
+  const isTemporary = await newChatIsTemporary(ctx.em, ctx.user.id);
   await ctx.em.nativeDelete(Chat, { owner: ctx.user.id, isTemporary: true });
   const chat = ctx.em.create(Chat, { owner: ctx.user, title: input.title ?? defaultChatTitle, isPinned: false, isTemporary });
   await ctx.em.flush();

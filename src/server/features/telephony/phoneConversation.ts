@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
 import { phoneTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
@@ -7,9 +8,12 @@ import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
+import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
 import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
 import { loadCoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { consumeChatMessage } from '../limits/chatLimit.js';
+import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { webhookPaths } from './telephonyProvider.js';
 
 // The phone conversation as TwiML: a greeting, then a <Gather input="speech"> loop whose action is
@@ -53,6 +57,15 @@ export async function continueCall(ctx: Ctx, query: WebhookParams, params: Webho
     return response.toString();
   }
 
+  // The coach's budgets hold on the phone too: the user's (shared with their chats), or an
+  // unknown caller's by number. Refused: a polite goodbye, never an error Twilio would read out.
+  const budget = await takeBudget(ctx, user, params);
+  if (!budget) {
+    response.say(phoneTexts.tooManyTurns);
+    response.hangup();
+    return response.toString();
+  }
+
   const earlier = chat ? (await ctx.em.find(Message, { chat: chat.id }, { orderBy: { id: 'desc' }, limit: history })).reverse() : [];
   const turns: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
   const latest: ChatTurn = { role: 'user', content: said };
@@ -71,6 +84,7 @@ export async function continueCall(ctx: Ctx, query: WebhookParams, params: Webho
   }
   reply = reply.trim();
   if (!reply) {
+    await budget.refund();
     response.say(phoneTexts.replyFailed);
     response.hangup();
     return response.toString();
@@ -96,12 +110,39 @@ function gather(response: ReturnType<typeof newVoiceResponse>, ctx: Ctx, query: 
   g.say(say);
 }
 
+/**
+ * Takes the budgets of one phone turn: a known caller spends their own (the per-minute chat limit
+ * and the daily model quota they share with their chats), an unknown caller the chat limit keyed by
+ * their number. The turn to give back if the coach fails, or null when a limit refuses.
+ */
+async function takeBudget(ctx: Ctx, user: User | null, params: WebhookParams): Promise<ModelTurn | null> {
+  const number = callerNumberOf(params) ?? 'unknown';
+  try {
+    if (!user) {
+      await ctx.deps.rateLimits.chat.consume(`phone:${number}`);
+      return { refund: async () => {} };
+    }
+    const caller = { deps: ctx.deps, user, clientIp: `phone:${number}` };
+    await consumeChatMessage(caller);
+    return takeModelTurn(caller);
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === 'TOO_MANY_REQUESTS') return null;
+    throw error;
+  }
+}
+
+/** The caller's side of the call: From on an incoming call, To on one the coach placed. */
+function callerNumberOf(params: WebhookParams): string | null {
+  const number = (params.Direction ?? 'inbound').startsWith('outbound') ? params.To : params.From;
+  return number && /^\+[1-9]\d{6,14}$/.test(number) ? number : null;
+}
+
 async function callerOf(em: EntityManager, query: WebhookParams, params: WebhookParams): Promise<User | null> {
   if (query.user && /^\d+$/.test(query.user)) return em.findOne(User, Number(query.user));
   // An incoming call: the caller's number against the users' profile phones. A number two
   // users share identifies nobody.
-  const from = (params.Direction ?? 'inbound').startsWith('outbound') ? params.To : params.From;
-  if (!from || !/^\+[1-9]\d{6,14}$/.test(from)) return null;
+  const from = callerNumberOf(params);
+  if (!from) return null;
   const matches = await em.find(UserSettings, { phone: from }, { populate: ['user'], limit: 2 });
   return matches.length === 1 ? (matches[0]!.user as User) : null;
 }
@@ -116,8 +157,11 @@ async function conversationOf(em: EntityManager, query: WebhookParams): Promise<
 }
 
 async function saveTurns(ctx: Ctx, user: User, chat: Chat | null, said: string, reply: string): Promise<Chat> {
+  // A call's chat follows the user's storeChatHistory like any new chat.
+  const isTemporary = chat === null && (await newChatIsTemporary(ctx.em, user.id));
   const saved = await ctx.em.transactional(async (em) => {
-    const owned = chat ? em.merge(chat) : em.create(Chat, { owner: user.id, title: phoneTexts.phoneChatTitle(new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'), isPinned: false });
+    const title = phoneTexts.phoneChatTitle(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    const owned = chat ? em.merge(chat) : em.create(Chat, { owner: user.id, title, isPinned: false, isTemporary });
     owned.updatedAt = new Date();
     const userMessage = em.create(Message, { chat: owned, role: 'user', content: said, status: 'complete' });
     const coachMessage = em.create(Message, { chat: owned, role: 'assistant', content: reply, status: 'complete' });

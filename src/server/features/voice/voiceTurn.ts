@@ -10,6 +10,7 @@ import { findOwnedChat } from '../chats/ownedChat.js';
 import { buildCoachContext, voiceReplyRule } from '../coach/coachContext.js';
 import { loadCoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
 /** Turns of the call's chat the coach hears again with each new turn. */
 const historyTurns = 20;
@@ -37,8 +38,10 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
   reply = reply.trim();
   if (!reply) throw new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.aiError });
 
+  // A call's chat follows the user's storeChatHistory like any new chat.
+  const isTemporary = chat === null && (await newChatIsTemporary(ctx.em, ctx.user.id));
   const saved = await ctx.em.transactional(async (em) => {
-    const owned = chat ? em.merge(chat) : em.create(Chat, { owner: ctx.user.id, title: voiceTexts.chatTitle(callStamp()), isPinned: false });
+    const owned = chat ? em.merge(chat) : em.create(Chat, { owner: ctx.user.id, title: voiceTexts.chatTitle(callStamp()), isPinned: false, isTemporary });
     owned.updatedAt = new Date();
     const userMessage = em.create(Message, { chat: owned, role: 'user', content: input.text, status: 'complete' });
     const coachMessage = em.create(Message, { chat: owned, role: 'assistant', content: reply, status: 'complete' });
