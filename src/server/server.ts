@@ -21,7 +21,8 @@ import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
-import { createReplyRunner, settleAbandonedReplies } from './features/chats/replyRunner.js';
+import { startOrphanSweep } from './features/chats/orphanedReplies.js';
+import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { Message } from './db/entities/Message.js';
@@ -57,13 +58,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let chatBus: ChatBus | undefined;
   let retention: ReturnType<typeof startDataRetentionJob> | undefined;
   let rateLimits: RateLimits | undefined;
+  let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   try {
     orm = await openDatabase(target);
     const db = orm;
     await prepareDemoAccount(db, config.demoMode);
-    // The embedded database has one server at a time, so any reply still 'streaming' is abandoned;
-    // on PostgreSQL other instances may be streaming: only long-dead replies are settled.
-    await settleAbandonedReplies(db, target.kind === 'pglite' ? new Date() : new Date(Date.now() - 15 * 60_000));
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
     await retention.firstRun;
@@ -96,6 +95,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }),
       microsoft: createMicrosoftDeps(config),
     };
+    // Replies whose instance died mid-stream (even killed) are marked stopped with their partial
+    // text, at start and then periodically. The embedded database has one server at a time, so at
+    // start every reply still 'streaming' is orphaned; on PostgreSQL other instances may be
+    // streaming theirs: only replies their instance stopped writing are (orphanedReplies.ts).
+    orphanSweep = startOrphanSweep({
+      em: db.em,
+      chatBus,
+      runningIds: () => deps.replies.runningIds(),
+      log,
+      firstSettlesAll: target.kind === 'pglite',
+    });
+    await orphanSweep.firstRun;
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -167,6 +178,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await stopped;
         clearTimeout(timeout);
         await deps.replies.drain();
+        await orphanSweep?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -178,6 +190,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     return { url, port, deps, httpServer, close };
   } catch (error) {
+    await orphanSweep?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

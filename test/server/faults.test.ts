@@ -7,7 +7,10 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatTexts, commonTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
-import { eventually, signUp } from '../helpers/clients.js';
+import { Message } from '../../src/server/db/entities/Message.js';
+import { replyOrphanedAfterMs, settleOrphanedReplies } from '../../src/server/features/chats/orphanedReplies.js';
+import { eventually, signUp, trpcClientFor } from '../helpers/clients.js';
+import { freshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Faults injected while the app serves: a slow, failing or cut model, PostgreSQL restarted under
@@ -110,57 +113,130 @@ async function freePort(): Promise<number> {
 }
 
 describe('an instance killed mid-reply (SIGKILL)', () => {
-  it('marks the reply under way stopped with its partial text after the restart', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-kill-'));
+  // On PostgreSQL (DATABASE_URL) the next instance cannot know the killed one is gone: it finds the
+  // reply orphaned by its heartbeat going quiet (orphanedReplies.ts), seconds later, not minutes.
+  it('marks the reply under way stopped with its partial text once another instance starts, and the chat takes messages again', async () => {
+    const database = await freshDatabase();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: '', // the embedded database: one instance, so the restart settles at once
-          SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
-          OPENAI_API_KEY: 'test-key',
-          OPENAI_BASE_URL: fake.url,
-          LOG_LEVEL: 'silent',
-          MODEL_DAILY_QUOTA: '0',
-        },
-        stdio: 'ignore',
-      });
-      return child;
-    };
-    // A cold start (tsx, migrations) takes a while on a busy machine.
-    const ready = () => eventually(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 90_000);
-    let child: ChildProcess | undefined = start();
+    const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, MODEL_DAILY_QUOTA: '0' };
+    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: database.dataDir,
+        DATABASE_URL: database.databaseUrl ?? '',
+        SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: 'ignore',
+    });
+    let next: TestServer | undefined;
+    let trpc: ReturnType<typeof trpcClientFor> | undefined;
     try {
-      await ready();
+      // A cold start (tsx, migrations) takes a while on a busy machine.
+      await eventually(async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200, 90_000);
       fake.behave({ tokens: Array.from({ length: 400 }, (_, i) => ` w${i}`), tokenDelayMs: 15 });
       const { http } = await signUp(url, 'killed_mid_reply');
       const chat = (await http.post('/api/chats')).json;
       expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Tell me everything' })).status).toBe(201);
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // past a checkpoint, far from the end
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
+      const killedAt = Date.now();
 
-      child = start();
-      await ready();
-      const messages = await messagesOf(http, chat.id);
+      // Another instance on the same database, within seconds (on the embedded database it first
+      // waits for the dead server's lock to go stale).
+      next = await startTestServer(env, { ...database, dispose: async () => {} });
+      const onNext = new HttpClient(next.url);
+      expect((await onNext.post('/api/auth/login', { username: 'killed_mid_reply', password: 'secret123' })).status).toBe(200);
+      trpc = trpcClientFor(next.url, onNext);
+      const events: Array<{ type: string; message?: { id: number; status: string; content: string } }> = [];
+      await new Promise<void>((resolve) => {
+        trpc!.client.chats.events.subscribe({ chatId: chat.id }, { onStarted: () => resolve(), onData: (e) => void events.push((e as any).data) });
+      });
+      const streamingWhenSubscribed = (await messagesOf(onNext, chat.id))[1]?.status === 'streaming';
+
+      await eventually(async () => (await messagesOf(onNext, chat.id))[1]?.status === 'stopped', 20_000);
+      expect(Date.now() - killedAt).toBeLessThan(20_000);
+      const messages = await messagesOf(onNext, chat.id);
       expect(messages[0]).toMatchObject({ role: 'user', status: 'complete', content: 'Tell me everything' });
       expect(messages[1]).toMatchObject({ role: 'assistant', status: 'stopped' });
       expect(messages[1]!.content).toMatch(/^ w0 w1 w2/);
       expect(messages[1]!.content.length).toBeLessThan(400 * 5);
+      // Settled while subscribed: the subscriber was told, with the partial text.
+      if (streamingWhenSubscribed) {
+        await eventually(() => events.some((e) => e.type === 'message.completed'));
+        expect(events.find((e) => e.type === 'message.completed')!.message).toMatchObject({ status: 'stopped', content: messages[1]!.content });
+      }
       // The chat is not stuck behind a reply that will never end.
       fake.behave({ tokens: ['back'] });
-      expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Are you back?' })).status).toBe(201);
+      expect((await onNext.post(`/api/chats/${chat.id}/messages`, { content: 'Are you back?' })).status).toBe(201);
+      await eventually(async () => (await messagesOf(onNext, chat.id))[3]?.status === 'complete');
     } finally {
-      child?.kill('SIGKILL');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      child.kill('SIGKILL');
+      trpc?.close();
+      await next?.stop();
+      await database.dispose();
     }
   }, 240_000);
+
+  describe('on a running server', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, MODEL_DAILY_QUOTA: '0' });
+    }, 120_000);
+    afterAll(async () => {
+      await server.stop();
+    }, 120_000);
+
+    // A reply left by an instance that died, as the database holds it.
+    async function orphanedReply(chatId: number, content: string) {
+      const em = server.deps.orm.em.fork();
+      const reply = em.create(Message, { chat: chatId, role: 'assistant', content, status: 'streaming' });
+      await em.flush();
+      await em.nativeUpdate(Message, { id: reply.id }, { updatedAt: new Date(Date.now() - 60_000) });
+      return reply.id;
+    }
+
+    it('settles at once a stop asked for an orphaned reply, telling subscribers', async () => {
+      const { http } = await signUp(server.url, 'stop_orphan');
+      const chat = (await http.post('/api/chats')).json;
+      const id = await orphanedReply(chat.id, 'Half a thought');
+      const trpc = trpcClientFor(server.url, http);
+      try {
+        const events: Array<{ type: string; message?: unknown }> = [];
+        await new Promise<void>((resolve) => {
+          trpc.client.chats.events.subscribe({ chatId: chat.id }, { onStarted: () => resolve(), onData: (e) => void events.push((e as any).data) });
+        });
+        expect(await trpc.client.chats.stop.mutate({ chatId: chat.id })).toEqual({ success: true, messageId: id });
+        expect((await messagesOf(http, chat.id)).map((m) => [m.status, m.content])).toEqual([['stopped', 'Half a thought']]);
+        await eventually(() => events.some((e) => e.type === 'message.completed'));
+        expect(events.find((e) => e.type === 'message.completed')!.message).toMatchObject({ id, status: 'stopped', content: 'Half a thought' });
+        // Settled once: a second sweep finds nothing.
+        expect(await settleOrphanedReplies(server.deps.orm.em, server.deps.chatBus, { chatId: chat.id })).toEqual([]);
+      } finally {
+        trpc.close();
+      }
+    });
+
+    it('never takes a live reply for orphaned, however long the model stays silent', async () => {
+      fake.behave({ tokens: ['Silent', ' then done'], tokenDelayMs: replyOrphanedAfterMs + 1_500 });
+      const { http } = await signUp(server.url, 'silent_model');
+      const chat = (await http.post('/api/chats')).json;
+      expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Think hard' })).status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, replyOrphanedAfterMs + 1_000));
+      // As another instance would sweep (it does not know this one's replies): the heartbeat kept it live.
+      expect(await settleOrphanedReplies(server.deps.orm.em, server.deps.chatBus)).toEqual([]);
+      expect((await messagesOf(http, chat.id))[1]?.status).toBe('streaming');
+      fake.behave({ tokens: ['ok'] }); // the reply under way keeps its own behaviour
+      await eventually(async () => (await messagesOf(http, chat.id))[1]?.status === 'complete', 30_000);
+      expect((await messagesOf(http, chat.id))[1]!.content).toBe('Silent then done');
+    }, 60_000);
+  });
 });
 
 // A PostgreSQL cluster of our own, on its own port and directory: the machine's shared server

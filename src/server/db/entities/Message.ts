@@ -11,8 +11,12 @@ export type MessageStatus = (typeof messageStatuses)[number];
 export const MessageSchema = defineEntity({
   name: 'Message',
   tableName: 'message',
-  // Pages of a chat's messages are read newest first by id.
-  indexes: [{ name: 'message_chat_page_idx', properties: ['chat', 'id'] }],
+  indexes: [
+    // Pages of a chat's messages are read newest first by id.
+    { name: 'message_chat_page_idx', properties: ['chat', 'id'] },
+    // The few replies under way: a chat's one (send, stop) and the orphan sweep (orphanedReplies.ts).
+    { name: 'message_streaming_idx', properties: ['chat'], where: `"status" = 'streaming'` },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     chat: () => p.manyToOne(Chat).deleteRule('cascade'),
@@ -20,6 +24,9 @@ export const MessageSchema = defineEntity({
     content: p.text().default(''),
     status: p.enum(messageStatuses).default('complete'),
     createdAt: p.datetime().onCreate(() => new Date()),
+    // Last written, by the database's clock: a reply under way is written at least every
+    // checkpoint, so one not written for a while is orphaned (features/chats/orphanedReplies.ts).
+    updatedAt: p.datetime().defaultRaw('current_timestamp'),
   },
 });
 

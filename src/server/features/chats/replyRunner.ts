@@ -10,11 +10,23 @@ import type { CoachFacts } from '../coach/coachFacts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
-// While a reply streams, its text so far is written every so often (status still 'streaming'), so
-// that a server killed mid-reply loses at most this much: the next start marks it stopped.
+// While a reply runs, its text so far is written every interval (status still 'streaming'), even
+// when no text came: a server killed mid-reply loses at most this much, and the write is the
+// reply's heartbeat. One not written for a while is orphaned and settled (orphanedReplies.ts).
 export const replyCheckpointMs = 1_000;
 
-type ActiveReply = { chatId: number; messageId: number; message: MessageDto; controller: AbortController; done: Promise<void> };
+type ActiveReply = {
+  chatId: number;
+  messageId: number;
+  message: MessageDto;
+  controller: AbortController;
+  done: Promise<void>;
+  text: string;
+  /** The checkpoint being written, if any. */
+  checkpoint?: Promise<unknown>;
+  /** Set once the reply is being finished: no checkpoint may follow its final write. */
+  finishing: boolean;
+};
 type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
 export type FactsFor = (em: EntityManagerFork, userId: number) => Promise<CoachFacts>;
@@ -35,10 +47,40 @@ export function createReplyRunner(deps: {
   const active = new Map<number, ActiveReply>();
   const store = createReplyStore(deps.orm);
 
+  // One timer checkpoints every reply running here; written in the same tick, they share one
+  // statement (replyStore). No query per token.
+  let heartbeat: NodeJS.Timeout | undefined;
+  function checkpointAll() {
+    for (const reply of active.values()) {
+      if (reply.finishing || reply.checkpoint) continue;
+      reply.checkpoint = store
+        .save(reply.messageId, reply.text, 'streaming')
+        .then((stored) => {
+          // Gone (chat deleted) or settled as orphaned by another instance: not ours to finish.
+          if (!stored && !reply.finishing) {
+            deps.log.warn({ chatId: reply.chatId, messageId: reply.messageId }, 'coach reply settled elsewhere; stopped here');
+            reply.controller.abort();
+          }
+        })
+        .catch((cause) => deps.log.warn({ err: cause, chatId: reply.chatId, messageId: reply.messageId }, 'could not checkpoint the coach reply'))
+        .finally(() => {
+          reply.checkpoint = undefined;
+        });
+    }
+  }
+  function updateHeartbeat() {
+    if (active.size && !heartbeat) {
+      heartbeat = setInterval(checkpointAll, replyCheckpointMs);
+      heartbeat.unref();
+    } else if (!active.size && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  }
+
   async function run(reply: ActiveReply, user: CoachUser, userId: number) {
     const { chatId, messageId, controller } = reply;
     const em = deps.orm.em.fork();
-    let text = '';
     let seq = 0;
     let status: MessageStatus = 'complete';
     let error: string | undefined;
@@ -50,8 +92,6 @@ export function createReplyRunner(deps: {
       clearTimeout(stallTimer);
       stallTimer = setTimeout(() => stall.abort(), stallTimeoutMs);
     };
-    let checkpoint: Promise<unknown> | undefined;
-    let checkpointed = Date.now();
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
@@ -63,27 +103,18 @@ export function createReplyRunner(deps: {
         armStall();
         if (signal.aborted) break;
         if (!delta) continue;
-        text += delta;
+        reply.text += delta;
         seq += 1;
         deps.chatBus.publish(chatId, { type: 'message.delta', chatId, messageId, seq, text: delta });
-        if (!checkpoint && Date.now() - checkpointed >= replyCheckpointMs) {
-          checkpoint = store
-            .save(messageId, text, 'streaming')
-            .catch((cause) => deps.log.warn({ err: cause, chatId, messageId }, 'could not checkpoint the coach reply'))
-            .finally(() => {
-              checkpoint = undefined;
-              checkpointed = Date.now();
-            });
-        }
       }
       if (controller.signal.aborted) status = 'stopped';
-      else if (stall.signal.aborted) [status, error] = stalled(text);
-      else if (!text.trim()) text = chatTexts.fallbackReply;
+      else if (stall.signal.aborted) [status, error] = stalled(reply.text);
+      else if (!reply.text.trim()) reply.text = chatTexts.fallbackReply;
     } catch (cause) {
       if (controller.signal.aborted) {
         status = 'stopped';
       } else if (stall.signal.aborted) {
-        [status, error] = stalled(text);
+        [status, error] = stalled(reply.text);
         deps.log.warn({ chatId, messageId, stallTimeoutMs }, 'coach reply stalled; stopped');
       } else {
         status = 'failed';
@@ -93,8 +124,9 @@ export function createReplyRunner(deps: {
     }
     clearTimeout(stallTimer);
     // The final write must come after the last checkpoint, never in the same statement.
-    await checkpoint;
-    await finish(em, reply.message, text, status, error);
+    reply.finishing = true;
+    await reply.checkpoint;
+    await finish(em, reply.message, reply.text, status, error);
   }
 
   // A stalled reply keeps what arrived (as stopped); with nothing, it fails like any failure.
@@ -114,7 +146,7 @@ export function createReplyRunner(deps: {
       // Nothing arrived from a failed model: the reply is not kept; the user's message stays.
       const dropped = status === 'failed' && !text;
       const changed = dropped ? await em.nativeDelete(Message, { id: reply.id }) : await store.save(reply.id, text, status);
-      if (!changed) return; // the chat was deleted meanwhile
+      if (!changed) return; // the chat was deleted meanwhile, or the reply was settled elsewhere
       const message: MessageDto = { ...reply, content: dropped ? '' : text, status };
       deps.chatBus.publish(reply.chatId, { type: 'message.completed', message, ...(error ? { error } : {}) });
     } catch (cause) {
@@ -126,16 +158,18 @@ export function createReplyRunner(deps: {
     start(params: { reply: MessageDto; user: User }) {
       const { reply: message } = params;
       const controller = new AbortController();
-      const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve() };
+      const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve(), text: '', finishing: false };
       const coachUser: CoachUser = { fullName: params.user.fullName, jobTitle: params.user.jobTitle ?? null, company: params.user.company ?? null };
       // A stop asked on another instance reaches the one that runs the reply through the bus.
       const unsubscribe = deps.chatBus.subscribe(reply.chatId, (event) => {
         if (event.type === 'stop' && event.messageId === reply.messageId) controller.abort();
       });
       active.set(reply.chatId, reply);
+      updateHeartbeat();
       reply.done = run(reply, coachUser, params.user.id).finally(() => {
         unsubscribe();
         if (active.get(reply.chatId) === reply) active.delete(reply.chatId);
+        updateHeartbeat();
       });
     },
     /** Stops the reply running in a chat on this instance; false when none runs here. */
@@ -146,11 +180,15 @@ export function createReplyRunner(deps: {
       return true;
     },
     running: () => active.size,
+    /** The ids of the replies running here: never orphaned, whatever their last write. */
+    runningIds: () => [...active.values()].map((reply) => reply.messageId),
     /** On shutdown: stop every reply and wait until each is stored as stopped. */
     async drain() {
       const replies = [...active.values()];
       for (const reply of replies) reply.controller.abort();
       await Promise.allSettled(replies.map((reply) => reply.done));
+      clearInterval(heartbeat);
+      heartbeat = undefined;
       await store.drain();
     },
   };
@@ -174,15 +212,4 @@ async function loadHistory(em: ReturnType<MikroORM['em']['fork']>, chatId: numbe
     turns.unshift({ role: row.role, content: row.content });
   }
   return turns;
-}
-
-// Replies left 'streaming' by a server that stopped abruptly (even killed) can never finish: the
-// text checkpointed so far is kept and marked stopped; one with no text yet is removed. Either way
-// the chat accepts messages again, and the user's message stays.
-export async function settleAbandonedReplies(orm: MikroORM, olderThan: Date): Promise<number> {
-  const em = orm.em.fork();
-  const abandoned = { status: 'streaming' as const, createdAt: { $lt: olderThan } };
-  const stopped = await em.nativeUpdate(Message, { ...abandoned, content: { $ne: '' } }, { status: 'stopped' });
-  const removed = await em.nativeDelete(Message, { ...abandoned, content: '' });
-  return stopped + removed;
 }

@@ -1,9 +1,10 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { MessageStatus } from '../../db/entities/Message.js';
 
-// Stores finished replies. Replies often end together (many users, one model), and on the embedded
-// database every statement runs on the event loop that is streaming the other replies: so the
-// replies that finish within a few milliseconds are written by one statement.
+// Stores replies: their checkpoints while they stream, and their end. Replies often end together
+// (many users, one model), and on the embedded database every statement runs on the event loop
+// that is streaming the other replies: so the replies written within a few milliseconds are
+// written by one statement.
 export type ReplyStore = ReturnType<typeof createReplyStore>;
 
 type Pending = { id: number; content: string; status: MessageStatus; settle: (stored: boolean) => void; fail: (error: unknown) => void };
@@ -18,11 +19,14 @@ export function createReplyStore(orm: MikroORM, windowMs = 5) {
     const params = batch.flatMap((reply) => [reply.id, reply.content, reply.status]);
     try {
       const rows: Array<{ id: number }> = await orm.em.getConnection().execute(
-        `update "message" as m set "content" = v.content, "status" = v.status from (values ${values}) as v(id, content, status) where m."id" = v.id returning m."id"`,
+        // Only a reply still under way is written: one settled as orphaned by another instance
+        // (orphanedReplies.ts) stays as it was settled. updated_at is the heartbeat, by the database's clock.
+        `update "message" as m set "content" = v.content, "status" = v.status, "updated_at" = current_timestamp from (values ${values}) as v(id, content, status) where m."id" = v.id and m."status" = 'streaming' returning m."id"`,
         params,
       );
       const stored = new Set(rows.map((row) => Number(row.id)));
-      // A reply whose chat was deleted meanwhile is simply not there any more.
+      // A reply whose chat was deleted meanwhile is simply not there any more; one settled
+      // elsewhere is no longer streaming.
       for (const reply of batch) reply.settle(stored.has(reply.id));
     } catch (error) {
       for (const reply of batch) reply.fail(error);
@@ -37,7 +41,7 @@ export function createReplyStore(orm: MikroORM, windowMs = 5) {
   }
 
   return {
-    /** Resolves true when stored, false when the message no longer exists. */
+    /** Resolves true when stored, false when the message no longer exists or no longer streams. */
     save(id: number, content: string, status: MessageStatus): Promise<boolean> {
       return new Promise((settle, fail) => {
         pending.push({ id, content, status, settle, fail });
