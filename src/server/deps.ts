@@ -14,7 +14,7 @@ export type AppDeps = {
   orm: MikroORM;
   log: Logger;
   sessionPassword: string;
-  /** RATE_LIMIT_*: consume before deciding; chat: call consumeChatMessage (features/limits/chatLimit.ts). */
+  /** RATE_LIMIT_*, MODEL_DAILY_QUOTA: consume before deciding; chat and model turns: call consumeChatMessage (features/limits/chatLimit.ts). */
   rateLimits: RateLimits;
   sessions: SessionStore;
   coach: CoachModel;

@@ -157,6 +157,96 @@ describe('idle timeout and absolute lifetime', () => {
   });
 });
 
+describe('idle timeout', () => {
+  it('ends a session left unused past SESSION_IDLE_TIMEOUT_SECONDS', async () => {
+    const env = { DEMO_MODE: 'false', SESSION_IDLE_TIMEOUT_SECONDS: '60' };
+    const idle = await startTestServer(env);
+    try {
+      const { http } = await signUp(idle.url, 'idle_user');
+      const busy = new HttpClient(idle.url);
+      expect((await busy.post('/api/auth/login', { username: 'idle_user', password: 'secret123' }, { 'user-agent': 'Busy Browser' })).status).toBe(200);
+      expect((await http.get('/api/chats')).status).toBe(200);
+      // Move the last use of the first session back instead of waiting a minute (a restart empties the cache).
+      const em = idle.deps.orm.em.fork();
+      await em.getConnection().execute(`update auth_session set last_seen_at = now() - interval '61 seconds' where user_agent is distinct from 'Busy Browser'`);
+      await idle.close();
+      const restarted = await startTestServer(env, idle.database);
+      try {
+        expect((await new HttpClient(restarted.url).get('/api/chats', { cookie: http.cookieHeader })).status).toBe(401);
+        expect((await new HttpClient(restarted.url).get('/api/chats', { cookie: busy.cookieHeader })).status).toBe(200);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await idle.stop();
+    }
+  });
+
+  it('closes the sockets of a session left idle, and not while the session is in use', async () => {
+    const idle = await startTestServer({ DEMO_MODE: 'false', SESSION_IDLE_TIMEOUT_SECONDS: '60' });
+    try {
+      const { http } = await signUp(idle.url, 'idle_sockets');
+      // The clock jumps ahead (the server runs in this process); everything else runs in real time.
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+      const ws = openSocket('/ws', http.cookieHeader, idle.url);
+      expect(await ws.outcome).toBe('open');
+      await vi.advanceTimersByTimeAsync(40_000);
+      expect((await http.get('/api/chats')).status).toBe(200); // used: idle from here on
+      await vi.advanceTimersByTimeAsync(30_000); // past the first deadline: the socket stays
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(ws.ws.readyState).toBe(WebSocket.OPEN);
+      await vi.advanceTimersByTimeAsync(31_000); // 61 s after the last use
+      expect(await ws.closed).toBe(4401);
+      expect(ws.frames.at(-1)).toMatchObject({ type: 'error' });
+      vi.useRealTimers();
+      expect((await http.get('/api/chats')).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+      await idle.stop();
+    }
+  });
+});
+
+describe('the daily model quota', () => {
+  it('takes a turn before the model, gives it back when the request fails, and answers 429 with Retry-After', async () => {
+    const quota = await startTestServer({ DEMO_MODE: 'false', MODEL_DAILY_QUOTA: '2' });
+    try {
+      const { http } = await signUp(quota.url, 'daily_quota');
+      // A message to a chat that is not there fails before the model: its turn is given back.
+      expect((await http.post('/api/chats/999999/messages', { content: 'nowhere' })).status).toBe(404);
+      const chats = [(await http.post('/api/chats')).json, (await http.post('/api/chats')).json];
+      for (const [i, chat] of chats.entries()) {
+        expect((await http.post(`/api/chats/${chat.id}/messages`, { content: `turn ${i}` })).status).toBe(201);
+      }
+      const refused = await http.post(`/api/chats/${chats[0].id}/messages`, { content: 'one more' });
+      expect(refused.status).toBe(429);
+      expect(refused.json.message).toBe(chatTexts.dailyQuotaSpent(2));
+      expectRetryAfterUtcMidnight(refused.headers);
+      const viaTrpc = await trpcBatch(http, [{ path: 'chats.send', input: { chatId: chats[1].id, content: 'one more' } }]);
+      expect(viaTrpc.json[0].error.data.httpStatus).toBe(429);
+      expectRetryAfterUtcMidnight(viaTrpc.headers);
+      const viaOpenAi = await http.post('/api/openai/chat/completions', { model: 'x', messages: [{ role: 'user', content: 'hi' }] });
+      expect(viaOpenAi.status).toBe(429);
+      expectRetryAfterUtcMidnight(viaOpenAi.headers);
+      // Another user has a quota of their own.
+      const other = await signUp(quota.url, 'daily_quota_other');
+      expect((await other.http.post(`/api/chats/${(await other.http.post('/api/chats')).json.id}/messages`, { content: 'mine' })).status).toBe(201);
+    } finally {
+      await quota.stop();
+    }
+  });
+});
+
+function expectRetryAfterUtcMidnight(headers: Headers) {
+  const midnight = new Date();
+  midnight.setUTCHours(24, 0, 0, 0);
+  const expected = Math.ceil((midnight.getTime() - Date.now()) / 1000);
+  const retryAfter = headers.get('retry-after');
+  expect(retryAfter).toMatch(/^\d+$/);
+  // Seconds to the next UTC midnight (a test running across midnight sees a whole day more).
+  expect(Math.abs(Number(retryAfter) - expected) % 86_400).toBeLessThan(10);
+}
+
 describe('guessing stays bounded', () => {
   it('30 wrong passwords at once for one username: at most 5 are checked', async () => {
     await signUp(server.url, 'parallel_target');
@@ -383,7 +473,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreS
   it('share the limits and end sessions (and their sockets) on both', async () => {
     const { freshDatabase } = await import('../helpers/database.js');
     const database = await freshDatabase();
-    const env = { DEMO_MODE: 'false', RATE_LIMIT_LOGIN_PER_ADDRESS: '0' };
+    const env = { DEMO_MODE: 'false', RATE_LIMIT_LOGIN_PER_ADDRESS: '0', MODEL_DAILY_QUOTA: '2' };
     const a = await startTestServer(env, database);
     const b = await startTestServer(env, database);
     try {
@@ -394,6 +484,21 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreS
         statuses.push((await new HttpClient(target).post('/api/auth/login', { username: 'shared_target', password: 'wrong-pass' })).status);
       }
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+
+      // The daily model quota: one turn on each instance spends it on both.
+      const writer = (await signUp(a.url, 'shared_quota')).http;
+      const onBoth = async (target: string, content: string) => {
+        const chat = (await writer.post('/api/chats')).json;
+        return new HttpClient(target).post(`/api/chats/${chat.id}/messages`, { content }, { cookie: writer.cookieHeader });
+      };
+      expect((await onBoth(a.url, 'on A')).status).toBe(201);
+      expect((await onBoth(b.url, 'on B')).status).toBe(201);
+      for (const target of [a.url, b.url]) {
+        const refused = await onBoth(target, 'one more');
+        expect(refused.status).toBe(429);
+        expect(refused.json.message).toBe(chatTexts.dailyQuotaSpent(2));
+        expectRetryAfterUtcMidnight(refused.headers);
+      }
 
       const { http } = await signUp(a.url, 'two_instance_session');
       const copied = http.cookieHeader;

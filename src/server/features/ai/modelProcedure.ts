@@ -10,6 +10,6 @@ export const modelProcedure = protectedProcedure.use(async ({ ctx, next }) => {
   await consumeAiRequest(ctx);
   const turn = takeModelTurn(ctx);
   const result = await next();
-  if (!result.ok) turn.refund();
+  if (!result.ok) await turn.refund();
   return result;
 });

@@ -1,43 +1,41 @@
-import { TRPCError } from '@trpc/server';
-import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 
-// The per-user daily budget of model turns (MODEL_DAILY_QUOTA, 0 = no limit). Every path that
-// calls the model takes a turn here first: a chat message (REST, tRPC and /ws all go through
-// sendMessage), and the OpenAI-compatible endpoint and voice turns (modelProcedure). Days are UTC
-// days. The count lives in the running instance (unlike the per-minute limits): with several
-// instances each one grants the quota.
+// The per-user daily budget of model turns (MODEL_DAILY_QUOTA, 0 = no limit), one of the limits
+// of features/limits (rateLimits.modelDaily): counted per UTC day, in PostgreSQL shared by every
+// instance, taken before the model is called, refused with a 429 whose Retry-After is the
+// seconds to UTC midnight.
+//
+// Every path that calls the model takes its turn in consumeChatMessage (features/limits/
+// chatLimit.ts), which also takes the per-minute budget: a chat message (REST, tRPC and /ws all
+// go through sendMessage), and the OpenAI-compatible endpoint and voice turns (modelProcedure).
+// takeModelTurn then hands over the turn just taken, to give it back if the request fails before
+// the model answers.
 
-type Ledger = Map<string, number>;
-const ledgers = new WeakMap<AppDeps, { day: string; used: Ledger }>();
+type Quota = { deps: AppDeps; user: User; clientIp: string };
 
-const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+export type ModelTurn = { refund: () => Promise<void> };
 
-export type ModelTurn = { refund: () => void };
+const noTurn: ModelTurn = { refund: async () => {} };
 
-export function takeModelTurn(ctx: { deps: AppDeps; user: User; clientIp: string }, now = new Date()): ModelTurn {
-  const limit = ctx.deps.config.modelDailyQuota;
-  if (!limit) return { refund: () => {} };
-  const day = utcDay(now);
-  let ledger = ledgers.get(ctx.deps);
-  if (!ledger || ledger.day !== day) {
-    ledger = { day, used: new Map() };
-    ledgers.set(ctx.deps, ledger);
-  }
+// The turns a request context has taken and not yet handed over (a tRPC batch shares one context).
+const takenBy = new WeakMap<object, ModelTurn[]>();
+
+/** Takes one of today's model turns for the user; throws RateLimitError when none is left. */
+export async function consumeModelTurn(ctx: Quota): Promise<void> {
   // Every visitor in demo mode is the same demo user: count them by address instead.
   const key = ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`;
-  const used = ledger.used.get(key) ?? 0;
-  if (used >= limit) throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: chatTexts.dailyQuotaSpent(limit) });
-  ledger.used.set(key, used + 1);
-  const taken = ledger;
-  let refunded = false;
-  return {
-    // A turn whose request failed before the model was called is given back.
-    refund: () => {
-      if (refunded) return;
-      refunded = true;
-      taken.used.set(key, Math.max(0, (taken.used.get(key) ?? 1) - 1));
-    },
+  const giveBack = await ctx.deps.rateLimits.modelDaily.take(key);
+  const turn: ModelTurn = {
+    // A turn whose request failed is given back (a lost refund costs the user one turn, no more).
+    refund: () => giveBack().catch((error: unknown) => ctx.deps.log.warn({ err: error }, 'model turn not given back')),
   };
+  const taken = takenBy.get(ctx);
+  if (taken) taken.push(turn);
+  else takenBy.set(ctx, [turn]);
+}
+
+/** The model turn this context took in consumeChatMessage (call right after it; first taken, first handed over). */
+export function takeModelTurn(ctx: Quota): ModelTurn {
+  return takenBy.get(ctx)?.shift() ?? noTurn;
 }

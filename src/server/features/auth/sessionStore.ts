@@ -21,6 +21,7 @@ export type SessionSummary = {
   lastSeenAt: string;
 };
 
+type Watched = { open: Set<WebSocket>; timer?: NodeJS.Timeout };
 type Cached = { userId: number; expiresAt: number; lastSeenAt: number; lastSeenWritten: number; loadedAt: number };
 
 const maxCached = 10_000;
@@ -36,7 +37,8 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
 export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; times: SessionTimes }) {
   const { orm, chatBus, times } = deps;
   const cache = new Map<string, Cached>();
-  const sockets = new Map<string, Set<WebSocket>>();
+  // The open sockets of each session on this instance, and the timer that closes them at its end.
+  const sockets = new Map<string, Watched>();
   // Last-seen is written at most this often per session: enough for the idle timeout and the list.
   const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
 
@@ -49,10 +51,11 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   function forget(ids: string[]) {
     for (const id of ids) {
       cache.delete(id);
-      const open = sockets.get(id);
-      if (!open) continue;
+      const watched = sockets.get(id);
+      if (!watched) continue;
       sockets.delete(id);
-      for (const ws of open) {
+      clearTimeout(watched.timer);
+      for (const ws of watched.open) {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', message: sessionTexts.signedOut }));
         ws.close(4401, 'Signed out');
       }
@@ -76,6 +79,56 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
 
   function isOver(entry: Cached, now: number) {
     return entry.expiresAt <= now || entry.lastSeenAt + times.idleSeconds * 1000 <= now;
+  }
+
+  /** Counts a use of a live session: idle time starts again (written now and then, for every instance). */
+  function touch(id: string, entry: Cached, now: number) {
+    entry.lastSeenAt = now;
+    if (now - entry.lastSeenWritten >= lastSeenWriteMs) {
+      entry.lastSeenWritten = now;
+      void orm.em.fork().nativeUpdate(AuthSession, { id }, { lastSeenAt: new Date(now) }).catch(() => {});
+    }
+  }
+
+  // Idle and absolute ends are not announced: the sockets of a session wait for its end time. When
+  // the timer fires it looks again, as a request would: a session used meanwhile (here, or on
+  // another instance, which wrote the row) only moves the timer on. One timer per session.
+  function arm(id: string, watched: Watched, entry: Cached | undefined) {
+    clearTimeout(watched.timer);
+    const end = entry ? Math.min(entry.expiresAt, entry.lastSeenAt + times.idleSeconds * 1000) : Date.now();
+    watched.timer = setTimeout(() => void recheck(id, watched), Math.max(0, Math.min(end - Date.now(), 2 ** 31 - 1)));
+    watched.timer.unref();
+  }
+
+  async function recheck(id: string, watched: Watched) {
+    if (sockets.get(id) !== watched) return;
+    const now = Date.now();
+    let entry = cache.get(id);
+    if (!entry || isOver(entry, now)) {
+      try {
+        const row = await orm.em.fork().findOne(AuthSession, id);
+        if (!row) {
+          forget([id]);
+          return;
+        }
+        entry = {
+          userId: (row.user as { id: number }).id,
+          expiresAt: row.expiresAt.getTime(),
+          lastSeenAt: Math.max(row.lastSeenAt.getTime(), cache.get(id)?.lastSeenAt ?? 0),
+          lastSeenWritten: row.lastSeenAt.getTime(),
+          loadedAt: now,
+        };
+        if (isOver(entry, now)) {
+          await end([id]);
+          return;
+        }
+        remember(id, entry);
+      } catch {
+        // The database is away: look again in a minute.
+        entry = { userId: 0, expiresAt: now + 60_000, lastSeenAt: now, lastSeenWritten: now, loadedAt: now };
+      }
+    }
+    if (sockets.get(id) === watched) arm(id, watched, entry);
   }
 
   async function end(ids: string[]) {
@@ -128,11 +181,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
         }
         remember(id, entry);
       }
-      entry.lastSeenAt = now;
-      if (now - entry.lastSeenWritten >= lastSeenWriteMs) {
-        entry.lastSeenWritten = now;
-        void orm.em.fork().nativeUpdate(AuthSession, { id }, { lastSeenAt: new Date(now) }).catch(() => {});
-      }
+      touch(id, entry, now);
       return { id, userId: entry.userId };
     },
 
@@ -169,28 +218,33 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
 
     /** A socket acts for its session only while the session lives. */
     trackSocket(id: string, ws: WebSocket) {
-      let open = sockets.get(id);
-      if (!open) {
-        open = new Set();
-        sockets.set(id, open);
+      let watched = sockets.get(id);
+      if (!watched) {
+        watched = { open: new Set() };
+        sockets.set(id, watched);
+        arm(id, watched, cache.get(id));
       }
+      const { open } = watched;
       open.add(ws);
       ws.once('close', () => {
         open.delete(ws);
-        if (open.size === 0 && sockets.get(id) === open) sockets.delete(id);
+        if (open.size === 0 && sockets.get(id) === watched) {
+          sockets.delete(id);
+          clearTimeout(watched.timer);
+        }
       });
-      // Idle and absolute ends are not announced: a socket checks at its session's end time.
-      const entry = cache.get(id);
-      if (entry) {
-        const timer = setTimeout(() => forget([id]), Math.max(0, Math.min(entry.expiresAt - Date.now(), 2 ** 31 - 1)));
-        timer.unref();
-        ws.once('close', () => clearTimeout(timer));
-      }
+      // A message on the socket is a use of its session, like a request.
+      ws.on('message', () => {
+        const now = Date.now();
+        const entry = cache.get(id);
+        if (entry && !isOver(entry, now)) touch(id, entry, now);
+      });
     },
 
     close() {
       unsubscribe();
       cache.clear();
+      for (const watched of sockets.values()) clearTimeout(watched.timer);
     },
   };
 }

@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { authTexts, coachTexts, limitTexts, phoneTexts } from '../../../shared/texts/index.js';
+import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts } from '../../../shared/texts/index.js';
 import type { Config } from '../../config.js';
 import type { DatabaseTarget } from '../../db/orm.js';
 
@@ -35,6 +35,15 @@ export type Limit = {
   refund(key: string): Promise<void>;
 };
 
+/** A budget per UTC day: the window ends at the next UTC midnight. */
+export type DailyLimit = {
+  /**
+   * Takes one of today's points for `key`; throws RateLimitError (Retry-After: the seconds to UTC
+   * midnight) when none is left. Resolves to what gives the point back (once, to the same day).
+   */
+  take(key: string): Promise<() => Promise<void>>;
+};
+
 export type RateLimits = {
   loginPerUsername: Limit;
   loginPerAddress: Limit;
@@ -42,10 +51,18 @@ export type RateLimits = {
   chat: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
+  /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
+  modelDaily: DailyLimit;
   close(): Promise<void>;
 };
 
 const fifteenMinutes = 15 * 60;
+
+const secondsToUtcMidnight = (now: number) => {
+  const midnight = new Date(now);
+  midnight.setUTCHours(24, 0, 0, 0);
+  return Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
+};
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
@@ -86,6 +103,34 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     };
   }
 
+  // The day is part of the key, so every instance starts the new day at the same moment, and a
+  // count expires at its day's end. A refund names the day it was taken on: after midnight it
+  // touches only the day that is over.
+  async function dailyLimit(keyPrefix: string, points: number, message: () => string): Promise<DailyLimit> {
+    if (points <= 0) return { take: async () => async () => {} }; // 0 turns it off
+    const rl = await limiter(keyPrefix, points, 26 * 3600);
+    return {
+      async take(key) {
+        const now = Date.now();
+        const dayKey = `${key}:${new Date(now).toISOString().slice(0, 10)}`;
+        try {
+          await rl.consume(dayKey, 1, { customDuration: secondsToUtcMidnight(now) });
+        } catch (rejection) {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          // A refused turn is not one taken: its point goes back, so a later refund frees a turn.
+          await rl.reward(dayKey, 1).catch(() => {});
+          throw new RateLimitError(message(), secondsToUtcMidnight(Date.now()));
+        }
+        let given = false;
+        return async () => {
+          if (given) return;
+          given = true;
+          await rl.reward(dayKey, 1);
+        };
+      },
+    };
+  }
+
   const { rateLimits } = config;
   const inMinutes = (text: (minutes: number) => string) => (seconds: number) => text(Math.ceil(seconds / 60));
   return {
@@ -94,6 +139,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     register: await limit('register', rateLimits.registerPerHour, 3600, inMinutes(limitTexts.tooManyRegistrations)),
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
+    modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
     close: async () => {
       await pool?.end();
     },
