@@ -6,6 +6,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
+import { goalsRestRoutes } from './features/goals/goals.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(microsoftRestRoutes(deps));
   app.use(writingStyleRestRoutes(deps));
   app.use(apiKeysRestRoutes(deps));
+  app.use(goalsRestRoutes(deps));
   app.use(apiDocsRoutes());
   app.use('/api', notFoundJson);
 

@@ -22,6 +22,7 @@ import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
+import { startGoalReminderJob } from './features/goals/goalReminders.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
@@ -59,6 +60,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let retention: ReturnType<typeof startDataRetentionJob> | undefined;
   let rateLimits: RateLimits | undefined;
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
+  let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   try {
     orm = await openDatabase(target);
     const db = orm;
@@ -66,6 +68,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
     await retention.firstRun;
+    // Goal check-in reminders due (while the server was down too) are claimed at start, then each minute.
+    goalReminders = startGoalReminderJob(db, log);
     chatBus =
       target.kind === 'postgresql'
         ? await createPostgresChatBus(target.url, log, {
@@ -179,6 +183,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         clearTimeout(timeout);
         await deps.replies.drain();
         await orphanSweep?.stop();
+        await goalReminders?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -191,6 +196,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return { url, port, deps, httpServer, close };
   } catch (error) {
     await orphanSweep?.stop().catch(() => {});
+    await goalReminders?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

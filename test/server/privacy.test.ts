@@ -71,6 +71,10 @@ async function userWithEverything(server: TestServer = app) {
     expect(sent.status).toBe(201);
   }
   expect((await user.client.post('/api/api-keys', { name: `Key ${marker}` })).status).toBe(201);
+  const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });
+  expect(goal.status).toBe(201);
+  expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);
+  await server.deps.orm.em.fork().getConnection().execute('insert into goal_reminder (owner_id, goal_id, created_at) values (?, ?, now())', [user.id, goal.json.id]);
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
+import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, titleSchema } from '../../shared/schemas/chats.js';
 import {
@@ -55,6 +56,13 @@ export const restOperations: Operation[] = [
   { method: 'delete', path: '/api/chats/:id', tag: 'Chats', summary: 'Delete a chat and its messages', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'A page of a chat’s messages, newest first', auth: 'user', query: z.object({ limit: z.string().optional(), before: z.string().optional() }), ok: { status: 200, description: 'Messages' } },
   { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ content: messageContentSchema }), ok: { status: 200, description: 'The user message and the reply' } },
+  // Goals (issue 12).
+  { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },
+  { method: 'post', path: '/api/goals', tag: 'Goals', summary: 'Create a goal', auth: 'user', body: createGoalSchema, ok: { status: 201, description: 'The goal' } },
+  { method: 'get', path: '/api/goals/:id', tag: 'Goals', summary: 'One goal', auth: 'user', ok: { status: 200, description: 'The goal' } },
+  { method: 'put', path: '/api/goals/:id', tag: 'Goals', summary: 'Edit a goal (key results with check-ins are kept), or mark it done', auth: 'user', body: updateGoalSchema.omit({ goalId: true }), ok: { status: 200, description: 'The goal' } },
+  { method: 'delete', path: '/api/goals/:id', tag: 'Goals', summary: 'Delete a goal and its check-ins', auth: 'user', ok: { status: 204, description: 'Deleted' } },
+  { method: 'post', path: '/api/goals/:id/check-ins', tag: 'Goals', summary: 'Log a key result’s current value', auth: 'user', body: checkInSchema.omit({ goalId: true }), ok: { status: 201, description: 'The goal with the new check-in' } },
   // The OpenAI-compatible surface (issue 15).
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
   { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },

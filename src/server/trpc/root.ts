@@ -1,5 +1,6 @@
 import { aiRouter } from '../features/ai/ai.router.js';
 import { apiKeysRouter } from '../features/apiKeys/apiKeys.router.js';
+import { goalsRouter } from '../features/goals/goals.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
@@ -23,6 +24,7 @@ export const appRouter = router({
   twilio: twilioRouter,
   voice: voiceRouter,
   apiKeys: apiKeysRouter,
+  goals: goalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -16,3 +16,4 @@ export { phoneTexts, voiceTexts } from './voice.js';
 export { limitTexts } from './limits.js';
 export { sessionTexts } from './sessions.js';
 export { apiKeyTexts } from './apiKeys.js';
+export { goalTexts } from './goals.js';

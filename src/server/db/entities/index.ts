@@ -1,4 +1,5 @@
 import { ApiKey } from './ApiKey.js';
+import { CheckIn, Goal, GoalReminder, KeyResult } from './Goal.js';
 import { AuthSession } from './AuthSession.js';
 import { Chat } from './Chat.js';
 import { KnowledgeBase } from './KnowledgeBase.js';
@@ -14,4 +15,5 @@ export { MicrosoftConnection };
 export { WritingStyleProfile };
 export { AuthSession };
 export { ApiKey };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey];
+export { CheckIn, Goal, GoalReminder, KeyResult };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder];

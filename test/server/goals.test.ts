@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GoalReminder } from '../../src/server/db/entities/Goal.js';
+import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
+import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
+import { goalTexts } from '../../src/shared/texts/index.js';
+import { signUp } from '../helpers/clients.js';
+import { freshDatabase } from '../helpers/database.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// Goals (issue 12): the REST contract on the goals procedures, status derived from progress
+// against time, check-ins that keep their history, isolation, and reminders claimed once.
+let server: TestServer;
+let users = 0;
+beforeAll(async () => {
+  server = await startTestServer({ DEMO_MODE: 'false' });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const newUser = async () => (await signUp(server.url, `goals-${++users}-${Date.now()}`)).http;
+const okr = {
+  title: 'Ship a faster platform',
+  framework: 'OKR',
+  dueDate: '2099-03-31',
+  keyResults: [
+    { title: 'Deploys a day', start: 1, target: 5, unit: 'deploys/day' },
+    { title: 'Lead time', start: 10, target: 2, unit: 'days' },
+  ],
+};
+
+describe('status, derived from progress against time', () => {
+  const created = new Date('2026-01-01T00:00:00Z');
+  const due = '2026-01-10'; // over at 2026-01-11T00:00Z: a span of 10 days
+  const at = (day: number) => new Date(created.getTime() + day * 86_400_000);
+  it.each([
+    { day: 0, progress: 0, status: 'on_track' },
+    { day: 5, progress: 0.4, status: 'on_track' }, // 10 points behind the half elapsed
+    { day: 5, progress: 0.39, status: 'at_risk' },
+    { day: 5, progress: 0.25, status: 'at_risk' }, // 25 points behind
+    { day: 5, progress: 0.24, status: 'behind' },
+    { day: 9.99, progress: 0.95, status: 'on_track' },
+    { day: 10.5, progress: 0.99, status: 'behind' }, // past the due date, not done
+    { day: 10.5, progress: 1, status: 'done' },
+    { day: 2, progress: 0, done: true, status: 'done' },
+  ])('day $day at $progress -> $status', ({ day, progress, done, status }) => {
+    expect(goalStatus({ progress, createdAt: created, dueDate: due, done: Boolean(done) }, at(day))).toBe(status);
+  });
+
+  it('measures progress in either direction and clamps it', () => {
+    expect(keyResultProgress({ start: 1, target: 5 }, 3)).toBe(0.5);
+    expect(keyResultProgress({ start: 10, target: 2 }, 6)).toBe(0.5); // going down
+    expect(keyResultProgress({ start: 1, target: 5 }, 9)).toBe(1);
+    expect(keyResultProgress({ start: 1, target: 5 }, -3)).toBe(0);
+    expect(goalProgress([0.5, 1], false)).toBe(0.75);
+    expect(goalProgress([], false)).toBe(0);
+    expect(goalProgress([0.1], true)).toBe(1);
+  });
+});
+
+describe('the goals REST paths', () => {
+  it('creates a goal with key results, checks in twice, and keeps every check-in', async () => {
+    const http = await newUser();
+    const created = await http.post('/api/goals', okr);
+    expect(created.status).toBe(201);
+    const goal = created.json;
+    expect(goal).toMatchObject({ title: okr.title, framework: 'OKR', dueDate: '2099-03-31', status: 'on_track', progress: 0, cadence: 'weekly', chatId: null });
+    expect(goal.keyResults).toEqual([
+      { id: expect.any(Number), title: 'Deploys a day', start: 1, target: 5, unit: 'deploys/day', current: 1, progress: 0, checkIns: [] },
+      { id: expect.any(Number), title: 'Lead time', start: 10, target: 2, unit: 'days', current: 10, progress: 0, checkIns: [] },
+    ]);
+    const [deploys, lead] = goal.keyResults;
+
+    expect((await http.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: deploys.id, value: 3, note: 'New pipeline' })).status).toBe(201);
+    const second = await http.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: lead.id, value: 6 });
+    expect(second.json.keyResults[1]).toMatchObject({ current: 6, progress: 0.5 });
+    expect(second.json.progress).toBe(0.5);
+
+    const read = await http.get(`/api/goals/${goal.id}`);
+    expect(read.json.keyResults[0].checkIns).toEqual([{ value: 3, note: 'New pipeline', createdAt: expect.any(String) }]);
+    expect((await http.get('/api/goals')).json.goals.map((g: { id: number }) => g.id)).toEqual([goal.id]);
+  });
+
+  it('refuses bad input with 400 and a message, and stores nothing', async () => {
+    const http = await newUser();
+    const cases: Array<[unknown, string]> = [
+      [{ ...okr, title: '  ' }, goalTexts.titleRequired],
+      [{ ...okr, title: undefined }, goalTexts.titleRequired],
+      [{ ...okr, framework: 'KPI' }, goalTexts.unknownFramework],
+      [{ ...okr, dueDate: '31/03/2099' }, goalTexts.dueDateInvalid],
+      [{ ...okr, keyResults: [{ title: 'Flat', start: 3, target: 3, unit: '' }] }, goalTexts.targetEqualsStart],
+      [{ ...okr, keyResults: [{ title: 'Words', start: 'one', target: 3, unit: '' }] }, goalTexts.notANumber],
+    ];
+    for (const [body, message] of cases) {
+      expect(await http.post('/api/goals', body), JSON.stringify(body)).toMatchObject({ status: 400, json: { message } });
+    }
+    expect((await http.get('/api/goals')).json.goals).toEqual([]);
+    const goal = (await http.post('/api/goals', okr)).json;
+    expect(await http.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: goal.keyResults[0].id, value: 'three' })).toMatchObject({ status: 400, json: { message: goalTexts.notANumber } });
+    // JSON may hold a number JavaScript reads as Infinity.
+    expect(await http.post(`/api/goals/${goal.id}/check-ins`, `{"keyResultId":${goal.keyResults[0].id},"value":1e999}`)).toMatchObject({ status: 400 });
+    expect(await http.get('/api/goals/abc')).toMatchObject({ status: 400 });
+  });
+
+  it('edits a goal without losing history: a key result with check-ins stays', async () => {
+    const http = await newUser();
+    const goal = (await http.post('/api/goals', okr)).json;
+    const [deploys, lead] = goal.keyResults;
+    await http.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: deploys.id, value: 2 });
+
+    const refused = await http.put(`/api/goals/${goal.id}`, { keyResults: [{ id: lead.id, title: 'Lead time', start: 10, target: 2, unit: 'days' }] });
+    expect(refused).toMatchObject({ status: 409, json: { message: goalTexts.keyResultHasHistory } });
+
+    const edited = await http.put(`/api/goals/${goal.id}`, {
+      title: 'Ship a much faster platform',
+      keyResults: [
+        { id: deploys.id, title: 'Deploys per day', start: 1, target: 8, unit: 'deploys/day' },
+        { title: 'Incidents', start: 4, target: 1, unit: 'a month' },
+      ],
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.json.title).toBe('Ship a much faster platform');
+    expect(edited.json.keyResults.map((kr: { title: string }) => kr.title)).toEqual(['Deploys per day', 'Incidents']);
+    expect(edited.json.keyResults[0]).toMatchObject({ id: deploys.id, current: 2, checkIns: [{ value: 2 }] });
+
+    const done = await http.put(`/api/goals/${goal.id}`, { done: true });
+    expect(done.json).toMatchObject({ status: 'done', progress: 1, doneAt: expect.any(String) });
+    expect((await http.put(`/api/goals/${goal.id}`, { done: false })).json).toMatchObject({ status: 'on_track', doneAt: null });
+  });
+
+  it('keeps goals to their owner: another user’s goal is 404 everywhere', async () => {
+    const alice = await newUser();
+    const bob = await newUser();
+    const goal = (await alice.post('/api/goals', okr)).json;
+    const kr = goal.keyResults[0].id;
+    expect(await bob.get(`/api/goals/${goal.id}`)).toMatchObject({ status: 404, json: { message: goalTexts.notFound } });
+    expect((await bob.put(`/api/goals/${goal.id}`, { title: 'Mine now' })).status).toBe(404);
+    expect((await bob.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: kr, value: 4 })).status).toBe(404);
+    expect((await bob.delete(`/api/goals/${goal.id}`)).status).toBe(404);
+    expect((await bob.get('/api/goals')).json.goals).toEqual([]);
+    // A key result of another goal is not this goal's.
+    const own = (await bob.post('/api/goals', okr)).json;
+    expect(await bob.post(`/api/goals/${own.id}/check-ins`, { keyResultId: kr, value: 4 })).toMatchObject({ status: 404, json: { message: goalTexts.keyResultNotFound } });
+    // A goal cannot claim another user's chat.
+    const chat = (await alice.post('/api/chats', { title: 'Alice' })).json;
+    expect((await bob.post('/api/goals', { ...okr, chatId: chat.id })).status).toBe(404);
+    expect((await alice.post('/api/goals', { ...okr, chatId: chat.id })).json.chatId).toBe(chat.id);
+
+    expect((await alice.delete(`/api/goals/${goal.id}`)).status).toBe(204);
+    expect((await alice.get(`/api/goals/${goal.id}`)).status).toBe(404);
+  });
+});
+
+describe('check-in reminders', () => {
+  it('claims a due reminder once, moves the next one a week on, and skips goals not due, done or off', async () => {
+    const http = await newUser();
+    const due = (await http.post('/api/goals', okr)).json;
+    const off = (await http.post('/api/goals', { ...okr, cadence: 'off' })).json;
+    const done = (await http.post('/api/goals', okr)).json;
+    await http.put(`/api/goals/${done.id}`, { done: true });
+
+    const inEightDays = new Date(Date.now() + 8 * 86_400_000);
+    const first = await claimDueReminders(server.deps.orm, inEightDays);
+    expect(first.filter((r) => [due.id, off.id, done.id].includes(r.goalId)).map((r) => r.goalId)).toEqual([due.id]);
+    expect(await claimDueReminders(server.deps.orm, inEightDays)).toEqual([]);
+
+    const reminders = (await http.get('/trpc/goals.reminders')).json.result.data;
+    expect(reminders).toEqual([{ id: expect.any(Number), goalId: due.id, goalTitle: okr.title, createdAt: expect.any(String) }]);
+    await http.post('/trpc/goals.markRemindersSeen', { ids: [reminders[0].id] });
+    expect((await http.get('/trpc/goals.reminders')).json.result.data).toEqual([]);
+
+    // A week later it is due again; a check-in moves it a week from the check-in.
+    expect((await claimDueReminders(server.deps.orm, new Date(inEightDays.getTime() + 7 * 86_400_000))).map((r) => r.goalId)).toContain(due.id);
+  });
+
+  it('loses no reminder across a restart, and two instances never claim the same one', async () => {
+    const database = await freshDatabase();
+    const first = await startTestServer({ DEMO_MODE: 'false' }, database);
+    const { http } = await signUp(first.url, `restart-${Date.now()}`);
+    const goal = (await http.post('/api/goals', okr)).json;
+    await first.stop();
+
+    const second = await startTestServer({ DEMO_MODE: 'false' }, database);
+    try {
+      const later = new Date(Date.now() + 8 * 86_400_000);
+      // Claims in parallel, as two instances would (on PostgreSQL they are two connections).
+      const claims = (await Promise.all([claimDueReminders(second.deps.orm, later), claimDueReminders(second.deps.orm, later), claimDueReminders(second.deps.orm, later)])).flat();
+      expect(claims.filter((c) => c.goalId === goal.id)).toHaveLength(1);
+      expect(await second.deps.orm.em.fork().count(GoalReminder, { goal: goal.id })).toBe(1);
+    } finally {
+      await second.stop();
+      await database.dispose();
+    }
+  });
+});
