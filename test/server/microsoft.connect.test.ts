@@ -1,33 +1,78 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
+import { startServer } from '../../src/server/server.js';
 import { microsoftTexts } from '../../src/shared/texts/index.js';
 import { startFakeEntra, type FakeEntra } from '../fakes/entra/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
-import { signUp } from '../helpers/clients.js';
+import { freshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // The three ways to connect (browser with PKCE, device code, pasted token), connection status,
-// refresh and disconnect, against the https fakes of Entra ID and Graph.
+// refresh and disconnect, against the https fakes of Entra ID and Graph. Every answer the server
+// gives here and every line it logs is kept, and none may hold a token or code the Entra fake made.
 let graph: FakeGraph;
 let entra: FakeEntra;
 let server: TestServer;
 let unconfigured: TestServer;
 let signedInMailbox: FakeMailbox;
+const logLines: string[] = [];
+const answers: Array<{ what: string; text: string; headers: string[] }> = [];
+/** The prefixes of the Entra fake's access tokens, refresh tokens, device codes and auth codes. */
+const secretPattern = /fake-(at|rt|dc|code)-/;
+
+/** A browser-like client whose every answer (body, headers, Set-Cookie) is kept for the secrets check. */
+class RecordingClient extends HttpClient {
+  override async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await super.request(method, path, body, headers);
+    record(`${method} ${path.split('?')[0]}`, res);
+    return res;
+  }
+}
+function record(what: string, res: { text: string; headers: Headers }) {
+  answers.push({ what, text: res.text, headers: [...[...res.headers].map(([k, v]) => `${k}: ${v}`), ...res.headers.getSetCookie().map((c) => `set-cookie: ${c}`)] });
+}
+async function signUp(baseUrl: string, username: string) {
+  const http = new RecordingClient(baseUrl);
+  const res = await http.post('/api/auth/register', { username, password: 'secret123', fullName: 'Test User' });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { http, user: res.json.user as { id: number } };
+}
+/** Another session (a second sign-in) of an existing user. */
+async function signIn(baseUrl: string, username: string) {
+  const http = new RecordingClient(baseUrl);
+  expect((await http.post('/api/auth/login', { username, password: 'secret123' })).status).toBe(200);
+  return http;
+}
 
 beforeAll(async () => {
   graph = await startFakeGraph();
   signedInMailbox = graph.addMailbox({ tokens: ['manual-token-ok'] });
   // Two minutes: inside the five-minute refresh window, so every use refreshes first.
   entra = await startFakeEntra({ clientId: 'test-client', accessTokenLifetime: 120, onAccessToken: (token) => graph.grant(token, signedInMailbox) });
-  [server, unconfigured] = await Promise.all([
-    startTestServer({
-      MICROSOFT_CLIENT_ID: 'test-client',
-      MICROSOFT_AUTHORITY_HOST: entra.url,
-      MICROSOFT_TENANT_ID: 'organizations',
-      MICROSOFT_GRAPH_BASE_URL: graph.url,
-      DEMO_MODE: 'false',
-    }),
-    startTestServer({ MICROSOFT_GRAPH_BASE_URL: graph.url, DEMO_MODE: 'false' }),
-  ]);
+  // The configured server logs at debug level into logLines.
+  const configured = async (): Promise<TestServer> => {
+    const db = await freshDatabase();
+    const log = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { logLines.push(String(chunk)); done(); } }));
+    const running = await startServer(
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: db.dataDir,
+        DATABASE_URL: db.databaseUrl,
+        SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+        MICROSOFT_CLIENT_ID: 'test-client',
+        MICROSOFT_AUTHORITY_HOST: entra.url,
+        MICROSOFT_TENANT_ID: 'organizations',
+        MICROSOFT_GRAPH_BASE_URL: graph.url,
+        DEMO_MODE: 'false',
+      }),
+      { log },
+    );
+    return { ...running, database: db, stop: async () => { await running.close(); await db.dispose(); } };
+  };
+  [server, unconfigured] = await Promise.all([configured(), startTestServer({ MICROSOFT_GRAPH_BASE_URL: graph.url, DEMO_MODE: 'false' })]);
   // Two servers with fresh databases: slow on a loaded machine.
 }, 120_000);
 afterAll(async () => {
@@ -39,7 +84,19 @@ afterAll(async () => {
 beforeEach(() => {
   graph.reset();
   entra.approveAfterPolls(0);
+  entra.setAccessTokenLifetime(null);
+  entra.setTokenDelayMs(0);
 });
+
+/** No access token, refresh token, device code or auth code in any answer or log line so far. */
+function expectNoSecretsSeen() {
+  for (const answer of answers) {
+    expect(answer.text, answer.what).not.toMatch(secretPattern);
+    for (const header of answer.headers) expect(header, answer.what).not.toMatch(secretPattern);
+  }
+  for (const line of logLines) expect(line).not.toMatch(secretPattern);
+}
+afterEach(() => expectNoSecretsSeen());
 
 const status = async (http: HttpClient) => (await http.get('/api/ai-coach/microsoft/connection-status')).json;
 
@@ -160,6 +217,7 @@ describe('browser sign-in', () => {
     const authorize = await fetch(login.json.authUrl, { redirect: 'manual' });
     const back = new URL(authorize.headers.get('location')!);
     const res = await fetch(server.url + back.pathname + back.search, { redirect: 'manual', headers: { cookie: http.cookieHeader } });
+    record('GET /api/auth/microsoft/callback', { text: await res.text(), headers: res.headers });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/integrations?connected=email#integration-success');
   });
@@ -174,6 +232,20 @@ describe('browser sign-in', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toMatch(/^\/integrations#integration-error=/);
     expect((await status(attacker.http)).connections.email.connected).toBe(false);
+  });
+
+  it('connects only when the callback comes back in the session that started the sign-in', async () => {
+    const { http } = await signUp(server.url, 'browser_sessions');
+    const otherSession = await signIn(server.url, 'browser_sessions');
+    const elsewhere = await signInWithBrowser(http, 'Microsoft Email', otherSession);
+    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.headers.get('location')).toBe(`/integrations#integration-error=${encodeURIComponent(microsoftTexts.badState)}`);
+    expect((await status(otherSession)).connections.email.connected).toBe(false);
+    expect((await status(http)).connections.email.connected).toBe(false);
+    // The other way round too; and in its own session the same sign-in connects.
+    expect((await signInWithBrowser(otherSession, 'Microsoft Email', http)).headers.get('location')).toMatch(/^\/integrations#integration-error=/);
+    expect((await signInWithBrowser(otherSession, 'Microsoft Email')).headers.get('location')).toBe('/integrations?connected=email#integration-success');
+    expect((await status(http)).connections.email.connected).toBe(true);
   });
 });
 
@@ -195,6 +267,25 @@ describe('refresh and disconnect', () => {
     expect((await status(http)).connections.email).toMatchObject({ connected: false, needsReconnect: true });
   });
 
+  it('refreshes once when many requests arrive together near expiry', async () => {
+    const { http } = await signUp(server.url, 'refresh_together');
+    const start = await http.post('/api/auth/microsoft/device-code', { service: 'Microsoft Email' });
+    entra.approveDeviceCode(start.json.userCode);
+    expect((await http.post('/api/auth/microsoft/poll-token', { deviceCodeInfo: start.json.deviceCodeInfo })).json.success).toBe(true);
+    // The stored token expires in two minutes (inside the refresh window); the refreshed one lives
+    // an hour. A slow token endpoint makes the requests overlap the refresh.
+    entra.setAccessTokenLifetime(3600);
+    entra.setTokenDelayMs(300);
+    const refreshes = () => entra.tokenRequests.filter((r) => r.grantType === 'refresh_token').length;
+    const before = refreshes();
+    const results = await Promise.all(Array.from({ length: 6 }, () => http.get('/api/microsoft-graph/real-emails')));
+    for (const res of results) expect(res.status, res.text).toBe(200);
+    expect(refreshes()).toBe(before + 1);
+    expect((await status(http)).connections.email).toMatchObject({ connected: true });
+    expect((await http.get('/api/microsoft-graph/real-emails')).status).toBe(200);
+    expect(refreshes()).toBe(before + 1);
+  });
+
   it('deletes the service tokens on disconnect', async () => {
     const { http } = await signUp(server.url, 'disconnect_user');
     await http.post('/api/auth/microsoft/manual-token', { token: 'manual-token-ok', service: 'microsoft_email' });
@@ -204,5 +295,16 @@ describe('refresh and disconnect', () => {
     expect(rows[0].n).toBe(0);
     expect((await http.get('/api/microsoft-email/folders')).status).toBe(412);
     expect((await http.post('/api/auth/microsoft/disconnect', { service: 'fax' })).status).toBe(400);
+  });
+});
+
+describe('secrets', () => {
+  it('kept every answer and log line of the sign-ins and refreshes above, and none holds a token or code', () => {
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(answers.some((a) => a.what === 'POST /api/auth/microsoft/poll-token')).toBe(true);
+    expect(answers.some((a) => a.what === 'GET /api/auth/microsoft/callback')).toBe(true);
+    expect(answers.some((a) => a.headers.some((h) => h.startsWith('set-cookie: ')))).toBe(true);
+    expect(entra.tokenRequests.some((r) => r.grantType === 'refresh_token' && r.status === 200)).toBe(true);
+    expectNoSecretsSeen();
   });
 });

@@ -69,6 +69,31 @@ describe('emails', () => {
     expect(graph.requests.some((r) => r.path.includes('evil'))).toBe(false);
   });
 
+  it('never follows an @odata.nextLink Graph answers on another host: the listing stops there', async () => {
+    const { http, box } = await connectedUser('mail_foreign_next');
+    box.addMessages(Array.from({ length: 12 }, (_, i) => ({ subject: `Paged ${i + 1}` })));
+    for (let i = 0; i < 6; i++) box.addFolder(`Folder ${i}`);
+    // A second https server standing for the foreign host: it sees every request made to it.
+    const foreign = await startFakeGraph();
+    try {
+      graph.setMaxPageSize(3);
+      graph.setNextLinkOrigin(new URL(foreign.url).origin.replace('localhost', '127.0.0.1'));
+      const emails = await http.get('/api/microsoft-graph/real-emails');
+      expect(emails.status).toBe(200);
+      expect(emails.json.emails.map((e: { subject: string }) => e.subject)).toEqual(['Paged 12', 'Paged 11', 'Paged 10']);
+      expect(emails.json.nextPageToken).toBeNull();
+      // Folders follow nextLinks themselves: the first page is all there is.
+      const folders = await http.get('/api/microsoft-email/folders');
+      expect(folders.status).toBe(200);
+      expect(folders.json.folders).toHaveLength(3);
+      expect(foreign.requests).toEqual([]);
+      // Besides the token check at connect (/me), one page of each listing and nothing more.
+      expect(graph.requests.map((r) => r.path).filter((path) => path !== '/v1.0/me')).toEqual(['/v1.0/me/mailFolders/inbox/messages', '/v1.0/me/mailFolders']);
+    } finally {
+      await foreign.close();
+    }
+  });
+
   it('honours Retry-After on 429 and 503', async () => {
     const { http, box } = await connectedUser('mail_throttled');
     box.addMessages([{ subject: 'After the wait' }]);
@@ -146,6 +171,46 @@ describe('moving emails', () => {
     expect(box.messageIdsIn(archive.id).some((id) => ids.includes(id))).toBe(false);
     expect(graph.requests.filter((r) => r.path === '/v1.0/$batch')).toHaveLength(2);
   });
+
+  it('retries only the moves a $batch answers 429 or 503, after their Retry-After, and all end up moved', async () => {
+    const { http, box } = await connectedUser('move_throttled');
+    const archive = box.addFolder('Archive');
+    const ids = box.addMessages(Array.from({ length: 22 }, (_, i) => ({ subject: `Throttled ${i + 1}` })));
+    graph.throttleInBatch({ messageIds: [ids[0]!, ids[7]!], times: 1, status: 429 });
+    graph.throttleInBatch({ messageIds: [ids[21]!], times: 1, status: 503 });
+    graph.setDelayMs(40);
+    const started = Date.now();
+    const res = await http.post('/api/microsoft-email/move-emails', { messageIds: ids, destinationFolderId: archive.id });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ success: true, moved: 22 });
+    expect(res.json.results.map((r: { messageId: string; success: boolean }) => [r.messageId, r.success])).toEqual(ids.map((id) => [id, true]));
+    expect(box.messageIdsIn(box.inboxId)).toHaveLength(0);
+    expect(box.messageSubjectsIn(archive.id)).toHaveLength(22);
+    // Waited for Retry-After (1 s), then sent only the three throttled moves again, in one $batch.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const moves = graph.batchItems.filter((item) => item.path.endsWith('/move'));
+    expect(moves).toHaveLength(25);
+    expect(moves.slice(22).map((item) => item.status)).toEqual([201, 201, 201]);
+    expect(graph.requests.filter((r) => r.path === '/v1.0/$batch')).toHaveLength(3);
+    expect(graph.maxConcurrentPerMailbox()).toBeLessThanOrEqual(4);
+  });
+
+  it('gives up on a move that stays throttled after a few rounds: it fails alone', async () => {
+    const { http, box } = await connectedUser('move_still_throttled');
+    const archive = box.addFolder('Archive');
+    const ids = box.addMessages(Array.from({ length: 5 }, (_, i) => ({ subject: `Busy ${i + 1}` })));
+    graph.throttleInBatch({ messageIds: [ids[2]!], times: Number.POSITIVE_INFINITY, status: 429 });
+    const res = await http.post('/api/microsoft-email/move-emails', { messageIds: ids, destinationFolderId: archive.id });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ success: false, moved: 4 });
+    expect(res.json.results.filter((r: { success: boolean }) => !r.success)).toEqual([{ messageId: ids[2], success: false, error: expect.any(String) }]);
+    expect(box.messageIdsIn(box.inboxId)).toEqual([ids[2]]);
+    expect(box.messageSubjectsIn(archive.id)).toHaveLength(4);
+    // The first try and three retries, each with that move alone after the first.
+    const tries = graph.batchItems.filter((item) => item.path === `/me/messages/${encodeURIComponent(ids[2]!)}/move`);
+    expect(tries.map((item) => item.status)).toEqual([429, 429, 429, 429]);
+    expect(graph.requests.filter((r) => r.path === '/v1.0/$batch')).toHaveLength(4);
+  }, 30_000);
 
   it('refuses a move without emails or destination with the spec message', async () => {
     const { http } = await connectedUser('move_invalid');

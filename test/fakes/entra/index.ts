@@ -37,6 +37,10 @@ export type FakeEntra = {
   expireDeviceCodes(): void;
   /** Every refresh token issued so far now answers invalid_grant (as after a password reset). */
   revokeRefreshTokens(): void;
+  /** Seconds the access tokens issued from now on live (expires_in); null: the option's lifetime. */
+  setAccessTokenLifetime(seconds: number | null): void;
+  /** A pause before every token answer, so overlapping requests can be observed. */
+  setTokenDelayMs(ms: number): void;
   /** Token requests seen, by grant type (no secrets kept). */
   tokenRequests: Array<{ grantType: string; status: number; error?: string }>;
   pollsOf(userCode: string): number;
@@ -56,6 +60,8 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
   const refreshTokens = new Set<string>();
   const deviceCodes = new Map<string, DeviceCode>();
   let approveAfter = 0;
+  let lifetime: number | null = null;
+  let tokenDelayMs = 0;
   let origin = '';
 
   function tokens(clientId: string) {
@@ -71,8 +77,8 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
     return {
       token_type: 'Bearer',
       scope: 'User.Read Mail.ReadWrite Calendars.Read Chat.Read openid profile offline_access',
-      expires_in: options.accessTokenLifetime ?? 3600,
-      ext_expires_in: options.accessTokenLifetime ?? 3600,
+      expires_in: lifetime ?? options.accessTokenLifetime ?? 3600,
+      ext_expires_in: lifetime ?? options.accessTokenLifetime ?? 3600,
       access_token: accessToken,
       refresh_token: refreshToken,
       id_token: idToken,
@@ -157,6 +163,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
 
     if (req.method === 'POST' && route === 'oauth2/v2.0/token') {
       const body = await form(req);
+      if (tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, tokenDelayMs));
       const grantType = body.get('grant_type') ?? '';
       const answer = (status: number, payload: Record<string, unknown>) => {
         fake.tokenRequests.push({ grantType, status, ...(typeof payload.error === 'string' ? { error: payload.error } : {}) });
@@ -228,6 +235,12 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
     },
     revokeRefreshTokens() {
       refreshTokens.clear();
+    },
+    setAccessTokenLifetime(seconds) {
+      lifetime = seconds;
+    },
+    setTokenDelayMs(ms) {
+      tokenDelayMs = ms;
     },
     pollsOf: (userCode) => deviceCodes.get(userCode)?.polls ?? 0,
     close: () =>

@@ -8,7 +8,9 @@ import { testTlsOptions } from '../tls.js';
 // /me, /me/messages, /me/mailFolders (with child folders, well-known names inbox and sentitems),
 // messages of a folder, folder creation, move (the moved message gets a new id, as in Exchange),
 // $batch (at most 20), OData paging ($top, $skip, @odata.nextLink), $select, the Prefer
-// outlook.body-content-type header, 401 for unknown tokens, and 429/503 with Retry-After on demand.
+// outlook.body-content-type header, 401 for unknown tokens, and 429/503 with Retry-After on demand
+// (for whole requests, or for chosen requests inside a $batch, as Exchange answers them), and on
+// demand @odata.nextLinks pointing at another host (which a client must never follow).
 
 export type SeedMessage = {
   subject?: string;
@@ -57,6 +59,8 @@ export type FakeMailbox = {
 };
 
 export type FakeGraphRequest = { method: string; path: string; authorized: boolean; status: number };
+/** One request inside a $batch, as answered. */
+export type FakeGraphBatchItem = { method: string; path: string; status: number };
 
 export type FakeGraph = {
   /** https://localhost:PORT/v1.0 — what MICROSOFT_GRAPH_BASE_URL points at. */
@@ -68,12 +72,22 @@ export type FakeGraph = {
   revoke(token: string): void;
   /** The next `times` requests answer `status` with Retry-After (seconds). */
   throttle(options: { status: 429 | 503; times: number; retryAfterSeconds?: number }): void;
+  /**
+   * Inside a $batch, the move of each of these messages answers `status` with Retry-After (as
+   * Graph does: an inner response with headers { 'Retry-After': '1' } and an error body) its next
+   * `times` times (Infinity: always); the other requests of the batch run as usual.
+   */
+  throttleInBatch(options: { messageIds: string[]; times: number; status?: 429 | 503; retryAfterSeconds?: number }): void;
+  /** Pages that have more answer an @odata.nextLink on this origin (e.g. https://127.0.0.1:PORT) instead of the fake's own; null: its own. */
+  setNextLinkOrigin(origin: string | null): void;
   /** Largest page served whatever $top asks (Graph's own cap is 1000 for messages). */
   setMaxPageSize(size: number): void;
   /** A pause in every answer, so concurrency can be observed. */
   setDelayMs(ms: number): void;
   /** Requests seen, without any token. */
   requests: FakeGraphRequest[];
+  /** Requests seen inside $batch requests. */
+  batchItems: FakeGraphBatchItem[];
   /** Highest number of requests in flight at once for one mailbox. */
   maxConcurrentPerMailbox(): number;
   reset(): void;
@@ -231,7 +245,9 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   let maxPageSize = 1000;
   let delayMs = 0;
   let maxConcurrent = 0;
-  
+  // Message id -> how many more times its move inside a $batch is throttled.
+  const batchThrottles = new Map<string, { times: number; status: 429 | 503; retryAfterSeconds: number }>();
+  let nextLinkOrigin: string | null = null;
   let origin = '';
 
   // One Graph request, also used for each request inside a $batch. `path` is relative to /v1.0.
@@ -250,7 +266,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         body: {
           '@odata.context': `${origin}/v1.0/$metadata#${pathForNext}`,
           value: slice,
-          ...(skip + top < items.length ? { '@odata.nextLink': `${origin}/v1.0${pathForNext}?${next.toString()}` } : {}),
+          ...(skip + top < items.length ? { '@odata.nextLink': `${nextLinkOrigin ?? origin}/v1.0${pathForNext}?${next.toString()}` } : {}),
         },
       };
     };
@@ -358,7 +374,19 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         if (requests.length > 20) return finish(graphError(400, 'BadRequest', 'The number of batch requests exceeds 20.'));
         const responses = requests.map((inner) => {
           const innerUrl = new URL(inner.url.startsWith('/') ? inner.url : `/${inner.url}`, origin);
-          const answer = handle(box, inner.method.toUpperCase(), innerUrl.pathname, innerUrl.searchParams, inner.body ?? null, textBodies);
+          const method = inner.method.toUpperCase();
+          const item: FakeGraphBatchItem = { method, path: innerUrl.pathname, status: 0 };
+          fake.batchItems.push(item);
+          const messageId = /^\/me\/messages\/([^/]+)\/move$/.exec(innerUrl.pathname)?.[1];
+          const throttled = messageId ? batchThrottles.get(decodeURIComponent(messageId)) : undefined;
+          if (throttled && throttled.times > 0) {
+            throttled.times -= 1;
+            item.status = throttled.status;
+            const { body: error } = graphError(throttled.status, throttled.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable', 'Please retry later.');
+            return { id: inner.id, status: throttled.status, headers: { 'Retry-After': String(throttled.retryAfterSeconds) }, body: error };
+          }
+          const answer = handle(box, method, innerUrl.pathname, innerUrl.searchParams, inner.body ?? null, textBodies);
+          item.status = answer.status;
           return { id: inner.id, status: answer.status, headers: { 'Content-Type': 'application/json' }, body: answer.body };
         });
         return finish({ status: 200, body: { responses } });
@@ -377,6 +405,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   const fake: FakeGraph = {
     url: `${origin}/v1.0`,
     requests: [],
+    batchItems: [],
     addMailbox({ tokens: list, displayName = 'Alex Morgan', mail = 'alex.morgan@contoso.example' }) {
       const box = new MailboxState({ displayName, mail });
       mailboxes.add(box);
@@ -392,6 +421,12 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     throttle({ status, times, retryAfterSeconds = 1 }) {
       throttle = { status, times, retryAfterSeconds };
     },
+    throttleInBatch({ messageIds, times, status = 429, retryAfterSeconds = 1 }) {
+      for (const id of messageIds) batchThrottles.set(id, { times, status, retryAfterSeconds });
+    },
+    setNextLinkOrigin(value) {
+      nextLinkOrigin = value;
+    },
     setMaxPageSize(size) {
       maxPageSize = size;
     },
@@ -404,7 +439,10 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       maxPageSize = 1000;
       delayMs = 0;
       maxConcurrent = 0;
+      batchThrottles.clear();
+      nextLinkOrigin = null;
       fake.requests.length = 0;
+      fake.batchItems.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

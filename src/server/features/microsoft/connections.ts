@@ -7,6 +7,8 @@ import type { AppDeps } from '../../deps.js';
 // minutes before they expire. Every read goes through the user's id.
 
 const refreshAhead = 5 * 60_000;
+/** A token another request just stored is used while it has at least this long to live. */
+const stillValidFor = 60_000;
 
 export class ReconnectNeededError extends Error {
   readonly status = 401;
@@ -43,27 +45,59 @@ export async function deleteConnection(em: EntityManager, userId: number, servic
   return (await em.nativeDelete(MicrosoftConnection, { user: userId, service })) > 0;
 }
 
-/** A working access token for the connection, refreshed first when it is about to expire. */
+/**
+ * A working access token for the connection, refreshed first when it is about to expire.
+ * Refreshing is single-flight per user and service in this process: requests arriving together
+ * share one refresh (a second refresh with the same refresh token could be refused, and Entra ID
+ * may rotate it). A caller whose row was read before another refresh stored new tokens takes
+ * those from the database instead of refreshing again.
+ */
 export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: EntityManager, connection: MicrosoftConnection): Promise<string> {
-  const { cipher, identity } = deps.microsoft;
+  const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
-  const expiring = connection.expiresAt && connection.expiresAt.getTime() - Date.now() < refreshAhead;
-  if (!expiring || !connection.refreshTokenSealed || !identity) return cipher.open(connection.accessTokenSealed);
+  if (!expiring(connection) || !connection.refreshTokenSealed || !identity) return cipher.open(connection.accessTokenSealed);
+  const key = `${connection.user.id}:${connection.service}`;
+  let flight = refreshes.get(key);
+  if (!flight) {
+    flight = refreshStored(deps, em.fork(), connection.id, connection.accessTokenSealed).finally(() => {
+      if (refreshes.get(key) === flight) refreshes.delete(key);
+    });
+    refreshes.set(key, flight);
+  }
   try {
-    const tokens = await identity.refresh(cipher.open(connection.refreshTokenSealed));
-    em.assign(connection, {
+    return await flight;
+  } catch (error) {
+    if (error instanceof ReconnectNeededError) connection.needsReconnect = true;
+    throw error;
+  }
+}
+
+function expiring(row: MicrosoftConnection, ahead = refreshAhead): boolean {
+  return Boolean(row.expiresAt && row.expiresAt.getTime() - Date.now() < ahead);
+}
+
+/** Reads the row afresh; refreshes unless someone else stored newer, still valid tokens since `seen` was read. */
+async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: EntityManager, connectionId: number, seen: string): Promise<string> {
+  const { cipher, identity } = deps.microsoft;
+  const row = await em.findOne(MicrosoftConnection, { id: connectionId });
+  if (!row || row.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
+  if (row.accessTokenSealed !== seen && !expiring(row, stillValidFor)) return cipher.open(row.accessTokenSealed);
+  if (!row.refreshTokenSealed || !identity) return cipher.open(row.accessTokenSealed);
+  try {
+    const tokens = await identity.refresh(cipher.open(row.refreshTokenSealed));
+    em.assign(row, {
       keyId: cipher.keyId,
       accessTokenSealed: cipher.seal(tokens.accessToken),
-      refreshTokenSealed: tokens.refreshToken ? cipher.seal(tokens.refreshToken) : connection.refreshTokenSealed,
+      refreshTokenSealed: tokens.refreshToken ? cipher.seal(tokens.refreshToken) : row.refreshTokenSealed,
       expiresAt: tokens.expiresAt,
     });
     await em.flush();
     return tokens.accessToken;
   } catch (error) {
     if (error instanceof InteractionRequiredError) {
-      connection.needsReconnect = true;
+      row.needsReconnect = true;
       await em.flush();
-      deps.log.info({ connectionId: connection.id }, 'a Microsoft connection needs the user to sign in again');
+      deps.log.info({ connectionId: row.id }, 'a Microsoft connection needs the user to sign in again');
       throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
     }
     throw error;

@@ -12,6 +12,8 @@ export type MicrosoftDeps = {
   /** null when MICROSOFT_CLIENT_ID is not set: sign-in is not configured (a pasted token works). */
   identity: Identity | null;
   gates: ReturnType<typeof createGateRegistry>;
+  /** The refresh in flight per user and service ("userId:service"), shared by concurrent requests. */
+  refreshes: Map<string, Promise<string>>;
 };
 
 export function createMicrosoftDeps(config: Config): MicrosoftDeps {
@@ -20,5 +22,6 @@ export function createMicrosoftDeps(config: Config): MicrosoftDeps {
     cipher: createTokenCipher(resolveTokenKey(ms.tokenKey, config.dataDir), ms.previousTokenKeys),
     identity: ms.clientId ? createIdentity({ ...ms, clientId: ms.clientId }) : null,
     gates: createGateRegistry(mailboxConcurrency),
+    refreshes: new Map(),
   };
 }

@@ -11,11 +11,14 @@ import { asPublicError } from './graphErrors.js';
 // Browser sign-in (authorization code with PKCE S256) and device-code sign-in. What a flow must
 // remember travels sealed (iron-session's sealData with the session password): the browser's
 // state parameter and the client's deviceCodeInfo. Nobody can read or forge them, and any
-// instance can open them, so a poll or a callback may land on another server.
+// instance can open them, so a poll or a callback may land on another server. The browser's state
+// is bound to the user and to the session that started the sign-in (a demo visitor has no
+// session: the user binding alone then).
 
 const stateTtlSeconds = 10 * 60;
 
-type SealedState = { u: number; s: MicrosoftServiceKey; v: string; r: string; n: string };
+/** u: user id, i: session id (absent without a session), s: service, v: PKCE verifier, r: redirect URI, n: nonce. */
+type SealedState = { u: number; i?: string; s: MicrosoftServiceKey; v: string; r: string; n: string };
 type SealedDeviceCode = { u: number; s: MicrosoftServiceKey; d: string; e: number };
 
 function requireIdentity(ctx: AuthedContext): Identity {
@@ -40,7 +43,14 @@ export async function startBrowserSignIn(ctx: AuthedContext, input: { service: M
   const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
   const redirect = redirectUri(ctx);
   const state = await sealData(
-    { u: ctx.user.id, s: serviceKeyOfName(input.service), v: verifier, r: redirect, n: crypto.randomBytes(8).toString('base64url') } satisfies SealedState,
+    {
+      u: ctx.user.id,
+      ...(ctx.session.id ? { i: ctx.session.id } : {}),
+      s: serviceKeyOfName(input.service),
+      v: verifier,
+      r: redirect,
+      n: crypto.randomBytes(8).toString('base64url'),
+    } satisfies SealedState,
     { password: ctx.deps.sessionPassword, ttl: stateTtlSeconds },
   );
   try {
@@ -64,6 +74,8 @@ export async function finishBrowserSignIn(ctx: AuthedContext, input: { state?: s
   const state = (await unsealData<Partial<SealedState>>(input.state, { password: ctx.deps.sessionPassword, ttl: stateTtlSeconds }).catch(() => ({}))) as Partial<SealedState>;
   if (typeof state.u !== 'number' || !state.v || !state.r || !state.s || !microsoftServiceKeys.includes(state.s)) return failed(microsoftTexts.badState);
   if (state.u !== ctx.user.id) return failed(microsoftTexts.badState);
+  // The same session that started it: another session of the same user connects nothing.
+  if ((state.i ?? null) !== (ctx.session.id ?? null)) return failed(microsoftTexts.badState);
   try {
     const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r });
     await saveConnection(ctx.deps, ctx.em, ctx.user.id, state.s, tokens);

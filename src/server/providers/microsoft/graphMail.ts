@@ -51,6 +51,23 @@ const messageFields = 'id,subject,from,receivedDateTime,importance,hasAttachment
 const folderFields = 'id,displayName,parentFolderId,totalItemCount,unreadItemCount,childFolderCount';
 /** Graph's $batch takes at most 20 requests. */
 export const batchSize = 20;
+/** Rounds of retries for the requests of a $batch that Exchange throttled. */
+export const batchRetryRounds = 3;
+/** The longest wait honoured from an inner Retry-After; a missing one waits a second. */
+const maxRetryAfterMs = 10_000;
+const defaultRetryAfterMs = 1_000;
+
+type BatchResponse = { id: string; status: number; headers?: Record<string, string>; body?: { id?: string; error?: { message?: string } } };
+
+/** The Retry-After of an inner $batch response (seconds or an HTTP date), capped. */
+function retryAfterMs(headers: Record<string, string> | undefined): number {
+  const value = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'retry-after')?.[1];
+  if (value === undefined || value === null || String(value).trim() === '') return defaultRetryAfterMs;
+  const text = String(value).trim();
+  const ms = /^\d+(\.\d+)?$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.now();
+  if (!Number.isFinite(ms)) return defaultRetryAfterMs;
+  return Math.min(Math.max(ms, 0), maxRetryAfterMs);
+}
 const maxPageSize = 50;
 
 type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
@@ -202,32 +219,51 @@ export function graphMail(options: GraphMailOptions) {
       return normaliseFolder(folder as GraphFolder);
     },
 
-    /** Moves messages with $batch, 20 per request; each message succeeds or fails on its own. */
+    /**
+     * Moves messages with $batch, 20 per request; each message succeeds or fails on its own.
+     * Exchange runs the requests of a batch separately and may throttle some of them (429 or 503
+     * with Retry-After inside the batch answer): only those are sent again, after the longest
+     * Retry-After of the round (capped), for at most `batchRetryRounds` more rounds.
+     */
     async moveMessages(messageIds: string[], destinationId: string): Promise<MoveResult[]> {
-      const results: MoveResult[] = [];
-      for (let start = 0; start < messageIds.length; start += batchSize) {
-        const chunk = messageIds.slice(start, start + batchSize);
-        const body = {
-          requests: chunk.map((id, i) => ({
-            id: String(i + 1),
-            method: 'POST',
-            url: `/me/messages/${encodeURIComponent(id)}/move`,
-            headers: { 'Content-Type': 'application/json' },
-            body: { destinationId },
-          })),
-        };
-        const answer = (await call(() => client.api('/$batch').post(body))) as { responses?: Array<{ id: string; status: number; body?: { id?: string; error?: { message?: string } } }> };
-        const byId = new Map((answer.responses ?? []).map((r) => [r.id, r]));
-        chunk.forEach((messageId, i) => {
-          const response = byId.get(String(i + 1));
-          if (response && response.status >= 200 && response.status < 300) {
-            results.push({ messageId, success: true, ...(response.body?.id ? { newMessageId: response.body.id } : {}) });
-          } else {
-            results.push({ messageId, success: false, error: response?.body?.error?.message ?? 'The email could not be moved' });
-          }
-        });
+      const results = new Map<number, MoveResult>();
+      let pending = messageIds.map((messageId, index) => ({ messageId, index }));
+      for (let round = 0; pending.length > 0; round += 1) {
+        const throttled: typeof pending = [];
+        let waitMs = 0;
+        for (let start = 0; start < pending.length; start += batchSize) {
+          const chunk = pending.slice(start, start + batchSize);
+          const body = {
+            requests: chunk.map(({ messageId }, i) => ({
+              id: String(i + 1),
+              method: 'POST',
+              url: `/me/messages/${encodeURIComponent(messageId)}/move`,
+              headers: { 'Content-Type': 'application/json' },
+              body: { destinationId },
+            })),
+          };
+          const answer = (await call(() => client.api('/$batch').post(body))) as { responses?: BatchResponse[] };
+          const byId = new Map((answer.responses ?? []).map((r) => [String(r.id), r]));
+          chunk.forEach((item, i) => {
+            const response = byId.get(String(i + 1));
+            const { messageId } = item;
+            if (response && response.status >= 200 && response.status < 300) {
+              results.set(item.index, { messageId, success: true, ...(response.body?.id ? { newMessageId: response.body.id } : {}) });
+              return;
+            }
+            if (response && (response.status === 429 || response.status === 503) && round < batchRetryRounds) {
+              throttled.push(item);
+              waitMs = Math.max(waitMs, retryAfterMs(response.headers));
+              return;
+            }
+            results.set(item.index, { messageId, success: false, error: response?.body?.error?.message || 'The email could not be moved' });
+          });
+        }
+        pending = throttled;
+        // The wait holds no place at the mailbox's gate.
+        if (pending.length) await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
-      return results;
+      return messageIds.map((messageId, index) => results.get(index) ?? { messageId, success: false, error: 'The email could not be moved' });
     },
   };
 }
