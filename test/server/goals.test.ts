@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoalReminder } from '../../src/server/db/entities/Goal.js';
+import { checkInsFromText } from '../../src/server/features/goals/chatCheckIns.js';
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
 import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
 import { goalTexts } from '../../src/shared/texts/index.js';
@@ -191,5 +192,59 @@ describe('check-in reminders', () => {
       await second.stop();
       await database.dispose();
     }
+  });
+});
+
+describe('goals in the chat', () => {
+  const krs = [
+    { id: 1, goalId: 9, title: 'Deploys a day', unit: 'deploys/day' },
+    { id: 2, goalId: 9, title: 'Lead time', unit: 'days' },
+    { id: 3, goalId: 9, title: 'Activation', unit: '%' },
+  ];
+  it.each([
+    ['we are at 3 deploys a day now', [{ keyResultId: 1, value: 3 }]],
+    ["We're at 4.5 deploys per day", [{ keyResultId: 1, value: 4.5 }]],
+    ['lead time is down to 4 days', [{ keyResultId: 2, value: 4 }]],
+    ['Activation reached 52%', [{ keyResultId: 3, value: 52 }]],
+    ['we hit 5 deploys a day and lead time is now 3 days', [{ keyResultId: 1, value: 5 }, { keyResultId: 2, value: 3 }]],
+    ['I had 3 meetings today', []],
+    ['Can you help me plan 2 workshops?', []],
+  ])('reads %j', (text, expected) => {
+    expect(checkInsFromText(text, krs).map(({ keyResultId, value }) => ({ keyResultId, value }))).toEqual(expected);
+  });
+
+  it('takes the one number of a progress report for a goal with a single key result', () => {
+    expect(checkInsFromText('we are at 7 now', [krs[0]!])).toEqual([{ keyResultId: 1, goalId: 9, value: 7 }]);
+    expect(checkInsFromText('7 or 8, not sure', [krs[0]!])).toEqual([]);
+  });
+
+  it('logs a check-in when the user tells the coach in the chat the goal came from', async () => {
+    const http = await newUser();
+    const chat = (await http.post('/api/chats', { title: 'Platform OKRs' })).json;
+    const goal = (await http.post('/api/goals', { ...okr, chatId: chat.id })).json;
+    expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Good news: we are at 3 deploys a day now' })).status).toBe(201);
+    const read = (await http.get(`/api/goals/${goal.id}`)).json;
+    expect(read.keyResults[0]).toMatchObject({ current: 3, checkIns: [{ value: 3, note: 'Good news: we are at 3 deploys a day now' }] });
+    expect(read.keyResults[1].checkIns).toEqual([]);
+  });
+
+  it('asks about a goal left a week without a check-in when the user opens a chat, once, and reads the answer there', async () => {
+    const http = await newUser();
+    const goal = (await http.post('/api/goals', okr)).json;
+    await server.deps.orm.em.fork().getConnection().execute(`update goal set created_at = now() - interval '8 days' where id = ?`, [goal.id]);
+
+    const chat = (await http.post('/api/chats', {})).json;
+    const messages = (await http.get(`/api/chats/${chat.id}/messages`)).json;
+    const opening = (messages.messages ?? messages).map((m: { role: string; content: string }) => m);
+    expect(opening).toHaveLength(1);
+    expect(opening[0]).toMatchObject({ role: 'assistant', content: goalTexts.coachAsks(okr.title, 8, ['Deploys a day', 'Lead time']) });
+
+    const another = (await http.post('/api/chats', {})).json;
+    const none = (await http.get(`/api/chats/${another.id}/messages`)).json;
+    expect(none.messages ?? none).toEqual([]);
+
+    await http.post(`/api/chats/${chat.id}/messages`, { content: "We're at 4 deploys a day and lead time is down to 6 days" });
+    const read = (await http.get(`/api/goals/${goal.id}`)).json;
+    expect(read.keyResults.map((kr: { current: number }) => kr.current)).toEqual([4, 6]);
   });
 });

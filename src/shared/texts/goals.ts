@@ -45,6 +45,10 @@ export const goalTexts = {
   history: 'Progress over time',
   noCheckIns: 'No check-ins yet: check in to see the chart move.',
   status: { onTrack: 'On track', atRisk: 'At risk', behind: 'Behind', done: 'Done' },
+  coachAsks: (title: string, days: number, keyResults: string[]) =>
+    `Before we start: it has been ${days} days since your last check-in on your goal "${title}". Where are you now${
+      keyResults.length ? ` on ${keyResults.map((kr) => `“${kr}”`).join(', ')}` : ''
+    }? Tell me the numbers (for example “we are at 3 a day now”) and I will log them as a check-in.`,
   reminderTitle: 'Time for a check-in',
   reminderBody: (title: string) => `How is "${title}" going? Log where your key results are now.`,
   loadFailed: 'Could not load your goals.',

@@ -23,8 +23,10 @@ export const GoalSchema = defineEntity({
     cadence: p.enum(reminderCadences).default('weekly'),
     nextReminderAt: p.datetime().nullable(),
     doneAt: p.datetime().nullable(),
-    // When the coach last asked about this goal in a chat for want of a check-in (asked once).
+    // When, and in which chat, the coach asked about this goal for want of a check-in: asked once
+    // (until the next check-in), and an answer in that chat is read as a check-in.
     coachAskedAt: p.datetime().nullable(),
+    coachAskedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

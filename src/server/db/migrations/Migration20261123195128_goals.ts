@@ -5,7 +5,7 @@ export class Migration20261123195128_goals extends Migration {
   override name = 'Migration20261123195128_goals';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "goal" ("id" serial primary key, "owner_id" int not null, "chat_id" int null, "framework" text not null, "title" varchar(200) not null, "due_date" varchar(10) not null, "cadence" text not null default 'weekly', "next_reminder_at" timestamptz null, "done_at" timestamptz null, "coach_asked_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null);`);
+    this.addSql(`create table "goal" ("id" serial primary key, "owner_id" int not null, "chat_id" int null, "framework" text not null, "title" varchar(200) not null, "due_date" varchar(10) not null, "cadence" text not null default 'weekly', "next_reminder_at" timestamptz null, "done_at" timestamptz null, "coach_asked_at" timestamptz null, "coach_asked_chat_id" int null, "created_at" timestamptz not null, "updated_at" timestamptz not null);`);
     this.addSql(`create index "goal_owner_idx" on "goal" ("owner_id");`);
     this.addSql(`create index "goal_next_reminder_idx" on "goal" ("next_reminder_at");`);
 
@@ -20,6 +20,7 @@ export class Migration20261123195128_goals extends Migration {
 
     this.addSql(`alter table "goal" add constraint "goal_owner_id_foreign" foreign key ("owner_id") references "app_user" ("id") on delete cascade;`);
     this.addSql(`alter table "goal" add constraint "goal_chat_id_foreign" foreign key ("chat_id") references "chat" ("id") on delete set null;`);
+    this.addSql(`alter table "goal" add constraint "goal_coach_asked_chat_id_foreign" foreign key ("coach_asked_chat_id") references "chat" ("id") on delete set null;`);
     this.addSql(`alter table "goal" add constraint "goal_framework_check" check ("framework" in ('SMART', 'OKR', 'GROW'));`);
     this.addSql(`alter table "goal" add constraint "goal_cadence_check" check ("cadence" in ('weekly', 'off'));`);
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { createChatSchema } from '../../../shared/schemas/chats.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { askAboutStaleGoal } from '../goals/chatCheckIns.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
 // With storeChatHistory off (Settings, Privacy) a new chat is temporary: starting another one
@@ -11,5 +12,7 @@ export async function createChat(ctx: AuthedContext, input: z.output<typeof crea
   await ctx.em.nativeDelete(Chat, { owner: ctx.user.id, isTemporary: true });
   const chat = ctx.em.create(Chat, { owner: ctx.user, title: input.title ?? defaultChatTitle, isPinned: false, isTemporary });
   await ctx.em.flush();
+  // A goal without a check-in for a week: the coach opens the new chat by asking about it, once.
+  await askAboutStaleGoal(ctx.em, ctx.user.id, chat);
   return chat.toDto();
 }

@@ -6,6 +6,7 @@ import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { takeModelTurn } from '../ai/modelQuota.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { recordCheckInsFromMessage } from '../goals/chatCheckIns.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 
 // DESIGN rule 8: the user's message is committed before the model is called. The coach's reply
@@ -31,6 +32,12 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
   }).catch((error: unknown) => {
     turn.refund();
     throw error;
+  });
+
+  // 'We are at 3 deploys a day now' in a chat about a goal is a check-in, logged before the coach
+  // answers (so its context has it). A failure here never costs the user their message.
+  await recordCheckInsFromMessage(ctx.em, ctx.user.id, chat.id, input.content).catch((error: unknown) => {
+    ctx.deps.log.warn({ err: error }, 'check-in from chat not recorded');
   });
 
   const chatDto = chat.toDto();

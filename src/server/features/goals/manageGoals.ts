@@ -89,6 +89,8 @@ export async function checkIn(ctx: AuthedContext, input: CheckInInput): Promise<
   if (!keyResult) throw new TRPCError({ code: 'NOT_FOUND', message: goalTexts.keyResultNotFound });
   ctx.em.create(CheckIn, { keyResult, value: input.value, note: input.note || null });
   if (goal.cadence === 'weekly' && !goal.doneAt) goal.nextReminderAt = new Date(Date.now() + weekMs);
+  // The coach may ask again after the next quiet week.
+  goal.coachAskedAt = null;
   await ctx.em.flush();
   return getGoal(ctx, { goalId: goal.id });
 }

@@ -23,7 +23,7 @@ export const exportRules: Record<string, ExportRule> = {
   AuthSession: { export: false, reason: 'sign-in sessions are credentials; Settings lists them without their secret' },
   // Which keys exist, by name and prefix; never the key's hash.
   ApiKey: { export: true, section: 'apiKeys', title: 'API keys', omit: ['keyHash'] },
-  Goal: { export: true, section: 'goals', title: 'Goals', omit: ['coachAskedAt'] },
+  Goal: { export: true, section: 'goals', title: 'Goals', omit: ['coachAskedAt', 'coachAskedChat'] },
   KeyResult: { export: true, section: 'keyResults', title: 'Key results' },
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
