@@ -4,7 +4,8 @@ import { checkInsFromText } from '../../src/server/features/goals/chatCheckIns.j
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
 import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
 import { goalTexts } from '../../src/shared/texts/index.js';
-import { signUp } from '../helpers/clients.js';
+import { startFakeOpenAI } from '../fakes/openai.js';
+import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -246,5 +247,31 @@ describe('goals in the chat', () => {
     await http.post(`/api/chats/${chat.id}/messages`, { content: "We're at 4 deploys a day and lead time is down to 6 days" });
     const read = (await http.get(`/api/goals/${goal.id}`)).json;
     expect(read.keyResults.map((kr: { current: number }) => kr.current)).toEqual([4, 6]);
+  });
+});
+
+describe('goals in the coach’s context', () => {
+  it('sends the active goals and where their key results stand to the model, and a reported number as already logged', async () => {
+    const fake = await startFakeOpenAI();
+    const withModel = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
+    try {
+      const { http } = await signUp(withModel.url, `goals-model-${Date.now()}`);
+      const chat = (await http.post('/api/chats', { title: 'Platform' })).json;
+      await http.post('/api/goals', { ...okr, chatId: chat.id });
+      const done = (await http.post('/api/goals', { ...okr, title: 'An old finished goal' })).json;
+      await http.put(`/api/goals/${done.id}`, { done: true });
+
+      await http.post(`/api/chats/${chat.id}/messages`, { content: 'We are at 3 deploys a day now' });
+      const request = await eventually(() => fake.requests[0]);
+      const system = (request.body.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+      expect(system).toContain('- Ship a faster platform (OKR, due 2099-03-31, on track)');
+      expect(system).toMatch(/Deploys a day: 3 of 5 deploys\/day \(last check-in: \d{4}-\d{2}-\d{2}\)/);
+      expect(system).toContain('Lead time: 10 of 2 days (last check-in: none yet)');
+      expect(system).not.toContain('An old finished goal');
+      expect(system).toContain('Here is your SMART goal:');
+    } finally {
+      await withModel.stop();
+      await fake.close();
+    }
   });
 });

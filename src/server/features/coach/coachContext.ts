@@ -1,5 +1,6 @@
 import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
 import { coachTexts } from '../../../shared/texts/coach.js';
+import { goalsTurns, type CoachGoal } from './goalsContext.js';
 import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
 import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
@@ -30,6 +31,8 @@ export type CoachContextInput = {
   knowledgeBase?: CoachKnowledgeBase | null;
   /** The user's writing style profile, learned from their sent mail; null or absent when none. */
   writingStyle?: CoachWritingStyle | null;
+  /** The user's active goals with their key results' latest values; absent when none. */
+  goals?: CoachGoal[] | null;
 };
 
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
@@ -55,6 +58,12 @@ export const coachRole: ContextContributor = () => [
         'and close a framework with a concrete result and a dated next action.',
       'Keep replies short and practical. When you give a meeting agenda, use the word "agenda" and a numbered list of at ' +
         'most seven items written "1." to "7.".',
+      // The app offers 'Save as goal' under results in these shapes (src/shared/goalDraft.ts).
+      'When a framework reaches its result, write it in this shape so the user can save it as a goal. SMART: a line ' +
+        '"Here is your SMART goal:", then a quote line "> **<the goal with its measure (from X to Y unit) and deadline>**". ' +
+        'OKRs: "Here are your OKRs for <period>:", "**Objective:** <objective>", "**Key results:**" and a numbered list, each ' +
+        'with its numbers (from X to Y). GROW: "Here is your GROW summary:", then "- **Goal:** ...", "- **Reality:** ...", ' +
+        '"- **Options:** ...", "- **Will:** ..." and "**Next action:** <action with a date>".',
     ].join('\n'),
   ),
 ];
@@ -68,6 +77,9 @@ export const knownUser: ContextContributor = ({ user }) => {
 
 /** What the user wrote about themselves, only when useKnowledgeBase is on (the loader ensures it). */
 export const knowledgeBaseContext: ContextContributor = ({ knowledgeBase }) => knowledgeBaseTurns(knowledgeBase);
+
+/** The active goals and their key results' latest values, so the coach follows up on them. */
+export const goalsContext: ContextContributor = ({ goals }) => goalsTurns(goals);
 
 /** Keyword routing for mail: up to 10 recent emails, or the note that mail is unavailable. */
 export const mailContext: ContextContributor = async ({ latestUserMessage, mail }) => {
@@ -101,6 +113,7 @@ export const coachContextContributors: readonly ContextContributor[] = [
   coachRole,
   knownUser,
   knowledgeBaseContext,
+  goalsContext,
   mailContext,
   folderGuidance,
   writingStyleContext,
