@@ -48,5 +48,6 @@ export const onboardingLimits = {
   directReportsMax: 10_000,
 } as const;
 
-// The onboarding answers stay in this browser (SPEC section 6: privacy choices are local only).
+// The onboarding answers are kept in this browser (SPEC section 6); 'Save chat history' is also saved
+// as the account's storeChatHistory (issue 9: settings that act).
 export const onboardingStorageKey = 'onboarding_data';

@@ -5,11 +5,12 @@ import { Message } from '../../src/server/db/entities/Message.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { saveConnection } from '../../src/server/features/microsoft/connections.js';
 import { saveWritingStyle } from '../../src/server/features/writingStyle/writingStyleStore.js';
-import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
+import { enforceDataRetention, startDataRetentionJob, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
 import { exportRules, neverExportedColumn, neverExportedEntity } from '../../src/server/features/privacy/exportRules.js';
 import { checkExportRules } from '../../src/server/features/privacy/exportUserData.js';
 import { findUserOwnedEntities, ownedBy, userOwnedEntities } from '../../src/server/features/privacy/userOwnedEntities.js';
 import { privacyTexts } from '../../src/shared/texts/index.js';
+import { eventually } from '../helpers/clients.js';
 import { freshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -332,6 +333,49 @@ describe('data retention', () => {
       await server.stop();
       await database.dispose();
     }
+  });
+});
+
+describe('the data retention job', () => {
+  const day = 24 * 60 * 60 * 1000;
+
+  it('runs again after each interval and deletes what became old since the run before', async () => {
+    const user = await newUser();
+    expect((await trpc.mutate(user.client, 'profile.updatePrivacy', { dataRetention: '30', shareAnonymousData: false, storeChatHistory: true })).status).toBe(200);
+    const em = app.deps.orm.em.fork();
+    const at = (days: number) => new Date(Date.now() - days * day);
+    const chat = em.create(Chat, { owner: user.id, title: 'Ageing chat', isPinned: false, isTemporary: false, createdAt: at(29), updatedAt: at(29) });
+    em.create(Message, { chat, role: 'user', content: 'ageing message', status: 'complete', createdAt: at(29) });
+    await em.flush();
+    const titles = async () => (await app.deps.orm.em.fork().find(Chat, { owner: user.id })).map((c) => c.title);
+
+    const job = startDataRetentionJob(app.deps.orm, app.deps.log, 100);
+    try {
+      await job.firstRun;
+      expect(await titles()).toEqual(['Ageing chat']);
+      // Two more days go by for the chat: it is now older than the user's 30 days.
+      await app.deps.orm.em.fork().nativeUpdate(Chat, { id: chat.id }, { updatedAt: at(31) });
+      await app.deps.orm.em.fork().nativeUpdate(Message, { chat: chat.id }, { createdAt: at(31) });
+
+      // No call from the test: the job's own next run deletes it.
+      await eventually(async () => (await titles()).length === 0, 5_000);
+      expect(await app.deps.orm.em.fork().count(Message, { chat: chat.id })).toBe(0);
+    } finally {
+      await job.stop();
+    }
+  });
+
+  it('stops running once stopped', async () => {
+    const user = await newUser();
+    expect((await trpc.mutate(user.client, 'profile.updatePrivacy', { dataRetention: '30', shareAnonymousData: false, storeChatHistory: true })).status).toBe(200);
+    const job = startDataRetentionJob(app.deps.orm, app.deps.log, 50);
+    await job.firstRun;
+    await job.stop();
+    const em = app.deps.orm.em.fork();
+    em.create(Chat, { owner: user.id, title: 'Old after stop', isPinned: false, isTemporary: false, createdAt: new Date(Date.now() - 40 * day), updatedAt: new Date(Date.now() - 40 * day) });
+    await em.flush();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await app.deps.orm.em.fork().find(Chat, { owner: user.id })).map((c) => c.title)).toEqual(['Old after stop']);
   });
 });
 

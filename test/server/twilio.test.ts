@@ -144,6 +144,37 @@ describe('phone calls', () => {
     expect((await erin.http.get('/api/chats')).json).toEqual([]);
   });
 
+  it("brings the caller's knowledge base into a phone turn only while useKnowledgeBase is on", async () => {
+    model.behave({ reply: 'Talk to your manager first.' });
+    const gina = await signUp(server.url, 'phone-gina', 'Gina Phone');
+    expect((await gina.http.post('/trpc/profile.updateProfile', { fullName: 'Gina Phone', phone: '+1 555 333 4444' })).status).toBe(200);
+    const marker = `kb-phone-marker-${Date.now().toString(36)}`;
+    const knowledgeBase = {
+      useKnowledgeBase: false,
+      fullName: 'Gina Phone',
+      jobTitle: 'Engineering Manager',
+      company: 'Acme',
+      manager: 'Priya Shah',
+      emailTone: 'Friendly',
+      coachNotes: `Remember ${marker}.`,
+    };
+    const systemOf = (index: number) =>
+      model.requests[index]!.body.messages!.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+
+    expect((await gina.http.post('/trpc/knowledgeBase.save', knowledgeBase)).status).toBe(200);
+    const off = await incomingCall(server, '+15553334444', 'CA9');
+    expect((await off.say('Who should I tell first?')).Gather.Say).toBe('Talk to your manager first.');
+    expect(systemOf(0)).toContain('Gina Phone'); // the caller's context is there, the knowledge base is not
+    expect(JSON.stringify(model.requests[0]!.body.messages)).not.toContain(marker);
+    expect(systemOf(0)).not.toContain('Priya Shah');
+
+    expect((await gina.http.post('/trpc/knowledgeBase.save', { ...knowledgeBase, useKnowledgeBase: true })).status).toBe(200);
+    const on = await incomingCall(server, '+15553334444', 'CA10');
+    expect((await on.say('Who should I tell first?')).Gather.Say).toBe('Talk to your manager first.');
+    expect(systemOf(1)).toContain(marker);
+    expect(systemOf(1)).toContain('Manager: Priya Shah');
+  });
+
   it('keeps phone turns within RATE_LIMIT_CHAT_PER_MINUTE: past it the coach says goodbye politely, per user and per unknown number', async () => {
     const limited = await startTestServer(configured({ RATE_LIMIT_CHAT_PER_MINUTE: '2' }));
     try {

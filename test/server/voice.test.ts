@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
 import { coachTexts, commonTexts, voiceTexts } from '../../src/shared/texts/index.js';
-import { signUp } from '../helpers/clients.js';
+import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { defaultFakeTranscription, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
@@ -151,6 +151,48 @@ describe('voice', () => {
     expect(foreign.status).toBe(404);
     const empty = await bob.http.post('/trpc/voice.turn', { chatId: null, text: '  ' });
     expect(empty.status).toBe(400);
+  });
+
+  it("answers a call opened from an open chat with that chat's earlier turns, and saves the call into it", async () => {
+    const erin = await signUp(server.url, 'voice-erin', 'Erin Voice');
+    // A typed conversation first: the chat the call is opened from.
+    fake.behave({ reply: 'Try a weekly one-to-one with each report.' });
+    const chat = await erin.http.post('/api/chats', {});
+    expect((await erin.http.post(`/api/chats/${chat.json.id}/messages`, { content: 'My team of five feels disconnected.' })).status).toBe(201);
+    await eventually(async () => {
+      const last = (await erin.http.get(`/api/chats/${chat.json.id}/messages`)).json?.at(-1);
+      return last?.role === 'assistant' && last.status !== 'streaming';
+    });
+    const asked = fake.requests.length;
+
+    fake.behave({ reply: 'Start with the two quietest people. Ask what would help.' });
+    const turn = await erin.http.post('/trpc/voice.turn', { chatId: chat.json.id, text: 'Who should I start with?' });
+
+    expect(turn.status).toBe(200);
+    expect(turn.json.result.data.chatId).toBe(chat.json.id);
+    // The typed turns reach the model before what was said, after the voice rule.
+    const messages = fake.requests[asked]!.body.messages!;
+    const contents = messages.map((m) => m.content);
+    expect(contents).toEqual(expect.arrayContaining(['My team of five feels disconnected.', 'Try a weekly one-to-one with each report.']));
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'Who should I start with?' });
+    expect(contents.indexOf('My team of five feels disconnected.')).toBeLessThan(contents.length - 1);
+    const saved = await erin.http.get(`/api/chats/${chat.json.id}/messages`);
+    expect(saved.json.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'My team of five feels disconnected.'],
+      ['assistant', 'Try a weekly one-to-one with each report.'],
+      ['user', 'Who should I start with?'],
+      ['assistant', 'Start with the two quietest people. Ask what would help.'],
+    ]);
+    // No chat of its own for the call.
+    expect(((await erin.http.get('/api/chats')).json as Array<{ id: number }>).map((c) => c.id)).toEqual([chat.json.id]);
+
+    // Another user cannot open a call on Erin's chat, nor read it through the model.
+    const mallory = await signUp(server.url, 'voice-mallory');
+    const before = fake.requests.length;
+    const foreign = await mallory.http.post('/trpc/voice.turn', { chatId: chat.json.id, text: 'What did Erin say?' });
+    expect(foreign.status).toBe(404);
+    expect(fake.requests.length).toBe(before);
+    expect((await erin.http.get(`/api/chats/${chat.json.id}/messages`)).json).toHaveLength(4);
   });
 
   it("starts a temporary chat for a call while the user's storeChatHistory is off, removed like any temporary chat", async () => {

@@ -5,7 +5,7 @@ import { generateEmail } from '../../src/server/features/writingStyle/generateEm
 import { authTexts, coachTexts, commonTexts, writingStyleTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
-import { sentItemsFor, type CorpusStyle } from '../fixtures/sentMailCorpus.js';
+import { expectedStyles, quotedOnlyPhrases, sentItemsFor, type CorpusStyle } from '../fixtures/sentMailCorpus.js';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -157,18 +157,27 @@ describe('with Microsoft mail connected', () => {
     expect(stored.json.writingStyle).toEqual(res.json.writingStyle);
   });
 
-  it.each([
-    ['friendly', 'Hi team,', 'Cheers,'],
-    ['bullets', 'Hello all,', 'Best,'],
-    ['terse', null, 'Thx'],
-  ] as const)('recovers the %s writer from the mailbox', async (style, greeting, signOff) => {
-    const { http, user } = await newUser();
-    await connectMailbox(http, style, 10);
+  it.each(['friendly', 'bullets', 'terse'] as const)(
+    'recovers the %s writer from the mailbox: greeting, sign-off, length band and structure, never a quoted phrase',
+    async (style) => {
+      const expected = expectedStyles[style];
+      const { http } = await newUser();
+      await connectMailbox(http, style, 10);
 
-    const res = await http.post('/api/writing-analysis/analyze-style');
+      const res = await http.post('/api/writing-analysis/analyze-style');
 
-    expect(res.json.writingStyle).toMatchObject({ greeting, signOff });
-  });
+      expect(res.status).toBe(200);
+      const profile = res.json.writingStyle;
+      expect(profile).toMatchObject({ greeting: expected.greeting, signOff: expected.signOff, emailsAnalyzed: 10 });
+      expect(profile.length).toMatch(new RegExp(`^${expected.lengthBand}: about \\d+ words`));
+      expect(profile.structure).toMatch(expected.structure);
+      // Nothing other people wrote (quoted replies, Outlook quotes, forwards) reaches the profile.
+      const learned = [...profile.commonPhrases, profile.greeting ?? '', profile.signOff ?? ''].join(' | ').toLowerCase();
+      for (const word of ['widget', 'synergy', 'onboarding portal', 'facilities', 'wrote']) expect(learned).not.toContain(word);
+      const whole = JSON.stringify(profile).toLowerCase();
+      for (const phrase of quotedOnlyPhrases) expect(whole).not.toContain(phrase);
+    },
+  );
 
   it('replaces the profile on a second analysis, with a newer lastUpdated', async () => {
     const { http, user } = await newUser();
@@ -297,6 +306,43 @@ describe('writingStyle.generate', () => {
     expect(system).toContain('Name: Jane Doe');
     expect(system).toContain('Audience: external');
     expect(fake.requests[0]!.body.messages![1]!.content).toBe('Write an email about: The contract renewal');
+  });
+
+  it('brings the knowledge base into the request only while useKnowledgeBase is on', async () => {
+    const { http } = await userWithProfile(modelApp, 'formal');
+    const marker = `kb-marker-${Date.now().toString(36)}`;
+    const knowledgeBase = {
+      useKnowledgeBase: false,
+      fullName: 'Jane Doe',
+      jobTitle: 'Engineering Manager',
+      company: 'Acme',
+      manager: 'Priya Shah',
+      emailTone: 'Formal',
+      coachNotes: `Always mention ${marker}.`,
+    };
+    const request = async () => {
+      fake.reset();
+      fake.behave({ reply: 'Subject: Renewal\n\nDear [Name],\n\nAttached.\n\nKind regards,\nJane' });
+      const res = await http.post('/trpc/writingStyle.generate', { topic: 'The contract renewal', audience: 'external' });
+      expect(res.status).toBe(200);
+      expect(res.json.result.data.writer).toBe('model');
+      const messages = fake.requests[0]!.body.messages!;
+      expect(messages.at(-1)).toEqual({ role: 'user', content: 'Write an email about: The contract renewal' });
+      return messages;
+    };
+
+    expect((await http.post('/trpc/knowledgeBase.save', knowledgeBase)).status).toBe(200);
+    const off = await request();
+    expect(String(off[0]!.content)).toContain('Greeting: Dear [Name],');
+    expect(JSON.stringify(off)).not.toContain(marker);
+    expect(JSON.stringify(off)).not.toContain('Priya Shah');
+
+    expect((await http.post('/trpc/knowledgeBase.save', { ...knowledgeBase, useKnowledgeBase: true })).status).toBe(200);
+    const on = await request();
+    const system = on.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+    expect(system).toContain(marker);
+    expect(system).toContain('Manager: Priya Shah');
+    expect(String(on[0]!.content)).toContain('Greeting: Dear [Name],');
   });
 
   it("answers 502 with the spec's text when the model fails", async () => {

@@ -30,7 +30,7 @@ export const onboardingTexts = {
   directReportsInvalid: 'Enter a whole number of 0 or more',
   privacyStep: 'Privacy preferences',
   privacyStepShort: 'Privacy',
-  privacyNote: 'These choices stay in this browser and are not sent anywhere.',
+  privacyNote: 'Email history and calendar access stay in this browser. Your chat history choice is saved to your account (Settings, Privacy).',
   emailHistory: 'Email history',
   emailHistoryDescription: 'How far back your coach may look in your email',
   emailHistoryLabel: (days: string) => `Last ${days} days`,
@@ -42,4 +42,6 @@ export const onboardingTexts = {
   completeBody: 'Your AI Coach is ready. You can change these choices any time in Settings.',
   profileSaveFailedTitle: 'Could not save your role',
   profileSaveFailedBody: 'Your job title and company were not saved to your profile. Please try again.',
+  privacySaveFailedTitle: 'Could not save your chat history choice',
+  privacySaveFailedBody: 'Your choice about saving chat history was not saved to your account. Please try again.',
 } as const;

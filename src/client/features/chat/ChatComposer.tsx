@@ -32,6 +32,8 @@ export function ChatComposer(props: {
   stopping: boolean;
   offline: boolean;
   onQuickStart: (message: string) => void;
+  /** The open chat, whose context a voice call from the microphone button continues; absent for a new conversation. */
+  chatId?: number;
 }) {
   const [value, setValue] = useState('');
   const colorScheme = useComputedColorScheme('light');
@@ -134,7 +136,7 @@ export function ChatComposer(props: {
             onKeyDown={onKeyDown}
             error={tooLong || undefined}
           />
-          <VoiceCallButton />
+          <VoiceCallButton chatId={props.chatId} />
           {props.streaming ? (
             <Tooltip label={chatTexts.stop} openDelay={700}>
               <ActionIcon

@@ -279,6 +279,7 @@ function OpenChat({ chatId }: { chatId: number }) {
         stopping={stopping}
         offline={offline}
         onQuickStart={onSend}
+        chatId={chatId}
       />
     </PageFrame>
   );

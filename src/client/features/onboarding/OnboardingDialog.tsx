@@ -22,6 +22,7 @@ import {
 } from './onboardingData';
 import { PrivacyStep } from './PrivacyStep';
 import { RoleStep } from './RoleStep';
+import { useSaveChatHistoryChoice } from './useSaveChatHistoryChoice';
 import { useSaveRoleToProfile } from './useSaveRoleToProfile';
 import classes from './onboarding.module.css';
 
@@ -57,6 +58,7 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
   const [connections, setConnections] = useState(() => initialConnections(saved));
   const [busy, setBusy] = useState(false);
   const saveRole = useSaveRoleToProfile();
+  const saveChatHistoryChoice = useSaveChatHistoryChoice();
   const form = useForm<OnboardingForm>({
     mode: 'uncontrolled',
     initialValues: initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }),
@@ -95,9 +97,19 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
     setActive((step) => Math.max(step - 1, 0));
   }
 
-  function complete() {
+  async function complete() {
     if (form.validate().hasErrors) return;
     remember();
+    // 'Save chat history' is the account's storeChatHistory, as in Settings' Privacy tab.
+    setBusy(true);
+    try {
+      await saveChatHistoryChoice(form.getValues().saveChatHistory);
+    } catch {
+      notify.error(onboardingTexts.privacySaveFailedTitle, onboardingTexts.privacySaveFailedBody);
+      return;
+    } finally {
+      setBusy(false);
+    }
     notify.success(onboardingTexts.completeTitle, onboardingTexts.completeBody);
     props.onClose();
   }
@@ -150,7 +162,7 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
             {onboardingTexts.next}
           </Button>
         ) : (
-          <Button leftSection={<IconCheck size={16} />} onClick={complete}>
+          <Button leftSection={<IconCheck size={16} />} onClick={() => void complete()} loading={busy}>
             {onboardingTexts.completeSetup}
           </Button>
         )}

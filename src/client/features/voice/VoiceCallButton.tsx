@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { voiceTexts } from '../../../shared/texts';
 import { VoiceCallDialog } from './VoiceCallDialog';
 
-/** The chat's microphone button: a voice call with the coach. */
-export function VoiceCallButton(props: { disabled?: boolean }) {
+/** The chat's microphone button: a voice call with the coach, in the open chat when there is one. */
+export function VoiceCallButton(props: { disabled?: boolean; chatId?: number }) {
   const [opened, setOpened] = useState(false);
   return (
     <>
@@ -14,7 +14,7 @@ export function VoiceCallButton(props: { disabled?: boolean }) {
           <IconMicrophone size={18} />
         </ActionIcon>
       </Tooltip>
-      <VoiceCallDialog opened={opened} onClose={() => setOpened(false)} />
+      <VoiceCallDialog opened={opened} onClose={() => setOpened(false)} chatId={props.chatId} />
     </>
   );
 }

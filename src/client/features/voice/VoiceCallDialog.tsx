@@ -15,19 +15,23 @@ const statusColor: Record<CallStatus, string> = {
   ended: 'gray',
 };
 
-/** SPEC section 2's 'Voice Call with AI Coach': opened, it calls after 1 s; closing hangs up. */
-export function VoiceCallDialog(props: { opened: boolean; onClose: () => void }) {
+/**
+ * SPEC section 2's 'Voice Call with AI Coach': opened, it calls after 1 s; closing hangs up.
+ * Opened from an open chat (`chatId`), the coach answers with that chat's context and the call's
+ * turns are saved into it; otherwise the call starts a chat of its own.
+ */
+export function VoiceCallDialog(props: { opened: boolean; onClose: () => void; chatId?: number }) {
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={voiceTexts.dialogTitle} centered size="md">
-      {props.opened && <VoiceCall onClose={props.onClose} />}
+      {props.opened && <VoiceCall onClose={props.onClose} chatId={props.chatId ?? null} />}
     </Modal>
   );
 }
 
-function VoiceCall(props: { onClose: () => void }) {
+function VoiceCall(props: { onClose: () => void; chatId: number | null }) {
   const coach = useQuery(trpc.chats.coachInfo.queryOptions());
   const needsProvider = coach.data?.kind === 'offline';
-  const call = useVoiceCall();
+  const call = useVoiceCall(props.chatId);
   const { start, hangUp } = call;
 
   useEffect(() => {

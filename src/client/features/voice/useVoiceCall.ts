@@ -24,7 +24,12 @@ export function formatDuration(seconds: number): string {
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-export function useVoiceCall() {
+/**
+ * A browser voice call. `openChatId` is the chat the call was opened from: its earlier messages
+ * are the coach's context and the call's turns are saved into it. Without one, the first turn
+ * starts a chat of its own.
+ */
+export function useVoiceCall(openChatId: number | null = null) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<CallStatus>('idle');
   const [phase, setPhase] = useState<TurnPhase>('listening');
@@ -208,7 +213,7 @@ export function useVoiceCall() {
 
   const start = useCallback(async () => {
     release();
-    live.current = { muted: false, speakerOn: live.current.speakerOn, ended: false, chatId: null, hadSpeech: false, seconds: 0, busy: false };
+    live.current = { muted: false, speakerOn: live.current.speakerOn, ended: false, chatId: openChatId, hadSpeech: false, seconds: 0, busy: false };
     setStatus('connecting');
     setNotice(null);
     setYouSaid('');
@@ -236,7 +241,7 @@ export function useVoiceCall() {
     }, 1000);
     listen();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [listen]);
+  }, [listen, openChatId]);
 
   const hangUp = useCallback(() => {
     if (live.current.ended) return;

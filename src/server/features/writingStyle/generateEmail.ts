@@ -2,8 +2,9 @@ import { TRPCError } from '@trpc/server';
 import type { Audience, GeneratedEmail, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import { writingStyleTexts } from '../../../shared/texts/index.js';
 import { ProviderError, type ChatTurn, type CoachUser } from '../../providers/ai/types.js';
+import { buildCoachContext, knowledgeBaseContext, type ContextContributor } from '../coach/coachContext.js';
+import { loadCoachFacts, type CoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
-import { knowledgeBaseTurns, loadCoachKnowledgeBase, type CoachKnowledgeBase } from '../coach/knowledgeBaseContext.js';
 import { writeOffline } from './offlineWriter.js';
 import type { WritingStyleContext } from './readSentMail.js';
 import { readWritingStyle } from './writingStyleStore.js';
@@ -26,29 +27,41 @@ function userFacts(user: CoachUser): string {
     .join('\n');
 }
 
-export function generationPrompt(
-  style: WritingStyle,
-  user: CoachUser,
-  audience: Audience,
-  topic: string,
-  knowledgeBase: CoachKnowledgeBase | null = null,
-): ChatTurn[] {
-  return [
+/** The email writer's role: the user's style, who they are, and who the email is for. */
+export function emailWriterRole(audience: Audience): ContextContributor {
+  return ({ user, writingStyle }) => [
     {
       role: 'system',
       content: [
         'You write emails for the user in their own writing style, learned from their sent mail.',
-        `Their writing style:\n${describeStyleForModel(style)}`,
+        writingStyle ? `Their writing style:\n${describeStyleForModel(writingStyle)}` : '',
         `The user:\n${userFacts(user)}`,
         `Audience: ${audience === 'internal' ? 'internal (colleagues in their organisation)' : 'external (clients, partners or suppliers outside their organisation)'}.`,
         'Write one complete email: a "Subject:" line, then the greeting, body and sign-off in their style, signed with their first name. ' +
           'Use placeholders in square brackets for facts you do not know. Answer with the email only.',
-      ].join('\n\n'),
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
     },
-    // The knowledge base (team, stakeholders, tone, signature) only while the user switched it on.
-    ...knowledgeBaseTurns(knowledgeBase),
-    { role: 'user', content: `Write an email about: ${topic}` },
   ];
+}
+
+/**
+ * Email generation's contributors to the one context assembly (buildCoachContext): the writer's
+ * role instead of the coach's, then the knowledge base (only while the user switched it on).
+ */
+export function emailGenerationContributors(audience: Audience): readonly ContextContributor[] {
+  return [emailWriterRole(audience), knowledgeBaseContext];
+}
+
+/** The messages that ask the model for one email: the assembled context, then the request. */
+export async function generationPrompt(input: { user: CoachUser; audience: Audience; topic: string; facts: CoachFacts }): Promise<ChatTurn[]> {
+  const request: ChatTurn = { role: 'user', content: `Write an email about: ${input.topic}` };
+  const context = await buildCoachContext(
+    { user: input.user, history: [request], latestUserMessage: request.content, ...input.facts },
+    emailGenerationContributors(input.audience),
+  );
+  return [...context, request];
 }
 
 /** The panel's 'Generate Email Template': the model writes it, or the offline writer says it did. */
@@ -60,8 +73,9 @@ export async function generateEmail(ctx: WritingStyleContext, input: { topic: st
   if (coach.kind !== 'openai') return { email: writeOffline(style, input, user), writer: 'offline' };
   let email = '';
   try {
-    const knowledgeBase = await loadCoachKnowledgeBase(ctx.em, ctx.user.id);
-    const messages = generationPrompt(style, user, input.audience, input.topic, knowledgeBase);
+    // What the coach may know of the user comes from the one loader; the profile read above is the style written in.
+    const facts = { ...(await loadCoachFacts(ctx.deps, ctx.em, ctx.user.id)), writingStyle: style };
+    const messages = await generationPrompt({ user, audience: input.audience, topic: input.topic, facts });
     for await (const delta of coach.stream({ messages, user, maxTokens: 700, temperature: 0.4 })) {
       email += delta;
     }
