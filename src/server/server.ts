@@ -22,6 +22,7 @@ import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
+import { callGoalReminders } from './features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from './features/goals/goalReminders.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
@@ -68,8 +69,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
     await retention.firstRun;
-    // Goal check-in reminders due (while the server was down too) are claimed at start, then each minute.
-    goalReminders = startGoalReminderJob(db, log);
     chatBus =
       target.kind === 'postgresql'
         ? await createPostgresChatBus(target.url, log, {
@@ -111,6 +110,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       firstSettlesAll: target.kind === 'pglite',
     });
     await orphanSweep.firstRun;
+    // Goal check-in reminders due (while the server was down too) are claimed at start, then each
+    // minute; those that asked for a call are called.
+    goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;

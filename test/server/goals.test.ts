@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoalReminder } from '../../src/server/db/entities/Goal.js';
 import { checkInsFromText } from '../../src/server/features/goals/chatCheckIns.js';
+import { callGoalReminders, spokenNumber } from '../../src/server/features/goals/goalCheckInCall.js';
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
+import { XMLParser } from 'fast-xml-parser';
+import { postSignedWebhook, startFakeTwilio } from '../fakes/twilio/index.js';
 import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
 import { goalTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
@@ -272,6 +275,74 @@ describe('goals in the coach’s context', () => {
     } finally {
       await withModel.stop();
       await fake.close();
+    }
+  });
+});
+
+describe('a check-in call from the coach', () => {
+  it.each([
+    ['3.5', 3.5],
+    ["we're at about 4 now", 4],
+    ['forty two', 42],
+    ['three point five', 3.5],
+    ['a hundred and twenty', 120],
+    ['1,250 users', 1250],
+    ['zero point eight', 0.8],
+    ['not sure yet', null],
+  ])('hears the number in %j', (said, expected) => {
+    expect(spokenNumber(said)).toBe(expected);
+  });
+
+  it('calls the profile phone for a weekly_call goal, asks each key result and logs what is said', async () => {
+    const twilio = await startFakeTwilio();
+    const publicUrl = 'https://coach.example.com';
+    const phoneServer = await startTestServer({
+      DEMO_MODE: 'false',
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_PHONE_NUMBER: '+15550001111',
+      TWILIO_API_BASE_URL: twilio.url,
+      PUBLIC_URL: publicUrl,
+    });
+    const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
+    const webhook = async (url: string, params: Record<string, string>) => {
+      const res = await postSignedWebhook({ authToken: twilio.authToken, signedUrl: url, targetUrl: phoneServer.url + url.slice(publicUrl.length), params });
+      expect(res.status).toBe(200);
+      return parse(res.text);
+    };
+    try {
+      const { http } = await signUp(phoneServer.url, `goal-caller-${Date.now()}`, 'Robin Caller');
+      expect((await http.post('/trpc/profile.updateProfile', { fullName: 'Robin Caller', phone: '+15551234567' })).status).toBe(200);
+      const called = (await http.post('/api/goals', { ...okr, cadence: 'weekly_call' })).json;
+      const quiet = (await http.post('/api/goals', { ...okr, title: 'In-app only' })).json;
+
+      const claimed = (await claimDueReminders(phoneServer.deps.orm, new Date(Date.now() + 8 * 86_400_000))).filter((r) => [called.id, quiet.id].includes(r.goalId));
+      expect(claimed).toHaveLength(2);
+      expect(await callGoalReminders(phoneServer.deps, claimed)).toBe(1);
+      expect(twilio.calls).toHaveLength(1);
+      const call = twilio.calls[0]!;
+      expect(call.to).toBe('+15551234567');
+      expect(call.url).toMatch(/^https:\/\/coach\.example\.com\/api\/twilio\/voice\/goal-check-in\?reminder=\d+$/);
+
+      const greeting = await webhook(call.url, { CallSid: call.sid, To: call.to, Direction: 'outbound-api' });
+      expect(greeting.Say).toBe(goalTexts.callGreeting('Robin', okr.title));
+      expect(greeting.Gather.Say).toBe(goalTexts.callAsk('Deploys a day', 'deploys/day'));
+      const first = await webhook(greeting.Gather['@action'], { CallSid: call.sid, SpeechResult: "We're at three point five." });
+      expect(first.Say).toBe(goalTexts.callLogged(3.5));
+      expect(first.Gather.Say).toBe(goalTexts.callAsk('Lead time', 'days'));
+      const unclear = await webhook(first.Gather['@action'], { CallSid: call.sid, SpeechResult: 'hmm, not sure' });
+      expect(unclear.Say).toBe(goalTexts.callNoNumber);
+      const last = await webhook(unclear.Gather['@action'], { CallSid: call.sid, SpeechResult: 'six' });
+      expect(last.Say).toEqual([goalTexts.callLogged(6), goalTexts.callDone]);
+      expect(last).toHaveProperty('Hangup');
+
+      const goal = (await http.get(`/api/goals/${called.id}`)).json;
+      expect(goal.keyResults.map((kr: { current: number }) => kr.current)).toEqual([3.5, 6]);
+      // A forged reminder id is a signed request for nothing: the call just ends.
+      expect(await webhook(`${publicUrl}/api/twilio/voice/goal-check-in?reminder=999999`, { CallSid: 'CAx' })).toHaveProperty('Hangup');
+    } finally {
+      await phoneServer.stop();
+      await twilio.close();
     }
   });
 });

@@ -6,7 +6,8 @@ export const goalFrameworks = ['SMART', 'OKR', 'GROW'] as const;
 export type GoalFramework = (typeof goalFrameworks)[number];
 export const goalStatuses = ['on_track', 'at_risk', 'behind', 'done'] as const;
 export type GoalStatus = (typeof goalStatuses)[number];
-export const reminderCadences = ['weekly', 'off'] as const;
+// weekly_call: the weekly reminder also comes as a call from the coach (a profile phone and Twilio needed).
+export const reminderCadences = ['weekly', 'weekly_call', 'off'] as const;
 export const goalLimits = { maxGoals: 200, maxKeyResults: 10, maxTitle: 200, maxUnit: 40, maxNote: 500 } as const;
 
 const finite = z.number({ message: goalTexts.notANumber }).finite(goalTexts.notANumber).min(-1e12, goalTexts.notANumber).max(1e12, goalTexts.notANumber);

@@ -22,7 +22,7 @@ export class Migration20261123195128_goals extends Migration {
     this.addSql(`alter table "goal" add constraint "goal_chat_id_foreign" foreign key ("chat_id") references "chat" ("id") on delete set null;`);
     this.addSql(`alter table "goal" add constraint "goal_coach_asked_chat_id_foreign" foreign key ("coach_asked_chat_id") references "chat" ("id") on delete set null;`);
     this.addSql(`alter table "goal" add constraint "goal_framework_check" check ("framework" in ('SMART', 'OKR', 'GROW'));`);
-    this.addSql(`alter table "goal" add constraint "goal_cadence_check" check ("cadence" in ('weekly', 'off'));`);
+    this.addSql(`alter table "goal" add constraint "goal_cadence_check" check ("cadence" in ('weekly', 'weekly_call', 'off'));`);
 
     this.addSql(`alter table "key_result" add constraint "key_result_goal_id_foreign" foreign key ("goal_id") references "goal" ("id") on delete cascade;`);
 

@@ -76,7 +76,7 @@ export async function recordCheckInsFromMessage(em: EntityManager, userId: numbe
     em.create(CheckIn, { keyResult: em.getReference(KeyResult, checkIn.keyResultId), value: checkIn.value, note: text.slice(0, 500) });
     const goal = goals.find((g) => g.id === checkIn.goalId)!;
     goal.coachAskedAt = null;
-    if (goal.cadence === 'weekly') goal.nextReminderAt = new Date(now + weekMs);
+    if (goal.cadence !== 'off') goal.nextReminderAt = new Date(now + weekMs);
   }
   await em.flush();
   return read;

@@ -9,24 +9,26 @@ import { GoalReminder } from '../../db/entities/Goal.js';
 
 const weekInterval = `interval '7 days'`;
 
-export type ClaimedReminder = { id: number; ownerId: number; goalId: number };
+export type ClaimedReminder = { id: number; ownerId: number; goalId: number; cadence: string };
 
 export async function claimDueReminders(orm: MikroORM, now = new Date(), batch = 100): Promise<ClaimedReminder[]> {
-  const rows: Array<{ id: number; owner_id: number; goal_id: number }> = await orm.em.fork().getConnection().execute(
+  const rows: Array<{ id: number; owner_id: number; goal_id: number; cadence: string }> = await orm.em.fork().getConnection().execute(
     `with due as (
        select "id" from "goal"
-       where "next_reminder_at" <= ?::timestamptz and "cadence" = 'weekly' and "done_at" is null
+       where "next_reminder_at" <= ?::timestamptz and "cadence" <> 'off' and "done_at" is null
        order by "next_reminder_at" limit ? for update skip locked
      ), claimed as (
        update "goal" as g set "next_reminder_at" = ?::timestamptz + ${weekInterval}
-       from due where g."id" = due."id" returning g."id", g."owner_id"
+       from due where g."id" = due."id" returning g."id", g."owner_id", g."cadence"
+     ), reminded as (
+       insert into "goal_reminder" ("owner_id", "goal_id", "created_at")
+       select "owner_id", "id", ?::timestamptz from claimed
+       returning "id", "owner_id", "goal_id"
      )
-     insert into "goal_reminder" ("owner_id", "goal_id", "created_at")
-     select "owner_id", "id", ?::timestamptz from claimed
-     returning "id", "owner_id", "goal_id"`,
+     select r."id", r."owner_id", r."goal_id", c."cadence" from reminded r join claimed c on c."id" = r."goal_id"`,
     [now.toISOString(), batch, now.toISOString(), now.toISOString()],
   );
-  return rows.map((row) => ({ id: row.id, ownerId: row.owner_id, goalId: row.goal_id }));
+  return rows.map((row) => ({ id: row.id, ownerId: row.owner_id, goalId: row.goal_id, cadence: row.cadence }));
 }
 
 /** The user's reminders not yet shown, with their goals' titles (oldest first). */
@@ -41,14 +43,20 @@ export async function markRemindersSeen(em: EntityManager, userId: number, ids: 
   return { seen };
 }
 
-/** Claims due reminders now and then every `intervalMs`; stop() ends it (shutdown). */
-export function startGoalReminderJob(orm: MikroORM, log: Logger, intervalMs = 60_000) {
+/**
+ * Claims due reminders now and then every `intervalMs`, and hands them to `deliver` (the calls of
+ * those that asked for one); stop() ends it (shutdown).
+ */
+export function startGoalReminderJob(orm: MikroORM, log: Logger, deliver: (claimed: ClaimedReminder[]) => Promise<unknown> = async () => {}, intervalMs = 60_000) {
   let running: Promise<void> = Promise.resolve();
   const run = () => {
     running = running.then(async () => {
       try {
         const claimed = await claimDueReminders(orm);
-        if (claimed.length) log.info({ reminders: claimed.length }, 'goal check-in reminders due');
+        if (claimed.length) {
+          log.info({ reminders: claimed.length }, 'goal check-in reminders due');
+          await deliver(claimed);
+        }
       } catch (error) {
         log.warn({ err: error }, 'goal reminders could not be claimed');
       }

@@ -42,7 +42,7 @@ export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise
     title: input.title,
     dueDate: input.dueDate,
     cadence: input.cadence,
-    nextReminderAt: input.cadence === 'weekly' ? new Date(now.getTime() + weekMs) : null,
+    nextReminderAt: input.cadence !== 'off' ? new Date(now.getTime() + weekMs) : null,
   });
   input.keyResults.forEach((kr, position) => {
     ctx.em.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
@@ -57,7 +57,7 @@ export async function updateGoal(ctx: AuthedContext, input: UpdateGoal): Promise
   if (input.dueDate !== undefined) goal.dueDate = input.dueDate;
   if (input.done !== undefined) goal.doneAt = input.done ? (goal.doneAt ?? new Date()) : null;
   if (input.cadence !== undefined) goal.cadence = input.cadence;
-  goal.nextReminderAt = goal.cadence === 'weekly' && !goal.doneAt ? (goal.nextReminderAt ?? new Date(Date.now() + weekMs)) : null;
+  goal.nextReminderAt = goal.cadence !== 'off' && !goal.doneAt ? (goal.nextReminderAt ?? new Date(Date.now() + weekMs)) : null;
   if (input.keyResults) {
     const existing = await ctx.em.find(KeyResult, { goal: goal.id });
     const listed = new Set(input.keyResults.flatMap((kr) => (kr.id ? [kr.id] : [])));
@@ -88,7 +88,7 @@ export async function checkIn(ctx: AuthedContext, input: CheckInInput): Promise<
   const keyResult = await ctx.em.findOne(KeyResult, { id: input.keyResultId, goal: goal.id });
   if (!keyResult) throw new TRPCError({ code: 'NOT_FOUND', message: goalTexts.keyResultNotFound });
   ctx.em.create(CheckIn, { keyResult, value: input.value, note: input.note || null });
-  if (goal.cadence === 'weekly' && !goal.doneAt) goal.nextReminderAt = new Date(Date.now() + weekMs);
+  if (goal.cadence !== 'off' && !goal.doneAt) goal.nextReminderAt = new Date(Date.now() + weekMs);
   // The coach may ask again after the next quiet week.
   goal.coachAskedAt = null;
   await ctx.em.flush();

@@ -25,4 +25,6 @@ export const webhookPaths = {
   incoming: '/api/twilio/voice/incoming',
   respond: '/api/twilio/voice/respond',
   status: '/api/twilio/voice/status',
+  /** A goal check-in call the reminder job placed (features/goals/goalCheckInCall.ts). */
+  goalCheckIn: '/api/twilio/voice/goal-check-in',
 } as const;

@@ -2,6 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
+import { goalCheckInCall } from '../goals/goalCheckInCall.js';
 import { answerCall, continueCall, type WebhookParams } from './phoneConversation.js';
 import { telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
@@ -17,6 +18,7 @@ export function twilioRestRoutes(deps: AppDeps): Router {
   routes.post(webhookPaths.incoming, formBody, signedWebhook(deps, answerCall));
   routes.post(webhookPaths.respond, formBody, signedWebhook(deps, continueCall));
   routes.post(webhookPaths.status, formBody, signedWebhook(deps, async () => null));
+  routes.post(webhookPaths.goalCheckIn, formBody, signedWebhook(deps, goalCheckInCall));
   return routes;
 }
 
