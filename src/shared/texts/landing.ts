@@ -43,6 +43,8 @@ export const landingTexts = {
       },
     ],
     frameworkBadges: ['GROW', 'OKRs', 'SMART goals'],
+    // The tracking card's promise leads to the goals page (issue 12).
+    trackingLink: 'See your goals and progress',
   },
   integrations: {
     title: 'Connected to the tools you already use',

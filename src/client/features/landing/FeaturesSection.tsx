@@ -1,5 +1,6 @@
-import { Badge, Card, Container, Group, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Container, Group, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBrain, IconChartLine, IconTargetArrow } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
 import { landingTexts } from '../../../shared/texts';
 import classes from './landing.module.css';
@@ -32,6 +33,11 @@ export function FeaturesSection() {
               <Text c="dimmed" mt="sm">
                 {card.description}
               </Text>
+              {card.id === 'tracking' && (
+                <Anchor component={Link} to="/goals" mt="md" display="inline-block" fw={500}>
+                  {t.trackingLink} →
+                </Anchor>
+              )}
               {card.id === 'frameworks' && (
                 <Group gap={6} mt="md">
                   {t.frameworkBadges.map((name) => (
