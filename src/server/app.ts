@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type RequestHandler } from 'express';
@@ -17,16 +16,20 @@ import { apiDocsRoutes } from './http/apiDocs.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
+import { clientAssets, compressAnswers, isClientBuilt } from './http/staticAssets.js';
 import { refuseForeignOrigins, securityHeaders, strictTransportSecurity } from './http/security.js';
 import { RateLimitError } from './features/limits/rateLimits.js';
 import { appRouter } from './trpc/root.js';
 
+// src/server/app.ts (tsx) and dist/server/app.js (the compiled start) both sit two levels down.
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const clientDist = path.resolve(here, '../../dist/client');
 
 export type AppOptions = {
   // In development Vite serves the client as middleware instead of the built files.
   clientMiddleware?: RequestHandler;
+  /** The built client to serve; dist/client by default (tests pass a fixture). */
+  clientDir?: string;
 };
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
@@ -51,6 +54,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   app.use(requestLog(deps.log));
   app.use(refuseForeignOrigins);
+  // JSON answers compressed when asked; streams (SSE, tRPC jsonl, audio) never (staticAssets.ts).
+  app.use(['/trpc', '/api'], compressAnswers());
 
   app.use(
     '/trpc',
@@ -87,19 +92,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   if (options.clientMiddleware) {
     app.use(options.clientMiddleware);
-  } else if (fs.existsSync(path.join(clientDist, 'index.html'))) {
-    app.use(express.static(clientDist, { index: false, maxAge: '1h', setHeaders: cacheForever }));
-    // Client routes (and the not-found page) are the single-page app's business.
-    app.get('/{*splat}', (_req, res) => void res.sendFile(path.join(clientDist, 'index.html'), { headers: { 'Cache-Control': 'no-cache' } }));
+  } else if (isClientBuilt(options.clientDir ?? clientDist)) {
+    // Precompressed brotli/gzip copies, immutable hashed assets, index.html never cached.
+    app.use(clientAssets(options.clientDir ?? clientDist));
   } else {
     app.get('/{*splat}', (_req, res) => void res.status(503).type('text/plain').send('The client is not built: run `npm run build` (npm start does it for you).'));
   }
 
   app.use(errorHandler(deps));
   return app;
-}
-
-function cacheForever(res: express.Response, filePath: string) {
-  // Vite names built assets by content hash, so they never change under the same name.
-  if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
 }

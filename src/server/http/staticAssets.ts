@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import compression from 'compression';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
+
+// How the built client goes over the wire.
+//
+// `npm run build` writes a brotli (.br) and a gzip (.gz) copy next to every built file worth
+// compressing (vite-plugin-compression2 in vite.config.ts, highest levels, once). Here they are
+// sent as they are: the copy the browser accepts (brotli first), with Content-Encoding, Vary:
+// Accept-Encoding and the plain file's Content-Type; nothing is compressed per request.
+// Hashed files under /assets/ never change under the same name and are cached for a year
+// (immutable); index.html is revalidated on every visit (no-cache) so a new build is seen at once.
+
+const yearImmutable = 'public, max-age=31536000, immutable';
+
+/** True when `dir` holds a built client (index.html). */
+export function isClientBuilt(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'index.html'));
+}
+
+export function clientAssets(dir: string): Router {
+  const root = path.resolve(dir);
+  const assetsDir = `${path.sep}assets${path.sep}`;
+  const serve = expressStaticGzip(root, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
+    index: false,
+    serveStatic: {
+      index: false,
+      // Other files in the build (favicon.svg ...) keep a short cache.
+      maxAge: '1h',
+      // Called with the file actually sent (assets/x.js.br for assets/x.js): Cache-Control set
+      // here wins over maxAge.
+      setHeaders: (res: ServerResponse, filePath: string) => {
+        const relative = filePath.slice(root.length);
+        if (relative.startsWith(assetsDir)) res.setHeader('Cache-Control', yearImmutable);
+        else if (/^[\\/]index\.html(\.br|\.gz)?$/.test(relative)) res.setHeader('Cache-Control', 'no-cache');
+      },
+    },
+  }) as RequestHandler;
+
+  const routes = Router();
+  routes.use(serve);
+  // A hashed file that is not in this build (an old tab after a deploy) is a 404, not the page.
+  routes.get('/assets/{*file}', (_req, res) => void res.status(404).type('text/plain').send('Not found'));
+  // Client routes (and the not-found page) are the single-page app's business: index.html,
+  // precompressed like the rest.
+  routes.get('/{*splat}', (req, res, next) => {
+    const url = req.url;
+    req.url = '/index.html';
+    serve(req, res, (error?: unknown) => {
+      req.url = url;
+      next(error);
+    });
+  });
+  return routes;
+}
+
+/**
+ * Compression of dynamic answers (JSON from /api and /trpc): gzip or brotli (quality 4) when
+ * the request's Accept-Encoding asks and the body is at least 1 KB. Never applied to answers
+ * that must arrive as they are written: server-sent events (/api/openai with stream: true, tRPC
+ * SSE subscriptions), tRPC's streamed batches (httpBatchStreamLink asks with trpc-accept:
+ * application/jsonl), audio streams (/api/voice/synthesize). WebSocket upgrades never reach
+ * Express (server.ts routes them), and a request that asks for one is left alone here too.
+ */
+export function compressAnswers(): RequestHandler {
+  return compression({
+    threshold: 1024,
+    filter: (req: Request, res: Response) => (isStreamingRequest(req) || isStreamingAnswer(res) ? false : compression.filter(req, res)),
+  });
+}
+
+function isStreamingRequest(req: Request): boolean {
+  if (req.headers.upgrade) return true;
+  if (req.headers['trpc-accept']) return true;
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/event-stream') || accept.includes('application/jsonl');
+}
+
+function isStreamingAnswer(res: Response): boolean {
+  const type = String(res.getHeader('Content-Type') ?? '').toLowerCase();
+  return type.startsWith('text/event-stream') || type.startsWith('application/jsonl') || type.startsWith('audio/') || type.startsWith('video/');
+}
