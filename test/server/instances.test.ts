@@ -122,3 +122,16 @@ describe.runIf(!process.env.DATABASE_URL)('the embedded database', () => {
     }
   }, 90_000);
 });
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('instances started together on an empty PostgreSQL', () => {
+  it('migrate once: one waits for the other, and both serve', async () => {
+    const database = await freshDatabase();
+    const servers = await Promise.all([startTestServer({}, database), startTestServer({}, database), startTestServer({}, database)]);
+    try {
+      for (const server of servers) expect((await new HttpClient(server.url).get('/readyz')).status).toBe(200);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await database.dispose();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MikroORM, type Options } from '@mikro-orm/core';
+import pg from 'pg';
 import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -50,6 +51,24 @@ export function ormOptions(target: DatabaseTarget): Partial<Options> {
 
 export async function openDatabase(target: DatabaseTarget): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(target));
-  await orm.migrator.up();
+  if (target.kind === 'postgresql') await migrateAlone(target.url, () => orm.migrator.up());
+  else await orm.migrator.up();
   return orm;
+}
+
+// Instances started together on one PostgreSQL would both run the same migrations, and one would
+// fail on the other's rows. A session advisory lock, held on a connection of its own, lets one
+// migrate while the others wait; they then find nothing left to do.
+const migrationLockKey = 72_704_151;
+
+async function migrateAlone(url: string, migrate: () => Promise<unknown>) {
+  const lock = new pg.Client({ connectionString: url, application_name: 'ai-coach-migrations' });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [migrationLockKey]);
+    await migrate();
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {});
+    await lock.end().catch(() => {});
+  }
 }

@@ -119,6 +119,9 @@ export async function createPostgresChatBus(
   let remoteQueue: Promise<void> = Promise.resolve();
   let outbox: string[] = [];
   let flushScheduled = false;
+  // Notifications go out one after another, each after the previous one's answer: the order of this
+  // instance's events never rests on the driver's internal queue (which pg 9 drops).
+  let sending: Promise<unknown> = Promise.resolve();
 
   async function apply(item: Shared) {
     if ('reloadMessage' in item) {
@@ -203,11 +206,15 @@ export async function createPostgresChatBus(
     const prefix = `${instanceId}|`;
     let batch: string[] = [];
     let size = prefix.length + 2;
+    const target = client;
     const send = () => {
       if (!batch.length) return;
-      client?.query('select pg_notify($1, $2)', [channel, `${prefix}[${batch.join(',')}]`]).catch((error) => {
-        log.warn({ err: error }, 'could not share chat events with other instances');
-      });
+      const payload = `${prefix}[${batch.join(',')}]`;
+      sending = sending
+        .then(() => target.query('select pg_notify($1, $2)', [channel, payload]))
+        .catch((error) => {
+          log.warn({ err: error }, 'could not share chat events with other instances');
+        });
       batch = [];
       size = prefix.length + 2;
     };
