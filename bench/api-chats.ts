@@ -1,0 +1,127 @@
+// GET /api/chats against what the database allows (issue 10): budget >= 60% of the requests per
+// second of a bare node:http + pg Pool server doing the same indexed query and the same JSON, at 50
+// connections on PostgreSQL, and p99 under 30 ms.
+//
+// Starts the app as it runs in production (node dist/server/main.js, default LOG_LEVEL info, limits
+// off so the load is not refused) and the bare server (bench/bare-chats-server.mjs) on one fresh
+// PostgreSQL database, signs up a user with 20 chats, then measures both with autocannon in
+// alternation (app, bare, app, bare, ...) so that the machine's state weighs on both alike.
+//
+// Run: npm run build && npx tsx bench/api-chats.ts
+// BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432/postgres) is where the bench creates
+// and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '..');
+const admin = process.env.BENCH_POSTGRES ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = 50;
+const dbName = 'ai_coach_bench_chats';
+const databaseUrl = Object.assign(new URL(admin), { pathname: `/${dbName}` }).toString();
+const appPort = 4520;
+const barePort = 4521;
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return child;
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+type Result = { rps: number; p99: number; errors: number; non2xx: number };
+
+async function load(url: string, headers: Record<string, string>): Promise<Result> {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+}
+
+await adminQuery(`drop database if exists ${dbName} with (force)`);
+await adminQuery(`create database ${dbName}`);
+const children: ChildProcess[] = [];
+try {
+  const app = start('node', ['dist/server/main.js'], {
+    PORT: String(appPort),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DEMO_MODE: 'false',
+    SESSION_SECRET: 'bench-session-secret-long-enough-0123456789abcdef',
+    RATE_LIMIT_LOGIN_PER_USERNAME: '0',
+    RATE_LIMIT_LOGIN_PER_ADDRESS: '0',
+    RATE_LIMIT_REGISTER_PER_HOUR: '0',
+    RATE_LIMIT_CHAT_PER_MINUTE: '0',
+  });
+  children.push(app);
+  await waitFor(`http://127.0.0.1:${appPort}/readyz`);
+
+  const registered = await fetch(`http://127.0.0.1:${appPort}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${appPort}` },
+    body: JSON.stringify({ username: 'bench_chats', password: 'bench-password', fullName: 'Bench Person' }),
+  });
+  const ownerId = ((await registered.json()) as { user: { id: number } }).user.id;
+  const cookie = registered.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  for (let i = 1; i <= 20; i++) {
+    await fetch(`http://127.0.0.1:${appPort}/api/chats`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, origin: `http://127.0.0.1:${appPort}` },
+      body: JSON.stringify({ title: `Bench chat ${i}` }),
+    });
+  }
+
+  const bare = start('node', ['bench/bare-chats-server.mjs'], { PORT: String(barePort), DATABASE_URL: databaseUrl, OWNER_ID: String(ownerId) });
+  children.push(bare);
+  await waitFor(`http://127.0.0.1:${barePort}/api/chats`);
+
+  // Same rows, same JSON: the baseline is honest only if it answers what the app answers.
+  const appBody = await (await fetch(`http://127.0.0.1:${appPort}/api/chats`, { headers: { cookie } })).text();
+  const bareBody = await (await fetch(`http://127.0.0.1:${barePort}/api/chats`)).text();
+  if (appBody !== bareBody) throw new Error(`the bare server answers other JSON than the app:\n${appBody.slice(0, 300)}\n${bareBody.slice(0, 300)}`);
+
+  // Warm both up, then alternate.
+  await autocannon({ url: `http://127.0.0.1:${appPort}/api/chats`, connections, duration: 2, headers: { cookie } });
+  await autocannon({ url: `http://127.0.0.1:${barePort}/api/chats`, connections, duration: 2 });
+  const appResults: Result[] = [];
+  const bareResults: Result[] = [];
+  for (let round = 0; round < rounds; round++) {
+    appResults.push(await load(`http://127.0.0.1:${appPort}/api/chats`, { cookie }));
+    bareResults.push(await load(`http://127.0.0.1:${barePort}/api/chats`, {}));
+  }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const appRps = mean(appResults.map((r) => r.rps));
+  const bareRps = mean(bareResults.map((r) => r.rps));
+  const appP99 = Math.max(...appResults.map((r) => r.p99));
+  const failures = [...appResults, ...bareResults].reduce((n, r) => n + r.errors + r.non2xx, 0);
+  console.log(`GET /api/chats, 20 chats, ${connections} connections, ${rounds} x ${seconds} s each, alternating`);
+  console.log(`app  ${appResults.map((r) => `${r.rps.toFixed(0)}/s p99 ${r.p99} ms`).join(' | ')}`);
+  console.log(`bare ${bareResults.map((r) => `${r.rps.toFixed(0)}/s p99 ${r.p99} ms`).join(' | ')}`);
+  console.log(`app ${appRps.toFixed(0)}/s = ${((appRps / bareRps) * 100).toFixed(0)}% of bare ${bareRps.toFixed(0)}/s; app p99 (worst round) ${appP99} ms; errors ${failures}`);
+  const ok = appRps >= 0.6 * bareRps && appP99 < 30 && failures === 0;
+  console.log(ok ? 'within budget (>= 60%, p99 < 30 ms)' : 'OVER BUDGET (>= 60% of bare and p99 < 30 ms)');
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await adminQuery(`drop database if exists ${dbName} with (force)`).catch(() => {});
+}
