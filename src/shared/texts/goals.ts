@@ -74,7 +74,7 @@ export const goalTexts = {
   checkInFailed: 'Could not save the check-in',
   deleteFailed: 'Could not delete the goal',
   noKeyResults: 'No key results yet: edit the goal to add one.',
-  keyResultNumbers: (current: string, target: string, unit: string) => `${current} / ${target}${unit ? ` ${unit}` : ''}`,
+  keyResultNumbers: (current: string, target: string, unit: string) => `${current} / ${target}${!unit ? '' : unit.startsWith('%') ? unit : ` ${unit}`}`,
   fromStart: (start: string) => `from ${start}`,
   percent: (value: number) => `${value}%`,
   frameworkBadge: (framework: string) => `Framework: ${framework}`,

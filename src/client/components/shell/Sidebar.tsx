@@ -1,6 +1,7 @@
 import { Button, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { IconTarget } from '@tabler/icons-react';
+import { IconTargetArrow } from '@tabler/icons-react';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
 import { IconSettings } from '@tabler/icons-react';
@@ -12,8 +13,9 @@ import { IconWriting } from '@tabler/icons-react';
 import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatTexts, goalTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
+import { GoalReminders } from '../../features/goals/GoalReminders';
 import { ConnectionFlagsWatcher, IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { UserBlock } from './UserBlock';
 
@@ -26,6 +28,7 @@ export const menuItems: MenuItem[] = [
   { label: 'Microsoft Emails', to: '/microsoft-emails', icon: <IconMail size={18} aria-hidden /> },
   { label: 'Manage Folders', to: '/microsoft-folders', icon: <IconFolder size={18} aria-hidden /> },
   { label: 'User Knowledge Base', to: '/knowledge-base', icon: <IconBook size={18} aria-hidden /> },
+  { label: goalTexts.sidebarItem, to: '/goals', icon: <IconTargetArrow size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
   { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },
@@ -42,6 +45,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
   return (
     <Stack h="100%" gap={0}>
       <ConnectionFlagsWatcher />
+      <GoalReminders />
       <Stack p="md" pb="xs" gap="xs">
         <Button
           renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}

@@ -6,6 +6,7 @@ import { IconSparkles } from '@tabler/icons-react';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
+import { SaveAsGoal } from '../goals/SaveAsGoal';
 import { AgendaActions } from './AgendaActions';
 import { mentionsAgenda } from './agenda';
 import classes from './chat.module.css';
@@ -159,7 +160,12 @@ export const MessageBubble = memo(function MessageBubble(props: {
           {text && <CopyMessageButton text={text} />}
         </>
       }
-      after={showAgenda && <AgendaActions text={text} onModify={props.onModifyAgenda} />}
+      after={
+        <>
+          {showAgenda && <AgendaActions text={text} onModify={props.onModifyAgenda} />}
+          {message.status === 'complete' && <SaveAsGoal text={text} chatId={message.chatId} />}
+        </>
+      }
     />
   );
 });
