@@ -40,6 +40,13 @@ export type CreateGoalInput = z.input<typeof createGoalSchema>;
 
 export const goalRefSchema = z.object({ goalId: id });
 
+/**
+ * 'full' (the default, and what REST answers): every check-in of every key result. 'latest': only
+ * each key result's latest check-in, for a page that lists many goals and loads a goal's history
+ * when its chart comes into view (goals.get).
+ */
+export const listGoalsSchema = z.object({ history: z.enum(['full', 'latest']).default('full') }).default({ history: 'full' });
+
 export const updateGoalSchema = z.object({
   goalId: id,
   title: title.optional(),
@@ -71,6 +78,8 @@ export type GoalView = {
   chatId: number | null;
   createdAt: string;
   doneAt: string | null;
+  /** Whether checkIns hold every check-in ('full') or only the latest of each key result. */
+  history: 'full' | 'latest';
   keyResults: Array<{
     id: number;
     title: string;

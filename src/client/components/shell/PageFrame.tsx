@@ -29,7 +29,7 @@ export function PageFrame(props: {
     </div>
   );
   return (
-    <Box style={{ flex: 1, overflowY: 'auto' }}>
+    <Box style={{ flex: 1, overflowY: 'auto' }} data-scroll-root>
       <Container size={props.size ?? 'md'} py={{ base: 'md', sm: 'xl' }} px={{ base: 'sm', sm: 'md' }}>
         <Stack gap="lg">
           {props.action ? (

@@ -1,11 +1,14 @@
-import { Anchor, Badge, Button, Grid, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Grid, Group, Paper, Progress, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconMessageCircle, IconPencil, IconPlus, IconRotate, IconTrash } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { GoalView } from '../../../shared/schemas/goals';
 import { goalTexts } from '../../../shared/texts';
 import { formatDueDate, formatNumber, percentOf, statusColors, statusLabels } from './goalFormat';
-import { GoalProgressChart } from './GoalProgressChart';
+import { lazy, Suspense } from 'react';
 import { useNearViewport } from './useNearViewport';
+
+// The charting library is most of the page's code: it loads on its own, after the goals show.
+const GoalProgressChart = lazy(() => import('./GoalProgressChart').then((module) => ({ default: module.GoalProgressChart })));
 
 type KeyResult = GoalView['keyResults'][number];
 
@@ -131,7 +134,9 @@ function GoalDetails(props: { goal: GoalView; color: string; done: boolean; onCh
         <Text size="sm" fw={600} mb="xs">
           {goalTexts.history}
         </Text>
-        <GoalProgressChart goal={goal} />
+        <Suspense fallback={<Skeleton h={200} />}>
+          <GoalProgressChart goal={goal} />
+        </Suspense>
       </Grid.Col>
     </Grid>
   );

@@ -1,12 +1,14 @@
 import '@mantine/charts/styles.css';
 import { LineChart } from '@mantine/charts';
-import { Box, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useInViewport } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { GoalView } from '../../../shared/schemas/goals';
 import { goalTexts } from '../../../shared/texts';
 import { chartRows, chartSeries, seriesKey, type ChartRow, type ChartSeries } from './goalChartData';
 import { formatNumber, formatStamp } from './goalFormat';
+import { goalHistoryOptions } from './goalsCache';
 
 const chartHeight = 200;
 // Beyond this many points the dots only crowd the line.
@@ -16,9 +18,31 @@ const maxPointsWithDots = 40;
 const tableRows = 10;
 
 // A goal's progress over time, drawn from its check-ins (one line per key result, in percent).
-// The chart's styles load with this file, so only /goals pays for them.
+// The chart's styles load with this file, so only /goals pays for them. A goal from the list holds
+// only each key result's latest check-in: the whole history is read when the chart first comes
+// into view, and nothing is drawn or computed for the cards off screen.
 export function GoalProgressChart(props: { goal: GoalView }) {
   const { goal } = props;
+  const { ref, inViewport } = useInViewport();
+  const [seen, setSeen] = useState(false);
+  if (inViewport && !seen) setSeen(true);
+  if (!goal.keyResults.some((kr) => kr.checkIns.length > 0)) {
+    return (
+      <Text size="sm" c="dimmed">
+        {goalTexts.noCheckIns}
+      </Text>
+    );
+  }
+  return (
+    <Box ref={ref} mih={chartHeight}>
+      {seen && <GoalHistory goal={goal} />}
+    </Box>
+  );
+}
+
+function GoalHistory(props: { goal: GoalView }) {
+  const history = useQuery({ ...goalHistoryOptions(props.goal.id), placeholderData: props.goal.history === 'full' ? props.goal : undefined });
+  const goal = history.data ?? props.goal;
   const rows = useMemo(() => chartRows(goal), [goal]);
   const series = useMemo(() => chartSeries(goal), [goal]);
   const latest = useMemo(
@@ -29,14 +53,8 @@ export function GoalProgressChart(props: { goal: GoalView }) {
         .slice(-tableRows),
     [goal],
   );
+  if (!history.data) return <Skeleton h={chartHeight} aria-label={goalTexts.historyOf(goal.title)} />;
 
-  if (rows.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        {goalTexts.noCheckIns}
-      </Text>
-    );
-  }
   return (
     <figure aria-label={goalTexts.historyOf(goal.title)} style={{ margin: 0 }}>
       <ChartOnceSeen rows={rows} series={series} />

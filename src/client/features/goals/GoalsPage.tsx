@@ -11,6 +11,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { CheckInModal, type CheckInTarget } from './CheckInModal';
 import { GoalCard } from './GoalCard';
+import { useProgressiveCount } from './useProgressiveCount';
 import { GoalFormModal, type GoalFormTarget } from './GoalFormModal';
 import { GoalsSkeleton } from './GoalsSkeleton';
 import { dropGoal, goalsQueryOptions, splitGoals, upsertGoal } from './goalsCache';
@@ -18,12 +19,15 @@ import { useLastValue } from './useLastValue';
 
 // The first cards fill the screen: their details are made at once, the rest as they scroll near.
 const eagerCards = 4;
+// Cards rendered with the first paint; the others follow in a transition (useProgressiveCount).
+const firstScreenCards = 8;
 
 // /goals (issue 12): active goals first, then the done ones, each with its key results, status,
 // progress over time and check-ins; New goal, Edit, Delete, Mark done / Reopen.
 export function GoalsPage() {
   const queryClient = useQueryClient();
   const goals = useQuery(goalsQueryOptions());
+  const shown = useProgressiveCount(goals.data?.goals.length ?? 0, firstScreenCards);
   const [form, setForm] = useState<GoalFormTarget | null>(null);
   const [checkIn, setCheckIn] = useState<CheckInTarget | null>(null);
   const [deleting, setDeleting] = useState<GoalView | null>(null);
@@ -59,7 +63,9 @@ export function GoalsPage() {
     );
   } else if (goals.data.goals.length === 0) body = <EmptyGoals />;
   else {
-    const { active, done } = splitGoals(goals.data.goals);
+    const split = splitGoals(goals.data.goals);
+    const active = split.active.slice(0, shown);
+    const done = split.done.slice(0, Math.max(0, shown - split.active.length));
     const card = (goal: GoalView, index: number, list: GoalView[]) => (
       <GoalCard
         key={goal.id}
@@ -82,7 +88,7 @@ export function GoalsPage() {
             {active.map(card)}
           </Stack>
         )}
-        {done.length > 0 && (
+        {split.done.length > 0 && done.length > 0 && (
           <Stack gap="md" component="section" aria-labelledby="done-goals-heading">
             <Title order={2} size="h5" c="dimmed" tt="uppercase" id="done-goals-heading">
               {goalTexts.doneGoals}

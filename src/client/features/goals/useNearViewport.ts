@@ -4,12 +4,10 @@ import { useEffect, useRef, useState } from 'react';
 // the reader scrolls to next is ready before it arrives.
 const nearMargin = '900px 0px';
 
+// The page's scrolling container (PageFrame marks it). Found by an attribute, not by reading each
+// ancestor's computed style: that forced a style recalculation per card, on pages of 100 cards.
 function scrollParent(element: Element): Element | null {
-  for (let el = element.parentElement; el; el = el.parentElement) {
-    const { overflowY } = getComputedStyle(el);
-    if (overflowY === 'auto' || overflowY === 'scroll') return el;
-  }
-  return null;
+  return element.closest('[data-scroll-root]');
 }
 
 /**

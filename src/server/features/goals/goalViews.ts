@@ -1,35 +1,52 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { GoalView } from '../../../shared/schemas/goals.js';
-import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
+import type { Goal } from '../../db/entities/Goal.js';
 import { goalProgress, goalStatus, keyResultProgress } from './goalStatus.js';
 
 // Goals as every client sees them: key results in order, each with its check-ins (oldest first)
 // and current value (the latest check-in, else the start), progress and the derived status.
 // Three queries whatever the number of goals.
-export async function goalViews(em: EntityManager, goals: Goal[], now = new Date()): Promise<GoalView[]> {
+type KeyResultRow = { id: number; goal_id: number; title: string; start: number; target: number; unit: string };
+type CheckInRow = { key_result_id: number; value: number; note: string | null; created_at: Date | string };
+
+export async function goalViews(em: EntityManager, goals: Goal[], now = new Date(), history: GoalView['history'] = 'full'): Promise<GoalView[]> {
   if (goals.length === 0) return [];
-  const keyResults = await em.find(KeyResult, { goal: { $in: goals.map((g) => g.id) } }, { orderBy: { position: 'asc', id: 'asc' } });
-  const checkIns = keyResults.length
-    ? await em.find(CheckIn, { keyResult: { $in: keyResults.map((kr) => kr.id) } }, { orderBy: { createdAt: 'asc', id: 'asc' } })
-    : [];
-  const checkInsOf = new Map<number, CheckIn[]>();
+  // Plain rows, not entities: a long-lived account has thousands of check-ins, and hydrating each
+  // as an entity costs far more than the query itself.
+  const connection = em.getConnection();
+  const goalIds = goals.map((g) => g.id);
+  const keyResults: KeyResultRow[] = await connection.execute(
+    `select "id", "goal_id", "title", "start", "target", "unit" from "key_result" where "goal_id" in (?) order by "position", "id"`,
+    [goalIds],
+  );
+  const checkIns: CheckInRow[] = !keyResults.length
+    ? []
+    : history === 'full'
+      ? await connection.execute(
+          `select "key_result_id", "value", "note", "created_at" from "check_in" where "key_result_id" in (?) order by "created_at", "id"`,
+          [keyResults.map((kr) => kr.id)],
+        )
+      : await connection.execute(
+          `select distinct on ("key_result_id") "key_result_id", "value", "note", "created_at" from "check_in"
+           where "key_result_id" in (?) order by "key_result_id", "created_at" desc, "id" desc`,
+          [keyResults.map((kr) => kr.id)],
+        );
+  const checkInsOf = new Map<number, CheckInRow[]>();
   for (const checkIn of checkIns) {
-    const id = (checkIn.keyResult as { id: number }).id;
-    const list = checkInsOf.get(id) ?? [];
-    list.push(checkIn);
-    checkInsOf.set(id, list);
+    const list = checkInsOf.get(checkIn.key_result_id);
+    if (list) list.push(checkIn);
+    else checkInsOf.set(checkIn.key_result_id, [checkIn]);
   }
-  const keyResultsOf = new Map<number, KeyResult[]>();
+  const keyResultsOf = new Map<number, KeyResultRow[]>();
   for (const kr of keyResults) {
-    const id = (kr.goal as { id: number }).id;
-    const list = keyResultsOf.get(id) ?? [];
-    list.push(kr);
-    keyResultsOf.set(id, list);
+    const list = keyResultsOf.get(kr.goal_id);
+    if (list) list.push(kr);
+    else keyResultsOf.set(kr.goal_id, [kr]);
   }
   return goals.map((goal) => {
     const krs = (keyResultsOf.get(goal.id) ?? []).map((kr) => {
       const history = checkInsOf.get(kr.id) ?? [];
-      // Double precision columns arrive as numbers from pg and PGlite; Number() keeps the type honest.
+      // Double precision arrives as a number from pg and PGlite; Number() keeps the type honest.
       const start = Number(kr.start);
       const target = Number(kr.target);
       const current = history.length ? Number(history.at(-1)!.value) : start;
@@ -41,7 +58,7 @@ export async function goalViews(em: EntityManager, goals: Goal[], now = new Date
         unit: kr.unit,
         current,
         progress: keyResultProgress({ start, target }, current),
-        checkIns: history.map((c) => ({ value: Number(c.value), note: c.note ?? null, createdAt: c.createdAt.toISOString() })),
+        checkIns: history.map((c) => ({ value: Number(c.value), note: c.note, createdAt: new Date(c.created_at).toISOString() })),
       };
     });
     const done = goal.doneAt !== null && goal.doneAt !== undefined;
@@ -57,6 +74,7 @@ export async function goalViews(em: EntityManager, goals: Goal[], now = new Date
       chatId: goal.chat ? (goal.chat as { id: number }).id : null,
       createdAt: goal.createdAt.toISOString(),
       doneAt: goal.doneAt?.toISOString() ?? null,
+      history,
       keyResults: krs,
     };
   });

@@ -1,11 +1,11 @@
-import { checkInSchema, createGoalSchema, goalRefSchema, updateGoalSchema } from '../../../shared/schemas/goals.js';
+import { checkInSchema, createGoalSchema, goalRefSchema, listGoalsSchema, updateGoalSchema } from '../../../shared/schemas/goals.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { z } from 'zod';
 import { markRemindersSeen, unseenReminders } from './goalReminders.js';
 import { checkIn, createGoal, deleteGoal, getGoal, listGoals, updateGoal } from './manageGoals.js';
 
 export const goalsRouter = router({
-  list: protectedProcedure.query(({ ctx }) => listGoals(ctx)),
+  list: protectedProcedure.input(listGoalsSchema).query(({ ctx, input }) => listGoals(ctx, input)),
   get: protectedProcedure.input(goalRefSchema).query(({ ctx, input }) => getGoal(ctx, input)),
   create: protectedProcedure.input(createGoalSchema).mutation(({ ctx, input }) => createGoal(ctx, input)),
   update: protectedProcedure.input(updateGoalSchema).mutation(({ ctx, input }) => updateGoal(ctx, input)),

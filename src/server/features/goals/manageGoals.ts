@@ -17,9 +17,9 @@ type CreateGoal = z.output<typeof createGoalSchema>;
 type UpdateGoal = z.output<typeof updateGoalSchema>;
 type CheckInInput = z.output<typeof checkInSchema>;
 
-export async function listGoals(ctx: AuthedContext): Promise<{ goals: GoalView[] }> {
+export async function listGoals(ctx: AuthedContext, input: { history: GoalView['history'] } = { history: 'full' }): Promise<{ goals: GoalView[] }> {
   const goals = await ctx.em.find(Goal, { owner: ctx.user.id }, { orderBy: { doneAt: 'asc nulls first', dueDate: 'asc', id: 'asc' } });
-  return { goals: await goalViews(ctx.em, goals) };
+  return { goals: await goalViews(ctx.em, goals, new Date(), input.history) };
 }
 
 export async function getGoal(ctx: AuthedContext, input: { goalId: number }): Promise<GoalView> {
