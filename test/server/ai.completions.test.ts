@@ -1,9 +1,10 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aiLimits } from '../../src/shared/schemas/ai.js';
 import { authTexts, chatTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { signUp } from '../helpers/clients.js';
+import { apiError } from '../helpers/openaiErrors.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // POST /api/openai/chat/completions, with the official openai SDK as the client, on the real app
@@ -33,16 +34,6 @@ async function signedIn(baseUrl = server.url) {
     maxRetries: 0,
   });
   return { http, sdk };
-}
-
-async function apiError(promise: Promise<unknown>): Promise<APIError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof APIError) return error;
-    throw error;
-  }
-  throw new Error('expected an API error');
 }
 
 describe('OpenAI-compatible chat completions', () => {

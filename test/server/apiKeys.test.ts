@@ -1,9 +1,10 @@
-import OpenAI, { APIError } from 'openai';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyLimits } from '../../src/shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../src/shared/texts/index.js';
 import { fakePromptTokens, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { signUp } from '../helpers/clients.js';
+import { apiError } from '../helpers/openaiErrors.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Personal API keys (issue 15): their life cycle over REST, `Authorization: Bearer` on REST and
@@ -42,16 +43,6 @@ function bearer(key: string, baseUrl = server.url) {
 
 function sdkFor(key: string, baseUrl = server.url) {
   return new OpenAI({ apiKey: key, baseURL: `${baseUrl}/api/openai`, maxRetries: 0 });
-}
-
-async function apiError(promise: Promise<unknown>): Promise<APIError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof APIError) return error;
-    throw error;
-  }
-  throw new Error('expected an API error');
 }
 
 describe('API key life cycle', () => {

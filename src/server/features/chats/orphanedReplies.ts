@@ -1,3 +1,4 @@
+import { startPeriodicJob } from '../../jobs/periodicJob.js';
 import type { EntityManager } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { MessageDto } from '../../db/entities/Message.js';
@@ -76,28 +77,13 @@ export function startOrphanSweep(deps: {
   firstSettlesAll?: boolean;
   everyMs?: number;
 }) {
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = (olderThanMs?: number) =>
-    (sweeping = settleOrphanedReplies(deps.em, deps.chatBus, { running: deps.runningIds(), olderThanMs })
-      .then((settled) => {
-        if (settled.length) deps.log.warn({ messageIds: settled.map((message) => message.id) }, 'orphaned coach replies marked stopped');
-      })
-      .catch((error) => deps.log.warn({ err: error }, 'could not settle orphaned coach replies')));
-  const firstRun = sweep(deps.firstSettlesAll ? 0 : undefined);
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void sweep().finally(() => {
-      busy = false;
-    });
-  }, deps.everyMs ?? orphanSweepMs);
-  timer.unref();
-  return {
-    firstRun,
-    async stop() {
-      clearInterval(timer);
-      await sweeping;
+  return startPeriodicJob({
+    intervalMs: deps.everyMs ?? orphanSweepMs,
+    log: deps.log,
+    failure: 'could not settle orphaned coach replies',
+    work: async (first) => {
+      const settled = await settleOrphanedReplies(deps.em, deps.chatBus, { running: deps.runningIds(), olderThanMs: first && deps.firstSettlesAll ? 0 : undefined });
+      if (settled.length) deps.log.warn({ messageIds: settled.map((message) => message.id) }, 'orphaned coach replies marked stopped');
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { GoalReminder } from '../../db/entities/Goal.js';
+import { startPeriodicJob } from '../../jobs/periodicJob.js';
 
 // Check-in reminders (issue 12) are jobs in the database: a goal with the weekly cadence carries
 // its next reminder time. One statement claims the due goals (FOR UPDATE SKIP LOCKED), moves
@@ -48,29 +49,15 @@ export async function markRemindersSeen(em: EntityManager, userId: number, ids: 
  * those that asked for one); stop() ends it (shutdown).
  */
 export function startGoalReminderJob(orm: MikroORM, log: Logger, deliver: (claimed: ClaimedReminder[]) => Promise<unknown> = async () => {}, intervalMs = 60_000) {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        const claimed = await claimDueReminders(orm);
-        if (claimed.length) {
-          log.info({ reminders: claimed.length }, 'goal check-in reminders due');
-          await deliver(claimed);
-        }
-      } catch (error) {
-        log.warn({ err: error }, 'goal reminders could not be claimed');
-      }
-    });
-    return running;
-  };
-  const first = run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return {
-    firstRun: first,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    intervalMs,
+    log,
+    failure: 'goal reminders could not be claimed',
+    work: async () => {
+      const claimed = await claimDueReminders(orm);
+      if (!claimed.length) return;
+      log.info({ reminders: claimed.length }, 'goal check-in reminders due');
+      await deliver(claimed);
     },
-  };
+  });
 }

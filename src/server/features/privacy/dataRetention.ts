@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { privacyDefaults } from '../../../shared/settingsConstants.js';
+import { startPeriodicJob } from '../../jobs/periodicJob.js';
 
 // Privacy that is kept, not only stored: each user's chats and messages older than their
 // dataRetention setting (30, 90, 180 or 365 days; 'forever' keeps everything; default 90) are
@@ -42,27 +43,13 @@ export async function enforceDataRetention(orm: MikroORM, now = new Date()): Pro
 
 /** Runs the retention now (at start) and then once a day; stop() ends it (shutdown). */
 export function startDataRetentionJob(orm: MikroORM, log: Logger, intervalMs = dayMs) {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        const result = await enforceDataRetention(orm);
-        if (result.chats || result.messages || result.temporaryChats) log.info(result, 'data retention applied');
-      } catch (error) {
-        log.error({ err: error }, 'data retention failed');
-      }
-    });
-    return running;
-  };
-  const first = run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return {
-    /** The run that started with the job (tests wait for it). */
-    firstRun: first,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    intervalMs,
+    log,
+    failure: 'data retention failed',
+    work: async () => {
+      const result = await enforceDataRetention(orm);
+      if (result.chats || result.messages || result.temporaryChats) log.info(result, 'data retention applied');
     },
-  };
+  });
 }
