@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { autoChatTitle, chatTexts, commonTexts } from '../../src/shared/texts/index.js';
-import { coachMessages, conversation, messageInput, userMessages } from './support/chatPage.js';
+import { coachMessages, conversation, messageInput, replyFinished, say, userMessages } from './support/chatPage.js';
 
 // The chat page (SPEC section 2, Chat page and Sidebar) as a person uses it, with the built-in
 // offline coach. Tests that change state sign up a fresh account first: the demo user (and its
@@ -41,21 +41,6 @@ function mainArea(page: Page) {
 }
 function coachingTools(page: Page) {
   return page.getByRole('region', { name: chatTexts.coachingToolsTitle });
-}
-
-/** Waits until no reply is under way (no typing dots, no bubble still streaming). */
-async function replyFinished(page: Page) {
-  await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.getByRole('button', { name: chatTexts.stop })).toHaveCount(0);
-}
-
-/** Types a message, sends it with Enter and waits for the coach's whole reply. */
-async function say(page: Page, text: string) {
-  await messageInput(page).fill(text);
-  await messageInput(page).press('Enter');
-  await expect(userMessages(page).last()).toContainText(text);
-  await replyFinished(page);
-  return coachMessages(page).last();
 }
 
 async function chatOptions(page: Page, title: string): Promise<Locator> {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { chatTexts, goalTexts } from '../../src/shared/texts/index.js';
-import { coachMessages, conversation, messageInput, userMessages } from './support/chatPage.js';
+import { coachMessages, conversation, messageInput, replyFinished, say, userMessages } from './support/chatPage.js';
 
 // Goals (issue 12) as a person uses them: a SMART goal finished with the offline coach is saved
 // from the chat, shows on /goals, takes two check-ins that move its chart, and is marked done.
@@ -15,18 +15,6 @@ async function signUpFreshUser(page: Page, baseURL: string | undefined) {
     headers: { origin: baseURL ?? '' },
   });
   expect(res.status()).toBe(201);
-}
-
-async function replyFinished(page: Page) {
-  await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.getByRole('button', { name: chatTexts.stop })).toHaveCount(0);
-}
-
-async function say(page: Page, text: string) {
-  await messageInput(page).fill(text);
-  await messageInput(page).press('Enter');
-  await expect(userMessages(page).last()).toContainText(text);
-  await replyFinished(page);
 }
 
 /** A toast with this title (the one before may still be leaving when the next one comes). */

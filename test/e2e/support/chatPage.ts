@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { chatTexts } from '../../../src/shared/texts/index.js';
 
 // The chat page as a user sees it: the conversation log, its messages by speaker, the input.
@@ -13,4 +13,19 @@ export function userMessages(page: Page) {
 }
 export function messageInput(page: Page) {
   return page.getByPlaceholder(chatTexts.inputPlaceholder);
+}
+
+/** Waits until no reply is under way (no typing dots, no bubble still streaming). */
+export async function replyFinished(page: Page) {
+  await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByRole('button', { name: chatTexts.stop })).toHaveCount(0);
+}
+
+/** Types a message, sends it with Enter and waits for the coach's whole reply. */
+export async function say(page: Page, text: string) {
+  await messageInput(page).fill(text);
+  await messageInput(page).press('Enter');
+  await expect(userMessages(page).last()).toContainText(text);
+  await replyFinished(page);
+  return coachMessages(page).last();
 }
