@@ -2,7 +2,7 @@ import { Anchor, Button, Code, CopyButton, Group, Loader, Modal, Progress, Stack
 import { IconAlertCircle } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
 import { IconClockX } from '@tabler/icons-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { serviceKeyOfName, type MicrosoftServiceName } from '../../../shared/schemas/microsoft';
 import { microsoftTexts } from '../../../shared/texts';
 import { errorMessage, errorStatus } from '../../lib/errors';
@@ -171,33 +171,29 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
         </Stack>
       )}
       {phase === 'expired' && (
-        <Stack align="center" gap="sm" py="sm">
-          <ThemeIcon color="orange" size="xl" radius="xl">
-            <IconClockX aria-hidden />
-          </ThemeIcon>
-          <Title order={3} size="h4">
-            {microsoftTexts.expiredTitle}
-          </Title>
-          <Text size="sm" ta="center">
-            {microsoftTexts.expiredBody}
-          </Text>
-          <Button onClick={retry}>{microsoftTexts.tryAgain}</Button>
-        </Stack>
+        <RetryPanel color="orange" icon={<IconClockX aria-hidden />} title={microsoftTexts.expiredTitle} body={microsoftTexts.expiredBody} onRetry={retry} />
       )}
       {phase === 'error' && (
-        <Stack align="center" gap="sm" py="sm">
-          <ThemeIcon color="red" size="xl" radius="xl">
-            <IconAlertCircle aria-hidden />
-          </ThemeIcon>
-          <Title order={3} size="h4">
-            {microsoftTexts.errorScreenTitle}
-          </Title>
-          <Text size="sm" ta="center">
-            {microsoftTexts.errorScreenBody}
-          </Text>
-          <Button onClick={retry}>{microsoftTexts.tryAgain}</Button>
-        </Stack>
+        <RetryPanel color="red" icon={<IconAlertCircle aria-hidden />} title={microsoftTexts.errorScreenTitle} body={microsoftTexts.errorScreenBody} onRetry={retry} />
       )}
     </Modal>
+  );
+}
+
+/** Expired or failed: what happened, and Try Again (SPEC section 4). */
+function RetryPanel(props: { color: string; icon: ReactNode; title: string; body: string; onRetry: () => void }) {
+  return (
+    <Stack align="center" gap="sm" py="sm">
+      <ThemeIcon color={props.color} size="xl" radius="xl">
+        {props.icon}
+      </ThemeIcon>
+      <Title order={3} size="h4">
+        {props.title}
+      </Title>
+      <Text size="sm" ta="center">
+        {props.body}
+      </Text>
+      <Button onClick={props.onRetry}>{microsoftTexts.tryAgain}</Button>
+    </Stack>
   );
 }
