@@ -7,7 +7,7 @@ import { microsoftTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
 import { signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
-import type { HttpClient } from '../helpers/server.js';
+import { HttpClient, startTestServer } from '../helpers/server.js';
 
 // The mail screens' paths against the https Graph fake: paging, folders, $batch moves,
 // throttling, the per-mailbox concurrency limit, isolation, and no token in answers or logs.
@@ -249,5 +249,29 @@ describe('secrets', () => {
     }
     expect(logLines.join('\n')).not.toContain('token-of-');
     expect(logLines.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a token sealed with a key the server no longer has', () => {
+  it('asks the user to reconnect instead of failing', async () => {
+    const database = await freshDatabase();
+    const env = { DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url };
+    const before = await startTestServer({ ...env, TOKEN_ENCRYPTION_KEY: 'the-first-token-key-0123456789-abcdef' }, database);
+    graph.addMailbox({ tokens: ['token-before-rotation'], mail: 'rotated@contoso.example' });
+    const { http } = await signUp(before.url, 'rotated_key');
+    expect((await http.post('/api/auth/microsoft/manual-token', { token: 'token-before-rotation', service: 'microsoft_email' })).status).toBe(200);
+    await before.stop();
+    // Rotated without keeping the old key in TOKEN_ENCRYPTION_PREVIOUS_KEYS.
+    const after = await startTestServer({ ...env, TOKEN_ENCRYPTION_KEY: 'the-second-token-key-0123456789-abcdef' }, database);
+    try {
+      const client = new HttpClient(after.url);
+      expect((await client.post('/api/auth/login', { username: 'rotated_key', password: 'secret123' })).status).toBe(200);
+      const res = await client.get('/api/microsoft-graph/real-emails');
+      expect(res.status).toBeLessThan(500);
+      expect(res.text).toContain(microsoftTexts.reconnect);
+    } finally {
+      await after.stop();
+      await database.dispose();
+    }
   });
 });

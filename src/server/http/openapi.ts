@@ -15,6 +15,7 @@ import {
 } from '../../shared/schemas/microsoft.js';
 import { phoneCallSchema } from '../../shared/schemas/twilio.js';
 import { synthesizeSchema, transcribeSchema } from '../../shared/schemas/voice.js';
+import { sessionCookieName } from '../features/auth/session.js';
 import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
 // The OpenAPI 3.1 document of every REST path (issue 15), served at GET /api/openapi.json. Request
@@ -173,7 +174,7 @@ export function openApiDocument(): object {
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        cookie: { type: 'apiKey', in: 'cookie', name: 'ai_coach_session' },
+        cookie: { type: 'apiKey', in: 'cookie', name: sessionCookieName },
         apiKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (aic_...)' },
         twilioSignature: { type: 'apiKey', in: 'header', name: 'X-Twilio-Signature' },
       },

@@ -66,6 +66,9 @@ export const checkInSchema = z.object({
 });
 export type CheckInInput = z.input<typeof checkInSchema>;
 
+/** The reminders the app has shown (goals.markRemindersSeen). */
+export const remindersSeenSchema = z.object({ ids: z.array(z.number().int().positive().max(2_147_483_647)).max(100) });
+
 /** A goal as every client sees it (REST and tRPC). */
 export type GoalView = {
   id: number;

@@ -22,6 +22,7 @@ export const apiKeyTexts = {
   revokeLabel: (name: string) => `Revoke ${name}`,
   revoked: 'API key revoked',
   loadFailed: 'Could not load your API keys.',
+  createFailed: 'Could not create the API key',
   tooMany: (max: number) => `You can have at most ${max} API keys. Revoke one you no longer use first.`,
   notFound: 'API key not found',
   sessionOnly: 'API keys are managed from a signed-in browser session, not with an API key.',

@@ -56,6 +56,8 @@ export const goalTexts = {
   callLogged: (value: number) => `Got it: ${value}. Logged.`,
   callNoNumber: "Sorry, I didn't catch a number. Let's try that again.",
   callDone: 'Thank you. Your check-in is saved. Talk soon, goodbye.',
+  /** The note of a check-in logged on a reminder call. */
+  loggedByPhone: 'Logged by phone',
   callNothingToAsk: 'This goal has no key results to check in on. Goodbye.',
   reminderTitle: 'Time for a check-in',
   reminderBody: (title: string) => `How is "${title}" going? Log where your key results are now.`,

@@ -38,24 +38,27 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /**
- * The session of a request signed with an API key. A wrong key counts against the address's
- * guess budget (the one failed logins and access-key guesses use), consumed before the key is
- * compared and given back when the key is right, so that guesses in parallel count one by one.
+ * The session of a request signed with an API key. A right key costs no limit (its 256 random
+ * bits cannot be guessed, and a script's parallel calls must not lock it out). Every wrong key
+ * spends a point of the address's guess budget (the one failed logins and access-key guesses use)
+ * before it is answered, so wrong keys in parallel count one by one, and an address past its
+ * budget gets 429.
  */
 export async function apiKeySession(deps: AppDeps, token: string, clientIp: string): Promise<Session> {
-  try {
-    await deps.rateLimits.loginPerAddress.consume(clientIp);
-  } catch (error) {
-    if (!(error instanceof RateLimitError)) throw error;
-    throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);
-  }
   const connection = deps.orm.em.fork().getConnection();
   const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null }> = token.startsWith(keyPrefix)
     ? await connection.execute('select id, owner_id, last_used_at from api_key where key_hash = ?', [hashApiKey(token)])
     : [];
   const row = rows[0];
-  if (!row) throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.invalidKey });
-  await deps.rateLimits.loginPerAddress.refund(clientIp);
+  if (!row) {
+    try {
+      await deps.rateLimits.loginPerAddress.consume(clientIp);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);
+    }
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.invalidKey });
+  }
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (Date.now() - lastUsed >= lastUsedWriteMs) {
     await connection.execute('update api_key set last_used_at = ? where id = ?', [new Date(), row.id]);

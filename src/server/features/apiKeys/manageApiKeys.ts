@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { apiKeyLimits, type CreateApiKeyInput, type RevokeApiKeyInput } from '../../../shared/schemas/apiKeys.js';
+import { apiKeyLimits } from '../../../shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../../shared/texts/index.js';
 import { ApiKey } from '../../db/entities/ApiKey.js';
 import type { AuthedContext } from '../../trpc/context.js';
@@ -29,4 +29,3 @@ export async function revokeApiKey(ctx: AuthedContext, input: { id: number }): P
   if (deleted === 0) throw new TRPCError({ code: 'NOT_FOUND', message: apiKeyTexts.notFound });
 }
 
-export type { CreateApiKeyInput, RevokeApiKeyInput };

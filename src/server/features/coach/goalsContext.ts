@@ -19,7 +19,8 @@ const maxGoals = 10;
 
 export async function loadCoachGoals(em: EntityManager, userId: number): Promise<CoachGoal[]> {
   const goals = await em.find(Goal, { owner: userId, doneAt: null }, { orderBy: { dueDate: 'asc', id: 'asc' }, limit: maxGoals });
-  return (await goalViews(em, goals)).map((goal) => ({
+  // Only each key result's latest check-in: every coach turn pays for this read.
+  return (await goalViews(em, goals, new Date(), 'latest')).map((goal) => ({
     title: goal.title,
     framework: goal.framework,
     dueDate: goal.dueDate,

@@ -5,6 +5,7 @@ import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/telephonyProvider.js';
+import { firstNameOf } from '../coach/offline/language.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
 // The reminder as a call (cadence weekly_call, issue 12): the coach calls the user's profile phone,
@@ -57,7 +58,7 @@ export async function goalCheckInCall(ctx: Ctx, query: Params, params: Params): 
       return response.toString();
     }
     if (kr && value !== null) {
-      ctx.em.create(CheckIn, { keyResult: kr, value, note: goalTexts.callLogged(value).replace(' Logged.', ' (by phone)') });
+      ctx.em.create(CheckIn, { keyResult: kr, value, note: goalTexts.loggedByPhone });
       reminder.goal.coachAskedAt = null;
       reminder.seenAt ??= new Date();
       await ctx.em.flush();
@@ -65,8 +66,7 @@ export async function goalCheckInCall(ctx: Ctx, query: Params, params: Params): 
     }
     step++;
   } else {
-    const firstName = reminder.owner.fullName.trim().split(/\s+/)[0] ?? null;
-    response.say(goalTexts.callGreeting(firstName, reminder.goal.title));
+    response.say(goalTexts.callGreeting(firstNameOf(reminder.owner.fullName), reminder.goal.title));
     if (keyResults.length === 0) response.say(goalTexts.callNothingToAsk);
   }
   const next = keyResults[step];

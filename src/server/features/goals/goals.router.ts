@@ -1,6 +1,5 @@
-import { checkInSchema, createGoalSchema, goalRefSchema, listGoalsSchema, updateGoalSchema } from '../../../shared/schemas/goals.js';
+import { checkInSchema, createGoalSchema, goalRefSchema, listGoalsSchema, remindersSeenSchema, updateGoalSchema } from '../../../shared/schemas/goals.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
-import { z } from 'zod';
 import { markRemindersSeen, unseenReminders } from './goalReminders.js';
 import { checkIn, createGoal, deleteGoal, getGoal, listGoals, updateGoal } from './manageGoals.js';
 
@@ -13,7 +12,5 @@ export const goalsRouter = router({
   checkIn: protectedProcedure.input(checkInSchema).mutation(({ ctx, input }) => checkIn(ctx, input)),
   /** Check-in reminders not yet shown: the app shows them on the next visit. */
   reminders: protectedProcedure.query(({ ctx }) => unseenReminders(ctx.em, ctx.user.id)),
-  markRemindersSeen: protectedProcedure
-    .input(z.object({ ids: z.array(z.number().int().positive().max(2_147_483_647)).max(100) }))
-    .mutation(({ ctx, input }) => markRemindersSeen(ctx.em, ctx.user.id, input.ids)),
+  markRemindersSeen: protectedProcedure.input(remindersSeenSchema).mutation(({ ctx, input }) => markRemindersSeen(ctx.em, ctx.user.id, input.ids)),
 });

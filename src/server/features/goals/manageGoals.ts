@@ -3,9 +3,9 @@ import { goalLimits, type GoalView } from '../../../shared/schemas/goals.js';
 import type { z } from 'zod';
 import type { checkInSchema, createGoalSchema, updateGoalSchema } from '../../../shared/schemas/goals.js';
 import { goalTexts } from '../../../shared/texts/index.js';
-import { Chat } from '../../db/entities/Chat.js';
 import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { findOwnedChat } from '../chats/ownedChat.js';
 import { goalViews } from './goalViews.js';
 
 // Goals are read and written through their owner: another user's goal is answered exactly like a
@@ -32,8 +32,7 @@ export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise
     throw new TRPCError({ code: 'CONFLICT', message: goalTexts.tooManyGoals(goalLimits.maxGoals) });
   }
   // A chat the goal came from must be the user's own.
-  const chat = input.chatId ? await ctx.em.findOne(Chat, { id: input.chatId, owner: ctx.user.id }) : null;
-  if (input.chatId && !chat) throw new TRPCError({ code: 'NOT_FOUND', message: 'Chat not found' });
+  const chat = input.chatId ? await findOwnedChat(ctx.em, ctx.user.id, input.chatId) : null;
   const now = new Date();
   const goal = ctx.em.create(Goal, {
     owner: ctx.user,

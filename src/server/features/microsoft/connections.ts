@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { TokenKeyUnknownError } from './tokenCipher.js';
 import { MicrosoftConnection, type MicrosoftService } from '../../db/entities/MicrosoftConnection.js';
 import { InteractionRequiredError, type ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { AppDeps } from '../../deps.js';
@@ -55,7 +56,18 @@ export async function deleteConnection(em: EntityManager, userId: number, servic
 export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: EntityManager, connection: MicrosoftConnection): Promise<string> {
   const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
-  if (!expiring(connection) || !connection.refreshTokenSealed || !identity) return cipher.open(connection.accessTokenSealed);
+  if (!expiring(connection) || !connection.refreshTokenSealed || !identity) {
+    try {
+      return cipher.open(connection.accessTokenSealed);
+    } catch (error) {
+      // Sealed with a key this server no longer has (rotated out): only signing in again helps.
+      if (error instanceof TokenKeyUnknownError) {
+        connection.needsReconnect = true;
+        throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
+      }
+      throw error;
+    }
+  }
   const key = `${connection.user.id}:${connection.service}`;
   let flight = refreshes.get(key);
   if (!flight) {

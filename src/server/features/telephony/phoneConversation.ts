@@ -12,6 +12,7 @@ import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
 import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
 import { loadCoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { firstNameOf } from '../coach/offline/language.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { webhookPaths } from './telephonyProvider.js';
@@ -33,7 +34,7 @@ const history = 20;
 export async function answerCall(ctx: Ctx, query: WebhookParams, params: WebhookParams): Promise<string> {
   const user = await callerOf(ctx.em, query, params);
   const response = newVoiceResponse();
-  gather(response, ctx, user ? { user: String(user.id) } : {}, phoneTexts.greeting(user ? firstName(user.fullName) : null));
+  gather(response, ctx, user ? { user: String(user.id) } : {}, phoneTexts.greeting(user ? firstNameOf(user.fullName) : null));
   response.say(phoneTexts.didNotHear);
   response.hangup();
   return response.toString();
@@ -173,6 +174,3 @@ async function saveTurns(ctx: Ctx, user: User, chat: Chat | null, said: string, 
   return saved.chat;
 }
 
-function firstName(fullName: string): string {
-  return fullName.trim().split(/\s+/)[0] ?? fullName;
-}

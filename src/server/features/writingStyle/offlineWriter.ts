@@ -1,3 +1,4 @@
+import { firstNameOf } from '../coach/offline/language.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import type { CoachUser } from '../../providers/ai/types.js';
 
@@ -6,7 +7,6 @@ import type { CoachUser } from '../../providers/ai/types.js';
 
 type StyleForWriting = Pick<WritingStyle, 'greeting' | 'signOff' | 'structure' | 'length' | 'tone' | 'commonPhrases'>;
 
-const firstName = (fullName: string) => fullName.trim().split(/\s+/)[0] ?? '';
 
 function sentenceCase(text: string): string {
   const trimmed = text.trim().replace(/[.!?]+$/, '');
@@ -62,5 +62,5 @@ export function writeOffline(style: StyleForWriting, input: { topic: string; aud
   }
 
   const signOff = style.signOff ?? (formal ? 'Kind regards,' : 'Best,');
-  return [`Subject: ${sentenceCase(topic)}`, '', ...(terse && !style.greeting ? [] : [greetingFor(style, input.audience), '']), ...body, '', signOff, firstName(user.fullName)].join('\n');
+  return [`Subject: ${sentenceCase(topic)}`, '', ...(terse && !style.greeting ? [] : [greetingFor(style, input.audience), '']), ...body, '', signOff, firstNameOf(user.fullName) ?? ''].join('\n');
 }
