@@ -6,7 +6,7 @@ import { chatTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { agendaCalendarFile, agendaMailtoLink } from './agenda';
 import classes from './chat.module.css';
-import { downloadFile } from './conversationExport';
+import { downloadFile } from '../../lib/downloadFile';
 
 const [saveLabel, emailLabel, modifyLabel] = chatTexts.agendaButtons;
 

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { chatTexts, commonTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import type { MessageDto } from './chatCache';
-import { conversationAsMarkdown, conversationAsText, downloadFile, fileNameFor, loadWholeConversation } from './conversationExport';
+import { downloadFile } from '../../lib/downloadFile';
+import { conversationAsMarkdown, conversationAsText, fileNameFor, loadWholeConversation } from './conversationExport';
 
 /**
  * The header's Copy and Save for the open chat. When older pages are not loaded yet, the whole

@@ -29,10 +29,6 @@ function progressOf(kr: { start: number; target: number }, value: number): numbe
   return span === 0 ? (value === kr.target ? 100 : 0) : percentOf((value - kr.start) / span);
 }
 
-export function checkInCount(goal: GoalView): number {
-  return goal.keyResults.reduce((sum, kr) => sum + kr.checkIns.length, 0);
-}
-
 export function chartRows(goal: GoalView): ChartRow[] {
   const events = goal.keyResults
     .flatMap((kr) => kr.checkIns.map((c) => ({ kr, value: c.value, time: Date.parse(c.createdAt) })))

@@ -61,9 +61,9 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
     };
   }, [opened, attempt, service, move]);
 
-  // The countdown, each second.
+  // The countdown, each second, while the dialog is open.
   useEffect(() => {
-    if (phase !== 'polling' || !code) return;
+    if (!opened || phase !== 'polling' || !code) return;
     const started = Date.now();
     const initial = remaining;
     const timer = setInterval(() => {
@@ -73,11 +73,11 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
     }, 1000);
     return () => clearInterval(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [phase, code]);
+  }, [opened, phase, code]);
 
-  // Polling every interval seconds (else 5 s), one request at a time.
+  // Polling every interval seconds (else 5 s), one request at a time; closing the dialog stops it.
   useEffect(() => {
-    if (phase !== 'polling' || !code) return;
+    if (!opened || phase !== 'polling' || !code) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout>;
     const schedule = (seconds: number) => {
@@ -91,10 +91,6 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
         if ('success' in answer && answer.success) {
           move('success');
           writeConnectionFlags(serviceKeyOfName(answer.service), answer.service, answer.userEmail);
-          setTimeout(() => {
-            onSuccess();
-            onClose();
-          }, successCloseMs);
           return;
         }
         if ('expired' in answer && answer.expired) return move('expired');
@@ -115,7 +111,19 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [phase, code]);
+  }, [opened, phase, code]);
+
+  // Success closes the dialog 2 s later, unless it was closed (or reopened) meanwhile.
+  const onDone = useRef({ onSuccess, onClose });
+  onDone.current = { onSuccess, onClose };
+  useEffect(() => {
+    if (!opened || phase !== 'success') return;
+    const timer = setTimeout(() => {
+      onDone.current.onSuccess();
+      onDone.current.onClose();
+    }, successCloseMs);
+    return () => clearTimeout(timer);
+  }, [opened, phase]);
 
   const retry = () => setAttempt((n) => n + 1);
 

@@ -26,7 +26,7 @@ export function ApiKeys() {
         form.reset();
         setCreated({ name: key.name, key: key.key });
       },
-      onError: (error) => notify.error(errorMessage(error, apiKeyTexts.loadFailed)),
+      onError: (error) => notify.error(apiKeyTexts.createFailed, errorMessage(error, apiKeyTexts.loadFailed)),
       onSettled: refresh,
     }),
   );

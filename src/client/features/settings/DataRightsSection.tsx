@@ -6,22 +6,11 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ExportFormat } from '../../../shared/schemas/privacy';
 import { privacyTexts as texts } from '../../../shared/texts';
+import { downloadFile } from '../../lib/downloadFile';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 import { SettingsSection } from './SettingsSection';
-
-function download(file: { fileName: string; mimeType: string; content: string }) {
-  const url = URL.createObjectURL(new Blob([file.content], { type: `${file.mimeType};charset=utf-8` }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has started the download by now; the object URL is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 // Settings, Privacy tab: 'Export my data' (JSON or Markdown) and 'Delete my account'.
 export function DataRightsSection() {
@@ -35,7 +24,7 @@ export function DataRightsSection() {
   async function exportMyData() {
     try {
       const file = await exportData.mutateAsync({ format });
-      download(file);
+      downloadFile(file.fileName, file.content, `${file.mimeType};charset=utf-8`);
       notify.success(texts.exportReadyTitle, texts.exportReadyBody(file.fileName));
     } catch (error) {
       notify.error(texts.exportFailedTitle, errorMessage(error, texts.exportFailed));

@@ -86,6 +86,8 @@ export function useVoiceCall(openChatId: number | null = null) {
       if (event.data.size) chunks.push(event.data);
     };
     media.onstop = () => {
+      // This turn's time limit must not cut a later turn short.
+      window.clearTimeout(limit);
       if (live.current.ended || !heardSpeech) return;
       void respond(new Blob(chunks, { type: media.mimeType || 'audio/webm' }));
     };
@@ -96,7 +98,9 @@ export function useVoiceCall(openChatId: number | null = null) {
     recorder.current = media;
     media.start(250);
     setPhase('listening');
-    const limit = window.setTimeout(() => stopRecording(!heardSpeech), maxRecordingMs);
+    const limit = window.setTimeout(() => {
+      if (recorder.current === media) stopRecording(!heardSpeech);
+    }, maxRecordingMs);
     timers.current.push(limit);
     stopWatching.current = watchVoiceActivity(context, mic, {
       onSpeechStart: () => {
