@@ -9,7 +9,8 @@
 //
 // Run: npm run build && npx tsx bench/api-chats.ts
 // BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432/postgres) is where the bench creates
-// and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3).
+// and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3);
+// BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +25,7 @@ const dbName = 'ai_coach_bench_chats';
 const databaseUrl = Object.assign(new URL(admin), { pathname: `/${dbName}` }).toString();
 const appPort = 4520;
 const barePort = 4521;
+const profileDir = process.env.BENCH_PROFILE_DIR;
 
 async function adminQuery(sql: string) {
   const client = new pg.Client({ connectionString: admin });
@@ -61,7 +63,8 @@ await adminQuery(`drop database if exists ${dbName} with (force)`);
 await adminQuery(`create database ${dbName}`);
 const children: ChildProcess[] = [];
 try {
-  const app = start('node', ['dist/server/main.js'], {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const app = start('node', [...profile, 'dist/server/main.js'], {
     PORT: String(appPort),
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
