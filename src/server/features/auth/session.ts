@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { parseCookie as parseCookies, stringifySetCookie } from 'cookie';
-import { getIronSession, sealData, unsealData, type IronSession, type SessionOptions } from 'iron-session';
+import { getIronSession, sealData, unsealData, type SessionOptions } from 'iron-session';
 import type { SessionStore } from './sessionStore.js';
+import { unsealCache } from './unsealCache.js';
 import { configuredOrGeneratedSecret } from '../../generatedSecret.js';
 
 // The sealed cookie holds only the opaque token of a server-side session (sessionStore.ts).
@@ -72,34 +73,31 @@ export async function openSession(
   secure: boolean,
 ): Promise<Session> {
   const options = sessionOptions(deps.sessionPassword, secure, deps.lifetimeSeconds);
-  let sealed: IronSession<CookieData> = await getIronSession<CookieData>(cookieStore(request.headers, res), options);
-  // A destroyed iron-session cannot be saved again: signing in on a request whose cookie was
-  // cleared (an ended session) or after end() writes a fresh one instead.
-  let destroyed = false;
-  const destroy = () => {
-    sealed.destroy();
-    destroyed = true;
-  };
-  const live = sealed.token ? await deps.sessions.lookup(sealed.token) : null;
+  // Read through the unseal cache (unsealCache.ts); iron-session writes the cookie when it changes.
+  const cookie = parseCookies(request.headers.cookie ?? '')[sessionCookieName];
+  const data = cookie ? await unsealCache.unseal<CookieData>(cookie, deps.sessionPassword, deps.lifetimeSeconds) : {};
+  const token = typeof data.token === 'string' && data.token ? data.token : undefined;
+  // A fresh iron-session bound to the response (nothing to unseal): saves a new cookie or clears it.
+  const writable = () => getIronSession<CookieData>(cookieStore({}, res), options);
+  const destroy = async () => (await writable()).destroy();
+  const live = token ? await deps.sessions.lookup(token) : null;
   const session: Session = {
     userId: live?.userId,
     id: live?.id,
-    ended: Boolean(sealed.token) && !live,
+    ended: Boolean(token) && !live,
     async start(userId, startOptions) {
       if (session.id) await deps.sessions.end([session.id]);
-      if (destroyed) {
-        sealed = await getIronSession<CookieData>(cookieStore({}, res), options);
-        destroyed = false;
-      }
+      if (!res) throw new Error('The session cannot be changed over a WebSocket; use HTTP.');
       const userAgent = request.headers['user-agent'];
       const created = await deps.sessions.create(userId, { userAgent, address: request.clientIp, lifetimeSeconds: startOptions?.lifetimeSeconds });
+      const sealed = await writable();
       sealed.token = created.token;
       await sealed.save();
       Object.assign(session, { userId, id: created.id, ended: false });
     },
     async end() {
       if (session.id) await deps.sessions.end([session.id]);
-      if (res) destroy();
+      if (res) await destroy();
       session.revokeAccess();
       Object.assign(session, { userId: undefined, id: undefined });
     },
@@ -125,7 +123,7 @@ export async function openSession(
     },
   };
   // A browser holding the cookie of an ended session loses it (it becomes a visitor again).
-  if (session.ended && res) destroy();
+  if (session.ended && res) await destroy();
   return session;
 }
 
