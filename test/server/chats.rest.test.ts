@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatTexts } from '../../src/shared/texts/index.js';
+import { authTexts, chatTexts } from '../../src/shared/texts/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -124,6 +124,31 @@ describe('chat ownership', () => {
     expect(await bob.http.get(`/api/chats/999999/messages`)).toMatchObject(notFound);
     expect((await bob.http.get('/api/chats')).json).toEqual([]);
     expect((await alice.http.get('/api/chats')).json[0].title).toBe('Private');
+  });
+
+  it('lists the chats of the session user, not the demo user, and 401 for an ended session even in demo mode', async () => {
+    const { http } = await signUp(server.url, 'list_owner');
+    expect((await http.get('/api/chats')).json).toEqual([]);
+    const chat = (await http.post('/api/chats', { title: 'Mine' })).json;
+    expect((await http.get('/api/chats')).json).toEqual([chat]);
+
+    const oldCookie = http.cookieHeader;
+    await http.post('/api/auth/logout');
+    const replay = await fetch(`${server.url}/api/chats`, { headers: { cookie: oldCookie } });
+    expect(replay.status).toBe(401);
+  });
+
+  it('answers 401 to a demo-account session once demo mode is off', async () => {
+    const demo = new HttpClient(server.url);
+    expect((await demo.post('/api/auth/login', authTexts.demoCredentials)).status).toBe(200);
+    expect((await demo.get('/api/chats')).status).toBe(200);
+    const config = server.deps.config as { demoMode: boolean };
+    config.demoMode = false;
+    try {
+      expect(await demo.get('/api/chats')).toMatchObject({ status: 401, json: { message: 'Not authenticated' } });
+    } finally {
+      config.demoMode = true;
+    }
   });
 
   it('answers 401 to chat paths without a session when demo mode is off', async () => {

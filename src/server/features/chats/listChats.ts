@@ -1,11 +1,55 @@
-import { Chat } from '../../db/entities/Chat.js';
-import type { AuthedContext } from '../../trpc/context.js';
+import { TRPCError } from '@trpc/server';
+import { authTexts } from '../../../shared/texts/index.js';
+import type { ChatDto } from '../../db/entities/Chat.js';
+import type { DbContext } from '../../trpc/context.js';
+import { resolveUser } from '../auth/currentUser.js';
 
-export async function listChats(ctx: AuthedContext) {
-  const chats = await ctx.em.find(
-    Chat,
-    { owner: ctx.user.id },
-    { orderBy: { isPinned: 'desc', updatedAt: 'desc', id: 'desc' }, limit: 500 },
-  );
-  return chats.map((chat) => chat.toDto());
+// The chat list is the app's most frequent read (every page of /app, every client poll), so it
+// is one plain statement, not entities: the owner's chats by the list index (chat_owner_list_idx),
+// pinned first, then by last activity. For a signed-in session the same statement checks the
+// account (it exists; a demo account only while demo mode is on), which is what resolveUser
+// would load the user for: no row at all means "not that user", and the usual rules decide
+// (the demo user in demo mode, else 401). A row whose chat is null is a user without chats.
+type Row = {
+  id: number | null;
+  title: string;
+  is_pinned: boolean;
+  is_temporary: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+const columns = `"id", "title", "is_pinned", "is_temporary", "created_at", "updated_at"`;
+const order = `order by "is_pinned" desc, "updated_at" desc, "id" desc limit 500`;
+
+const signedInSql = `select c.* from "app_user" u
+  left join lateral (select ${columns} from "chat" where "owner_id" = u."id" ${order}) c on true
+  where u."id" = ? and (not u."is_demo" or ?)
+  order by c."is_pinned" desc, c."updated_at" desc, c."id" desc`;
+const ownerSql = `select ${columns} from "chat" where "owner_id" = ? ${order}`;
+
+function toDto(row: Row & { id: number }): ChatDto {
+  return {
+    id: row.id,
+    title: row.title,
+    isPinned: row.is_pinned,
+    isTemporary: row.is_temporary,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+const isChat = (row: Row): row is Row & { id: number } => row.id !== null;
+
+export async function listChats(ctx: DbContext): Promise<ChatDto[]> {
+  const connection = ctx.em.getConnection();
+  const userId = ctx.session.userId;
+  if (userId) {
+    const rows: Row[] = await connection.execute(signedInSql, [userId, ctx.deps.config.demoMode]);
+    if (rows.length) return rows.filter(isChat).map(toDto);
+  }
+  const user = await resolveUser(ctx);
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  const rows: Row[] = await connection.execute(ownerSql, [user.id]);
+  return rows.filter(isChat).map(toDto);
 }
