@@ -12,6 +12,7 @@
 // and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3);
 // BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there.
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -21,10 +22,22 @@ const admin = process.env.BENCH_POSTGRES ?? 'postgresql://postgres@127.0.0.1:543
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = 50;
-const dbName = 'ai_coach_bench_chats';
+// Its own database and free ports: other worktrees may run this bench at the same time.
+const dbName = `ai_coach_bench_chats_${process.pid}`;
 const databaseUrl = Object.assign(new URL(admin), { pathname: `/${dbName}` }).toString();
-const appPort = 4520;
-const barePort = 4521;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+const appPort = await freePort();
+let barePort = await freePort();
+while (barePort === appPort) barePort = await freePort();
 const profileDir = process.env.BENCH_PROFILE_DIR;
 
 async function adminQuery(sql: string) {
