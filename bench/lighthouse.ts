@@ -134,6 +134,20 @@ function lcpElementOf(details: unknown): string | undefined {
   return undefined;
 }
 
+// A failed recording (NO_NAVSTART, NO_FCP, ...) that Lighthouse itself says to run again.
+class LighthouseRuntimeError extends Error {}
+
+// Each run gets a second attempt when Lighthouse reports a runtime error; then it fails the bench.
+async function measureWithRetry(url: string, pagePath: string, run: number): Promise<PageResult> {
+  try {
+    return await measure(url, pagePath, run);
+  } catch (error) {
+    if (!(error instanceof LighthouseRuntimeError)) throw error;
+    console.warn(`  ${error.message}; running it again`);
+    return measure(url, pagePath, run);
+  }
+}
+
 async function measure(url: string, pagePath: string, run: number): Promise<PageResult> {
   // A fresh profile: chrome-launcher makes a new temporary user data directory for each launch.
   chrome = await chromeLauncher.launch({
@@ -158,7 +172,7 @@ async function measure(url: string, pagePath: string, run: number): Promise<Page
       fs.writeFileSync(path.join(env.BENCH_REPORT_DIR, name), typeof result.report === 'string' ? result.report : JSON.stringify(result.lhr));
     }
     const report = lhr.parse(result.lhr);
-    if (report.runtimeError) throw new Error(`Lighthouse on ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`);
+    if (report.runtimeError) throw new LighthouseRuntimeError(`Lighthouse on ${url}: ${report.runtimeError.code} ${report.runtimeError.message}`);
     for (const warning of report.runWarnings) console.warn(`  warning (${pagePath}): ${warning}`);
     const audit = (id: string) => {
       const found = report.audits[id];
@@ -247,7 +261,7 @@ try {
   const results: PageResult[] = [];
   for (const pagePath of pages) {
     const runs: PageResult[] = [];
-    for (let run = 1; run <= env.BENCH_RUNS; run++) runs.push(await measure(`${base}${pagePath}`, pagePath, run));
+    for (let run = 1; run <= env.BENCH_RUNS; run++) runs.push(await measureWithRetry(`${base}${pagePath}`, pagePath, run));
     runs.sort((a, b) => a.performance - b.performance);
     const median = runs[Math.floor(runs.length / 2)]!;
     if (runs.length > 1) console.log(`\n${pagePath}: performance of ${runs.length} runs: ${runs.map((r) => r.performance).join(', ')} (the median run is shown)`);
