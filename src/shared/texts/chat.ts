@@ -1,3 +1,4 @@
+import { groupThousands } from './format.js';
 // Chat texts of SPEC sections 2, 4 and 8, verbatim where the spec gives them; the rest are the
 // chat page's own labels, kept here so the client, the server and the tests share them.
 export const chatTexts = {
@@ -26,7 +27,7 @@ export const chatTexts = {
   chatNotFound: 'Chat not found',
   chatNotFoundHint: 'This chat does not exist, or it was deleted. Start a new one instead.',
   emptyMessage: 'Message cannot be empty',
-  messageTooLong: (max: number) => `Messages can be at most ${max.toLocaleString('en-US')} characters`,
+  messageTooLong: (max: number) => `Messages can be at most ${groupThousands(max)} characters`,
   titleRequired: 'Title cannot be empty',
   titleTooLong: (max: number) => `Titles can be at most ${max} characters`,
   nothingToUpdate: 'Send a title or isPinned to change',
@@ -72,7 +73,7 @@ export const chatTexts = {
   send: 'Send message',
   stop: 'Stop reply',
   inputHint: 'Enter to send, Shift+Enter for a new line',
-  charactersLeft: (left: number) => `${left.toLocaleString('en-US')} characters left`,
+  charactersLeft: (left: number) => `${groupThousands(left)} characters left`,
 
   // Coaching tools: quick starts that send a first message.
   coachingToolsTitle: 'Coaching tools',

@@ -1,3 +1,4 @@
+import { groupThousands } from './format.js';
 // Texts of the coach: the in-chat Microsoft email notes of SPEC section 8 (verbatim), and the
 // messages of the OpenAI-compatible endpoint. The spec's chat texts (fallback reply, 'Failed to
 // get a response. Please try again.') live in chat.ts.
@@ -12,8 +13,8 @@ export const coachTexts = {
   rateLimited: (seconds: number) =>
     `Too many requests to the coach. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
   tooManyMessages: (max: number) => `A request can carry at most ${max} messages`,
-  messageTooLong: (max: number) => `Each message can be at most ${max.toLocaleString('en-US')} characters`,
-  conversationTooLong: (max: number) => `All messages together can be at most ${max.toLocaleString('en-US')} characters`,
+  messageTooLong: (max: number) => `Each message can be at most ${groupThousands(max)} characters`,
+  conversationTooLong: (max: number) => `All messages together can be at most ${groupThousands(max)} characters`,
   noMessages: 'Send at least one message',
   badRole: 'Each message role must be system, user or assistant',
   badContent: 'Each message needs text content',

@@ -1,3 +1,4 @@
+import { groupThousands } from './format.js';
 // Voice and telephony texts of SPEC sections 2, 5 and 8, verbatim where the spec gives them; the
 // messages the spec leaves out are ours, written to tell a person what to do next.
 export const voiceTexts = {
@@ -49,7 +50,7 @@ export const voiceTexts = {
   audioEmpty: 'The recording is empty',
   audioTooLarge: 'The recording is too long: at most 25 MB of audio',
   textRequired: 'Text to speak is required',
-  textTooLong: (max: number) => `Text to speak can be at most ${max.toLocaleString('en-US')} characters`,
+  textTooLong: (max: number) => `Text to speak can be at most ${groupThousands(max)} characters`,
   unknownVoice: 'Unknown voice',
   turnRequired: 'Say something for the coach to answer',
 } as const;

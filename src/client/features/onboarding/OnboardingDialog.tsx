@@ -143,7 +143,7 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
         mt="xs"
       >
         {steps.map((step, index) => (
-          <Stepper.Step key={step.label} label={step.label} aria-label={step.title}>
+          <Stepper.Step key={step.label} label={step.label}>
             <Title order={3} size="h4" mb="xs">
               {step.title}
             </Title>
