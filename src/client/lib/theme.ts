@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, Modal } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { storageKeys } from '../../shared/constants';
 
 export const theme = createTheme({
@@ -7,8 +7,10 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
   components: {
-    // Every dialog's close button gets an accessible name.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // Every dialog's close button gets an accessible name. A plain object, not Modal.extend():
+    // importing Modal here would put it (and its scroll lock, focus trap and transitions) in the
+    // entry script of every page.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 
