@@ -1,40 +1,17 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { ColorSchemeScript, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { storageKeys, toastDefaults } from '../shared/constants';
-import { NotFoundPage } from './components/NotFoundPage';
-import { colorSchemeManager, theme } from './lib/theme';
-import { queryClient, trpc } from './lib/trpc';
-import { routeTree } from './routeTree.gen';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, createAppRouter } from './App';
+import { queryClient } from './lib/queryClient';
 
-const router = createRouter({
-  routeTree,
-  context: { queryClient, trpc },
-  defaultPreload: 'intent',
-  defaultPreloadStaleTime: 0,
-  scrollRestoration: true,
-  defaultNotFoundComponent: NotFoundPage,
-});
+const router = createAppRouter({ queryClient });
+const root = document.getElementById('root')!;
+const app = <App router={router} queryClient={queryClient} />;
 
-declare module '@tanstack/react-router' {
-  interface Register {
-    router: typeof router;
-  }
+if (root.firstElementChild) {
+  // A public page prerendered at build time (scripts/prerender.mjs): load the route's code first,
+  // so that the first render is the prerendered one, then take over the existing DOM.
+  void router.load().then(() => hydrateRoot(root, app));
+} else {
+  createRoot(root).render(app);
 }
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ColorSchemeScript defaultColorScheme="light" localStorageKey={storageKeys.theme} />
-    <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
-      <Notifications limit={toastDefaults.limit} position="bottom-right" autoClose={toastDefaults.autoCloseMs} />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);

@@ -61,10 +61,24 @@ function writeWithCopies(file: string, content: string) {
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
 }
 
+// A build with prerendered public pages (scripts/prerender.mjs): each page's own HTML, the
+// not-found page, and the list of client routes.
+const prerenderedPage = (heading: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8" /><title>AI Coach</title></head><body><div id="root"><h1>${heading}</h1></div><!--${'padding '.repeat(200)}--></body></html>\n`;
+const prerendered = {
+  index: prerenderedPage('Your AI coach'),
+  terms: prerenderedPage('Terms of Service'),
+  privacy: prerenderedPage('Privacy Policy'),
+  login: prerenderedPage('Log in'),
+  'not-found': prerenderedPage('404 Page Not Found'),
+};
+
 let fake: FakeOpenAI;
 let server: TestServer;
 let site: Awaited<ReturnType<typeof listen>>;
+let prerenderedSite: Awaited<ReturnType<typeof listen>>;
 let clientDir: string;
+let prerenderedClientDir: string;
 
 beforeAll(async () => {
   clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-client-'));
@@ -76,10 +90,18 @@ beforeAll(async () => {
   server = await startTestServer({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
   // The same deps as the running server, with the fixture as its built client.
   site = await listen(createApp(server.deps, { clientDir }));
+
+  prerenderedClientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-client-prerendered-'));
+  writeWithCopies(path.join(prerenderedClientDir, 'index.html'), page);
+  for (const [name, html] of Object.entries(prerendered)) writeWithCopies(path.join(prerenderedClientDir, 'prerendered', `${name}.html`), html);
+  fs.writeFileSync(path.join(prerenderedClientDir, 'prerendered', 'routes.json'), JSON.stringify(['/', '/app', '/settings', '/login', '/privacy', '/terms']));
+  prerenderedSite = await listen(createApp(server.deps, { clientDir: prerenderedClientDir }));
 }, 120_000);
 
 afterAll(async () => {
   await site?.close();
+  await prerenderedSite?.close();
+  if (prerenderedClientDir) fs.rmSync(prerenderedClientDir, { recursive: true, force: true });
   await server?.stop();
   await fake?.close();
   if (clientDir) fs.rmSync(clientDir, { recursive: true, force: true });
@@ -136,6 +158,50 @@ describe('built client', () => {
     expect(icon.status).toBe(200);
     expect(icon.headers['content-encoding']).toBeUndefined();
     expect(icon.headers['cache-control']).toBe('public, max-age=3600');
+  });
+});
+
+describe('prerendered public pages', () => {
+  it('sends each public page its own HTML, precompressed and never cached', async () => {
+    const expected: Record<string, string> = { '/': prerendered.index, '/terms': prerendered.terms, '/terms/': prerendered.terms, '/privacy': prerendered.privacy, '/login?next=x': prerendered.login };
+    for (const [route, html] of Object.entries(expected)) {
+      const res = await raw(prerenderedSite.url + route, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(res.status, route).toBe(200);
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(res.headers['content-encoding'], route).toBe('br');
+      expect(res.headers['content-type'], route).toMatch(/^text\/html; charset=utf-8$/i);
+      expect(zlib.brotliDecompressSync(res.body).toString(), route).toBe(html);
+    }
+    const plain = await raw(prerenderedSite.url);
+    expect(plain.body.toString()).toContain('<h1>Your AI coach</h1>');
+  });
+
+  it("sends the app's routes the single-page shell", async () => {
+    for (const route of ['/app', '/settings', '/index.html']) {
+      const res = await raw(prerenderedSite.url + route);
+      expect(res.status, route).toBe(200);
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(res.body.toString(), route).toBe(page);
+    }
+  });
+
+  it('answers a path that is no client route with the not-found page and status 404', async () => {
+    for (const route of ['/no-such-page', '/app/chats/12', '/terms/old']) {
+      const res = await raw(prerenderedSite.url + route, { headers: { 'accept-encoding': 'gzip' } });
+      expect(res.status, route).toBe(404);
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(res.headers['content-encoding'], route).toBe('gzip');
+      expect(zlib.gunzipSync(res.body).toString(), route).toBe(prerendered['not-found']);
+    }
+  });
+
+  it('still answers hashed assets and the API as before', async () => {
+    const asset = await raw(`${prerenderedSite.url}/assets/index-Old00000.js`);
+    expect(asset.status).toBe(404);
+    expect(asset.body.toString()).toBe('Not found');
+    const api = await raw(`${prerenderedSite.url}/api/no-such-endpoint`);
+    expect(api.status).toBe(404);
+    expect(api.headers['content-type']).toMatch(/json/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createTheme, DEFAULT_THEME, localStorageColorSchemeManager, type MantineColorsTuple, Modal } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, localStorageColorSchemeManager, type MantineColorsTuple } from '@mantine/core';
 import { storageKeys } from '../../shared/constants';
 
 // Text contrast (WCAG AA, 4.5:1 for body text; issue 10's accessibility budget):
@@ -17,8 +17,10 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
   components: {
-    // Every dialog's close button gets an accessible name.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // Every dialog's close button gets an accessible name. A plain object, not Modal.extend():
+    // importing Modal here would put it (and its scroll lock, focus trap and transitions) in the
+    // entry script of every page.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 

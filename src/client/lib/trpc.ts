@@ -1,17 +1,10 @@
-import { QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
 import { forgetUserLocalCopies } from './localCopies';
+import { queryClient } from './queryClient';
 
-// SPEC section 7 request defaults: no automatic retry, no refetch on focus or on a timer,
-// data never stale (it is invalidated explicitly after a change).
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: { retry: false, refetchOnWindowFocus: false, refetchInterval: false, staleTime: Infinity },
-    mutations: { retry: false },
-  },
-});
+export { queryClient };
 
 function wsUrl() {
   const { protocol, host } = window.location;

@@ -2,9 +2,10 @@ import { useMantineColorScheme } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import type { trpc } from '../lib/trpc';
 
-export type RouterContext = { queryClient: QueryClient; trpc: typeof trpc };
+// Only the query client: route loaders import the tRPC client themselves when they run, so that
+// it is not part of the entry script every page loads (issue 10).
+export type RouterContext = { queryClient: QueryClient };
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,

@@ -3,13 +3,19 @@ import { useDisclosure } from '@mantine/hooks';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
+import { usePreloadToasts } from '../components/Toasts';
 import { SignInPanel } from '../features/auth/SignInPanel';
 import { useSession } from '../features/auth/useSession';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 
 // The app screens: header, sidebar (an overlay toggled by the burger on small screens), content.
 export const Route = createFileRoute('/_app')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.auth.session.queryOptions()),
+  // Route loaders stay in the entry script, so they start at once, in parallel with the route's
+  // chunks; the tRPC client they need is imported here, not by the entry (issue 10).
+  loader: async ({ context }) => {
+    const { trpc } = await import('../lib/trpc');
+    return context.queryClient.ensureQueryData(trpc.auth.session.queryOptions());
+  },
   pendingComponent: () => (
     <Center h="100vh">
       <Loader aria-label="Loading" />
@@ -21,6 +27,7 @@ export const Route = createFileRoute('/_app')({
 function AppLayout() {
   const { user } = useSession();
   const [navOpened, nav] = useDisclosure(false);
+  usePreloadToasts();
 
   return (
     <AppShell

@@ -13,6 +13,12 @@ import expressStaticGzip from 'express-static-gzip';
 // Accept-Encoding and the plain file's Content-Type; nothing is compressed per request.
 // Hashed files under /assets/ never change under the same name and are cached for a year
 // (immutable); index.html is revalidated on every visit (no-cache) so a new build is seen at once.
+//
+// The public pages are prerendered by the build (scripts/prerender.mjs) into prerendered/: /,
+// /terms, /privacy and /login get their own HTML (drawn before any script runs, then hydrated),
+// and a path that is no client route gets the not-found page with status 404. The list of client
+// routes comes from the same build (prerendered/routes.json). Without prerendered pages (a build
+// from before, a test fixture) every path gets index.html, as a single-page app.
 
 const yearImmutable = 'public, max-age=31536000, immutable';
 
@@ -37,7 +43,7 @@ export function clientAssets(dir: string): Router {
       setHeaders: (res: ServerResponse, filePath: string) => {
         const relative = filePath.slice(root.length);
         if (relative.startsWith(assetsDir)) res.setHeader('Cache-Control', yearImmutable);
-        else if (/^[\\/]index\.html(\.br|\.gz)?$/.test(relative)) res.setHeader('Cache-Control', 'no-cache');
+        else if (/\.html(\.br|\.gz)?$/.test(relative)) res.setHeader('Cache-Control', 'no-cache');
       },
     },
   }) as RequestHandler;
@@ -46,17 +52,48 @@ export function clientAssets(dir: string): Router {
   routes.use(serve);
   // A hashed file that is not in this build (an old tab after a deploy) is a 404, not the page.
   routes.get('/assets/{*file}', (_req, res) => void res.status(404).type('text/plain').send('Not found'));
-  // Client routes (and the not-found page) are the single-page app's business: index.html,
-  // precompressed like the rest.
+  const prerendered = prerenderedPages(root);
+  // Client routes (and, without prerendered pages, the not-found page) are the single-page app's
+  // business: index.html, precompressed like the rest.
   routes.get('/{*splat}', (req, res, next) => {
     const url = req.url;
-    req.url = '/index.html';
+    const page = prerendered?.pageFor(req.path);
+    if (page === 'not-found') res.status(404);
+    req.url = page ? `/${prerenderedDir}/${page}.html` : '/index.html';
     serve(req, res, (error?: unknown) => {
       req.url = url;
       next(error);
     });
   });
   return routes;
+}
+
+const prerenderedDir = 'prerendered';
+/** The prerendered public pages (scripts/prerender.mjs), by path. */
+const publicPages: Record<string, string> = { '/': 'index', '/terms': 'terms', '/privacy': 'privacy', '/login': 'login' };
+
+/** Which prerendered page a path gets, if the build prerendered them: a public page, the not-found page, or none (index.html). */
+function prerenderedPages(root: string): { pageFor: (pathname: string) => string | undefined } | undefined {
+  const dir = path.join(root, prerenderedDir);
+  let clientRoutes: Set<string>;
+  try {
+    const listed: unknown = JSON.parse(fs.readFileSync(path.join(dir, 'routes.json'), 'utf8'));
+    if (!Array.isArray(listed) || !listed.every((route) => typeof route === 'string')) return undefined;
+    clientRoutes = new Set(listed);
+  } catch {
+    return undefined;
+  }
+  const built = new Set(fs.readdirSync(dir).filter((file) => file.endsWith('.html')).map((file) => file.slice(0, -'.html'.length)));
+  return {
+    pageFor(pathname) {
+      // The router treats /terms/ as /terms.
+      const route = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+      const page = publicPages[route];
+      if (page && built.has(page)) return page;
+      if (!clientRoutes.has(route) && built.has('not-found')) return 'not-found';
+      return undefined;
+    },
+  };
 }
 
 /**

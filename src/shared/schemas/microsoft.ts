@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type MicrosoftServiceName, microsoftServiceNames } from '../microsoftServiceNames.js';
 import { microsoftTexts } from '../texts/microsoft.js';
 
 // The Microsoft router's inputs (SPEC sections 3, 5 and 7).
@@ -6,9 +7,9 @@ import { microsoftTexts } from '../texts/microsoft.js';
 export const microsoftServiceKeys = ['email', 'calendar', 'teams'] as const;
 export type MicrosoftServiceKey = (typeof microsoftServiceKeys)[number];
 
-/** SPEC section 2: ?service={service name}; the display names. */
-export const microsoftServiceNames = ['Microsoft Email', 'Microsoft Calendar', 'Microsoft Teams'] as const;
-export type MicrosoftServiceName = (typeof microsoftServiceNames)[number];
+// The display names (SPEC section 2) live in a module without zod: the client's route options
+// import them.
+export { type MicrosoftServiceName, microsoftServiceNames };
 
 export const serviceKeyOfName = (name: MicrosoftServiceName): MicrosoftServiceKey =>
   name === 'Microsoft Calendar' ? 'calendar' : name === 'Microsoft Teams' ? 'teams' : 'email';
@@ -23,11 +24,6 @@ const cleanText = (schema: z.ZodString) =>
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const serviceNameSchema = z.enum(microsoftServiceNames, { message: microsoftTexts.unknownService });
-
-/** ?service= on the connect page: anything else is the generic Microsoft connect. */
-export const connectPageSearchSchema = z.object({
-  service: z.enum(microsoftServiceNames).optional().catch(undefined),
-});
 
 /** Pasted text becomes a token: HTML tags stripped, trimmed (SPEC section 5). */
 export const cleanPastedToken = (raw: string) => raw.replace(/<[^>]*>/g, '').trim();

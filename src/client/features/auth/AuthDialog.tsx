@@ -1,6 +1,7 @@
 import { Modal, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useNavigate } from '@tanstack/react-router';
+import { usePreloadToasts } from '../../components/Toasts';
 import { AuthTabs, type AuthTab } from './AuthTabs';
 
 export type { AuthTab };
@@ -10,6 +11,7 @@ export type { AuthTab };
 export function AuthDialog(props: { opened: boolean; onClose: () => void; initialTab?: AuthTab }) {
   const navigate = useNavigate();
   const phone = useMediaQuery('(max-width: 30em)');
+  usePreloadToasts();
 
   const proceed = async () => {
     props.onClose();

@@ -2,6 +2,7 @@ import { Alert, Anchor, Box, Center, Code, Group, Paper, Stack, Tabs, Text, Titl
 import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { authTexts, commonTexts } from '../../../shared/texts';
+import { usePreloadToasts } from '../../components/Toasts';
 import { AccessKeyForm } from './AccessKeyForm';
 import { AccountLoginForm } from './AccountLoginForm';
 import { useSession } from './useSession';
@@ -10,6 +11,7 @@ import { useSession } from './useSession';
 // demo credentials on show while demo mode is on (the demo account works only then).
 export function LoginPage() {
   const { demoMode } = useSession();
+  usePreloadToasts();
   const demo = authTexts.demoCredentials;
   return (
     <Center mih="100dvh" p="md" bg="var(--mantine-color-gray-light)">

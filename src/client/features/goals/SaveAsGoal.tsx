@@ -1,9 +1,13 @@
 import { Button, Group } from '@mantine/core';
 import { IconTargetArrow } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { goalDraftFromReply } from '../../../shared/goalDraft';
 import { goalTexts } from '../../../shared/texts';
-import { GoalFormModal, type GoalFormTarget } from './GoalFormModal';
+import type { GoalFormTarget } from './GoalFormModal';
+
+// The goal form (its number and date inputs, select, zod schema) is loaded when a user first
+// opens it, not with every coach reply that could become a goal (issue 10: /app's first visit).
+const GoalFormModal = lazy(() => import('./GoalFormModal').then((module) => ({ default: module.GoalFormModal })));
 
 /**
  * 'Save as goal' under a coach reply that holds a SMART, OKR or GROW result: the goal form opens
@@ -12,6 +16,8 @@ import { GoalFormModal, type GoalFormTarget } from './GoalFormModal';
 export function SaveAsGoal(props: { text: string; chatId: number }) {
   const draft = useMemo(() => goalDraftFromReply(props.text), [props.text]);
   const [target, setTarget] = useState<GoalFormTarget | null>(null);
+  // Mounted from the first opening on, so that closing it plays the modal's exit transition.
+  const [opened, setOpened] = useState(false);
   if (!draft) return null;
   return (
     <>
@@ -20,12 +26,19 @@ export function SaveAsGoal(props: { text: string; chatId: number }) {
           size="xs"
           variant="light"
           leftSection={<IconTargetArrow size={14} aria-hidden />}
-          onClick={() => setTarget({ kind: 'create', draft, chatId: props.chatId })}
+          onClick={() => {
+            setOpened(true);
+            setTarget({ kind: 'create', draft, chatId: props.chatId });
+          }}
         >
           {goalTexts.saveAsGoal}
         </Button>
       </Group>
-      <GoalFormModal target={target} onClose={() => setTarget(null)} />
+      {opened && (
+        <Suspense fallback={null}>
+          <GoalFormModal target={target} onClose={() => setTarget(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

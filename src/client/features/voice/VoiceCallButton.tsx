@@ -1,20 +1,32 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconMicrophone } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { voiceTexts } from '../../../shared/texts';
-import { VoiceCallDialog } from './VoiceCallDialog';
+
+// The call dialog (recording, voice activity, audio playback) is loaded when a call is first
+// started, not with the chat page (issue 10: /app's first visit).
+const VoiceCallDialog = lazy(() => import('./VoiceCallDialog').then((module) => ({ default: module.VoiceCallDialog })));
 
 /** The chat's microphone button: a voice call with the coach, in the open chat when there is one. */
 export function VoiceCallButton(props: { disabled?: boolean; chatId?: number }) {
   const [opened, setOpened] = useState(false);
+  // Mounted from the first call on, so that closing it plays the modal's exit transition.
+  const [started, setStarted] = useState(false);
   return (
     <>
       <Tooltip label={voiceTexts.startVoiceCall} openDelay={700}>
-        <ActionIcon type="button" variant="subtle" color="gray" size="lg" radius="xl" aria-label={voiceTexts.startVoiceCall} disabled={props.disabled} onClick={() => setOpened(true)}>
+        <ActionIcon type="button" variant="subtle" color="gray" size="lg" radius="xl" aria-label={voiceTexts.startVoiceCall} disabled={props.disabled} onClick={() => {
+            setStarted(true);
+            setOpened(true);
+          }}>
           <IconMicrophone size={18} />
         </ActionIcon>
       </Tooltip>
-      <VoiceCallDialog opened={opened} onClose={() => setOpened(false)} chatId={props.chatId} />
+      {started && (
+        <Suspense fallback={null}>
+          <VoiceCallDialog opened={opened} onClose={() => setOpened(false)} chatId={props.chatId} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { goalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
-import { goalsQueryOptions } from '../../features/goals/goalsCache';
 import { GoalsPage } from '../../features/goals/GoalsPage';
 import { GoalsSkeleton } from '../../features/goals/GoalsSkeleton';
 
 // /goals (issue 12). Routes load, components read (CONVENTIONS 8): a list that cannot be read is
 // not an error page; the page shows the error with a retry from the same query.
 export const Route = createFileRoute('/_app/goals')({
-  loader: async ({ context: { queryClient, trpc } }) => {
+  loader: async ({ context: { queryClient } }) => {
+    const [{ trpc }, { goalsQueryOptions }] = await Promise.all([import('../../lib/trpc'), import('../../features/goals/goalsCache')]);
     // Signed out with demo mode off, the shell shows the sign-in panel instead of this page.
     const session = await queryClient.ensureQueryData(trpc.auth.session.queryOptions());
     if (session.user) await queryClient.ensureQueryData(goalsQueryOptions()).catch(() => undefined);

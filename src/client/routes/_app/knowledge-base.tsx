@@ -4,9 +4,10 @@ import { KnowledgeBasePage } from '../../features/knowledgeBase/KnowledgeBasePag
 
 export const Route = createFileRoute('/_app/knowledge-base')({
   loader: async ({ context }) => {
+    const { trpc } = await import('../../lib/trpc');
     // Signed out with demo mode off, the shell shows the sign-in panel instead of this page.
-    const session = await context.queryClient.ensureQueryData(context.trpc.auth.session.queryOptions());
-    if (session.user) await context.queryClient.ensureQueryData(context.trpc.knowledgeBase.get.queryOptions());
+    const session = await context.queryClient.ensureQueryData(trpc.auth.session.queryOptions());
+    if (session.user) await context.queryClient.ensureQueryData(trpc.knowledgeBase.get.queryOptions());
   },
   component: KnowledgeBaseRoute,
 });

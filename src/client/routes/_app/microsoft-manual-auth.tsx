@@ -1,9 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { connectPageSearchSchema } from '../../../shared/schemas/microsoft';
+import { type MicrosoftServiceName, microsoftServiceNames } from '../../../shared/microsoftServiceNames';
 import { ManualAuthPage } from '../../features/microsoft/ManualAuthPage';
+import { optionalOneOf } from '../../lib/searchParams';
 
 export const Route = createFileRoute('/_app/microsoft-manual-auth')({
-  validateSearch: connectPageSearchSchema,
+  // ?service= on the connect page: anything else is the generic Microsoft connect.
+  validateSearch: (search: Record<string, unknown>): { service?: MicrosoftServiceName } => ({
+    service: optionalOneOf(microsoftServiceNames, search.service),
+  }),
   component: function ManualAuthRoute() {
     const { service } = Route.useSearch();
     return <ManualAuthPage service={service} />;

@@ -4,8 +4,9 @@ import { PhonePage } from '../../features/phone/PhonePage';
 // /phone-calls, titled Voice Assistant (SPEC section 2).
 export const Route = createFileRoute('/_app/phone-calls')({
   loader: async ({ context }) => {
-    const session = await context.queryClient.ensureQueryData(context.trpc.auth.session.queryOptions());
-    if (session.user) await context.queryClient.ensureQueryData(context.trpc.twilio.status.queryOptions()).catch(() => undefined);
+    const { trpc } = await import('../../lib/trpc');
+    const session = await context.queryClient.ensureQueryData(trpc.auth.session.queryOptions());
+    if (session.user) await context.queryClient.ensureQueryData(trpc.twilio.status.queryOptions()).catch(() => undefined);
   },
   component: PhonePage,
 });

@@ -1,14 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
 import { SettingsPage } from '../../features/settings/SettingsPage';
-import { settingsTabs } from '../../features/settings/settingsTabs';
+import { type SettingsTab, settingsTabs } from '../../features/settings/settingsTabs';
+import { optionalOneOf } from '../../lib/searchParams';
 
 export const Route = createFileRoute('/_app/settings')({
-  validateSearch: z.object({ tab: z.enum(settingsTabs).optional().catch(undefined) }),
+  validateSearch: (search: Record<string, unknown>): { tab?: SettingsTab } => ({ tab: optionalOneOf(settingsTabs, search.tab) }),
   loader: async ({ context }) => {
+    const { trpc } = await import('../../lib/trpc');
     // Signed out with demo mode off, the shell shows the sign-in panel instead of this page.
-    const session = await context.queryClient.ensureQueryData(context.trpc.auth.session.queryOptions());
-    if (session.user) await context.queryClient.ensureQueryData(context.trpc.profile.get.queryOptions());
+    const session = await context.queryClient.ensureQueryData(trpc.auth.session.queryOptions());
+    if (session.user) await context.queryClient.ensureQueryData(trpc.profile.get.queryOptions());
   },
   component: SettingsRoute,
 });

@@ -1,0 +1,46 @@
+import { useNotifications } from '@mantine/notifications';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { toastDefaults } from '../../shared/constants';
+
+// Mantine's toast container (and its transitions) is not part of the entry script: most visits,
+// the landing page's included, never show a toast (issue 10, first-visit JavaScript). `notify`
+// (lib/notify.ts) writes to Mantine's notifications store at once; the container shows what the
+// store holds when it mounts, and stays mounted afterwards.
+//
+// It mounts with the first toast, or earlier on screens from which a toast is likely (the auth
+// forms, the app: usePreloadToasts), so that a toast shown just before a navigation appears at
+// once rather than after the next page's scripts.
+const ToastStack = lazy(() => import('./ToastStack'));
+
+let requested = false;
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
+/** Mounts the toast container once the calling screen has mounted. */
+export function usePreloadToasts() {
+  useEffect(() => {
+    if (requested) return;
+    requested = true;
+    for (const listener of listeners) listener();
+  }, []);
+}
+
+export function Toasts() {
+  const { notifications, queue } = useNotifications();
+  const preloaded = useSyncExternalStore(
+    subscribe,
+    () => requested,
+    () => false,
+  );
+  const [needed, setNeeded] = useState(false);
+  if (!needed && (preloaded || notifications.length + queue.length > 0)) setNeeded(true);
+  if (!needed) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastStack limit={toastDefaults.limit} autoClose={toastDefaults.autoCloseMs} />
+    </Suspense>
+  );
+}
