@@ -388,21 +388,38 @@ test.describe('copy and save', () => {
 });
 
 test.describe('long conversations', () => {
+  /** A chat of `questions` questions, each answered by the coach before the next is sent. */
+  async function longChat(page: Page, baseURL: string | undefined, questions: number) {
+    const headers = { origin: baseURL ?? '' };
+    const chatId = ((await (await page.request.post('/api/chats', { data: {}, headers })).json()) as { id: number }).id;
+    const lastStatus = async () => {
+      const messages = (await (await page.request.get(`/api/chats/${chatId}/messages?limit=1`)).json()) as Array<{ status: string }>;
+      return messages.at(-1)?.status;
+    };
+    for (let i = 1; i <= questions; i++) {
+      const sent = await page.request.post(`/api/chats/${chatId}/messages`, { data: { content: `Question number ${i}` }, headers });
+      expect(sent.status()).toBe(201);
+      await expect.poll(lastStatus, { intervals: [50, 100, 200] }).not.toBe('streaming');
+    }
+    return chatId;
+  }
+
+  /** Turns the mouse wheel over the conversation until `target` is in view. */
+  async function wheelUntilInView(page: Page, target: Locator, onStep: () => Promise<void> = async () => {}) {
+    const box = (await conversation(page).locator('xpath=..').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(async () => {
+      await page.mouse.wheel(0, -500);
+      await onStep();
+      await expect(target).toBeInViewport({ timeout: 300 });
+    }).toPass({ timeout: 60_000, intervals: [50] });
+  }
+
   test('older messages load when scrolling to the top, and the reader keeps their place', async ({ page, baseURL }) => {
     test.setTimeout(90_000);
     await signUpFreshUser(page, baseURL);
-    const headers = { origin: baseURL ?? '' };
-    const chatId = ((await (await page.request.post('/api/chats', { data: {}, headers })).json()) as { id: number }).id;
     // 16 questions and answers: more than the first page of 30 messages.
-    for (let i = 1; i <= 16; i++) {
-      const sent = await page.request.post(`/api/chats/${chatId}/messages`, { data: { content: `Question number ${i}` }, headers });
-      expect(sent.status()).toBe(201);
-      const lastStatus = async () => {
-        const messages = (await (await page.request.get(`/api/chats/${chatId}/messages`)).json()) as Array<{ status: string }>;
-        return messages.at(-1)?.status;
-      };
-      await expect.poll(lastStatus, { intervals: [50, 100, 200] }).not.toBe('streaming');
-    }
+    const chatId = await longChat(page, baseURL, 16);
 
     await page.goto(`/app?chat=${chatId}`);
     const question = (n: number) => conversation(page).getByText(`Question number ${n}`, { exact: true });
@@ -410,12 +427,46 @@ test.describe('long conversations', () => {
     await expect(question(1)).toHaveCount(0);
     await expect(conversation(page).getByText(chatTexts.greeting)).toHaveCount(0);
 
-    await question(2).scrollIntoViewIfNeeded();
+    await wheelUntilInView(page, question(2));
 
     await expect(question(1)).toHaveCount(1);
     await expect(coachMessages(page).first()).toHaveText(chatTexts.greeting);
     // The earlier messages went in above: what the reader was looking at stays in view.
     await expect(question(2)).toBeInViewport();
     await expect(coachMessages(page).first()).not.toBeInViewport();
+  });
+
+  test('a long chat keeps a few messages in the page, opens at its end and shows older ones on scrolling up', async ({ page, baseURL }) => {
+    test.setTimeout(180_000);
+    await signUpFreshUser(page, baseURL);
+    // 45 questions and answers: 90 messages, three pages.
+    const chatId = await longChat(page, baseURL, 45);
+    const articles = conversation(page).getByRole('article');
+    const question = (n: number) => conversation(page).getByText(`Question number ${n}`, { exact: true });
+
+    await page.goto(`/app?chat=${chatId}`);
+    // Opens at the end: the newest question and the reply to it are in view.
+    await expect(question(45)).toBeInViewport();
+    await expect(coachMessages(page).last()).toBeInViewport();
+    // Only the messages in and near the view are in the page, not the whole first page of 30.
+    const atOpen = await articles.count();
+    expect(atOpen).toBeGreaterThan(2);
+    expect(atOpen).toBeLessThan(30);
+
+    // Scrolling up reveals older messages, page after page, down to the first question and the
+    // greeting; the page never holds more than a few dozen of the 90 messages.
+    let most = atOpen;
+    await wheelUntilInView(page, conversation(page).getByText(chatTexts.greeting), async () => {
+      most = Math.max(most, await articles.count());
+    });
+    await expect(question(1)).toBeInViewport();
+    await expect(question(45)).toHaveCount(0);
+    expect(most).toBeLessThan(40);
+
+    // The keyboard scrolls the conversation: End goes back to the newest message.
+    await question(1).click();
+    await page.keyboard.press('End');
+    await expect(question(45)).toBeInViewport();
+    await expect(question(1)).toHaveCount(0);
   });
 });

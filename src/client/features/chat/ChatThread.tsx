@@ -1,5 +1,16 @@
 import { Button, Loader } from '@mantine/core';
-import { useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import {
+  isValidElement,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { chatTexts } from '../../../shared/texts';
 import classes from './chat.module.css';
 import type { MessageDto } from './chatCache';
@@ -9,10 +20,34 @@ export type ChatThreadHandle = { scrollToBottom: () => void };
 
 // Closer than this to the bottom counts as "at the bottom": new content then keeps it in view.
 const stickThresholdPx = 80;
+// Rows drawn beyond each edge of the view: enough for a page-up's worth of keyboard scrolling to
+// find its rows drawn, few enough to keep the page small (a few dozen message nodes at most).
+const overscanRows = 6;
+// The spacing of the thread (Mantine's spacing scale): above the first row, between rows, below
+// the last; smaller on phones (the breakpoint of chat.module.css).
+const spacing = { wide: { start: 20, gap: 20, end: 32 }, narrow: { start: 16, gap: 16, end: 20 } };
+
+type Row =
+  | { key: string; kind: 'head' }
+  | { key: string; kind: 'message'; message: MessageDto }
+  | { key: string; kind: 'pending'; content: string }
+  | { key: string; kind: 'typing' }
+  | { key: string; kind: 'after' };
+
+// A first guess at a row's height, before it is drawn and measured: about 90 characters to a
+// line of 22 px, plus the bubble's padding and the line of time and actions under a reply.
+function estimateRow(row: Row): number {
+  if (row.kind !== 'message') return row.kind === 'after' ? 200 : 60;
+  const text = row.message.content;
+  const lines = text.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 90)), 0);
+  return 22 + lines * 22 + (row.message.role === 'assistant' ? 30 : 26);
+}
 
 /**
- * The scrolling conversation. It follows new content only while the reader is at the bottom,
- * loads older pages when the top comes into view, and keeps the reader's place when they arrive.
+ * The scrolling conversation, virtualised: only the rows in and near the view are in the page
+ * (@tanstack/react-virtual, rows measured as drawn), whatever the length of the chat. It follows
+ * new content only while the reader is at the bottom, loads older pages when the top comes into
+ * view, and keeps the reader's place when they arrive (the list is anchored to its end).
  */
 export function ChatThread(props: {
   ref?: Ref<ChatThreadHandle>;
@@ -33,96 +68,130 @@ export function ChatThread(props: {
   startAtTop?: boolean;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const contentRef = useRef<HTMLDivElement>(null);
-  const topRef = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  const lastHeight = useRef(0);
-  const firstId = useRef<number | undefined>(undefined);
   const loadOlder = useRef(props.onLoadOlder);
   useLayoutEffect(() => {
     loadOlder.current = props.onLoadOlder;
   });
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
+  const space = narrow ? spacing.narrow : spacing.wide;
 
-  const scrollToBottom = () => {
-    const el = scrollRef.current;
-    if (!el) return;
-    stick.current = true;
-    el.scrollTop = el.scrollHeight;
+  const { messages, pending, awaitingReply, hasOlder, loadingOlder, olderFailed } = props;
+  const hasAfter = isValidElement(props.children);
+  const rows = useMemo(() => {
+    const out: Row[] = [{ key: 'head', kind: 'head' }];
+    for (const message of messages) if (message.role !== 'system') out.push({ key: `m${message.id}`, kind: 'message', message });
+    if (pending != null) out.push({ key: 'pending', kind: 'pending', content: pending });
+    if (awaitingReply) out.push({ key: 'typing', kind: 'typing' });
+    if (hasAfter) out.push({ key: 'after', kind: 'after' });
+    return out;
+  }, [messages, pending, awaitingReply, hasAfter]);
+
+  // A row holding the keyboard focus (a message's copy button) stays in the page when scrolled
+  // away, so that the focus is not lost with it.
+  const focusedKey = useRef<string | null>(null);
+  const rangeExtractor = (range: Range) => {
+    const indexes = defaultRangeExtractor(range);
+    const focused = focusedKey.current === null ? -1 : rows.findIndex((row) => row.key === focusedKey.current);
+    if (focused !== -1 && !indexes.includes(focused)) return [...indexes, focused].sort((a, b) => a - b);
+    return indexes;
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scrollToBottom only reads refs; the handle never needs to change
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => estimateRow(rows[index]!),
+    getItemKey: (index) => rows[index]!.key,
+    overscan: overscanRows,
+    gap: space.gap,
+    paddingStart: space.start,
+    paddingEnd: space.end,
+    // A chat: older pages go in above without moving what the reader sees, a growing last row
+    // keeps the bottom in view, and new rows are followed while the reader is at the bottom.
+    anchorTo: 'end',
+    followOnAppend: true,
+    // Opening at the end, the first rows drawn are the last ones (not the top of the chat, drawn
+    // and thrown away once the thread has scrolled to its end).
+    initialOffset: props.startAtTop ? 0 : Number.MAX_SAFE_INTEGER,
+    scrollEndThreshold: stickThresholdPx,
+    rangeExtractor,
+  });
+
+  // Whether the reader was at the bottom at the last scroll (or our own move there).
+  const atBottom = useRef(!props.startAtTop);
+  const nearBottom = () => {
+    const el = scrollRef.current;
+    return el !== null && el.scrollHeight - el.scrollTop - el.clientHeight < stickThresholdPx;
+  };
+  const scrollToBottom = () => {
+    atBottom.current = true;
+    virtualizer.scrollToEnd();
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrollToBottom only reads refs and the stable virtualizer; the handle never needs to change
   useImperativeHandle(props.ref, () => ({ scrollToBottom }), []);
 
   // Opening a conversation shows its end.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the thread mounts
   useLayoutEffect(() => {
-    if (props.startAtTop) stick.current = false;
-    else scrollToBottom();
+    if (!props.startAtTop) scrollToBottom();
   }, []);
 
-  // Older messages were put above: move down by what they added, so the reader stays in place.
-  const oldestId = props.messages[0]?.id;
+  // A new last row while at the bottom (a sent message, a reply, the typing dots) is followed,
+  // also when it goes in before a row that stays last (the panel after the messages).
+  const lastMessageKey = rows.findLast((row) => row.kind !== 'after')?.key;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the last message row changes
   useLayoutEffect(() => {
-    const el = scrollRef.current!;
-    if (firstId.current !== undefined && oldestId !== undefined && oldestId < firstId.current && !stick.current) {
-      el.scrollTop += el.scrollHeight - lastHeight.current;
-    }
-    firstId.current = oldestId;
-    lastHeight.current = el.scrollHeight;
-  });
+    if (atBottom.current && !nearBottom()) virtualizer.scrollToEnd();
+  }, [lastMessageKey]);
 
-  // Content grows (a streamed reply, a new message) or the view shrinks (a phone's keyboard):
-  // follow it when at the bottom.
-  useLayoutEffect(() => {
+  // The view shrinks (a phone's keyboard) or grows: stay at the bottom if the reader was there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the observer is set up once
+  useEffect(() => {
     const el = scrollRef.current!;
     const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
-      lastHeight.current = el.scrollHeight;
+      if (atBottom.current && !nearBottom()) virtualizer.scrollToEnd();
     });
-    observer.observe(contentRef.current!);
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
 
-  // The top in view loads the previous page. A new observer after each change reports at once
-  // whether the top is still in view (a short page may need another one).
-  const { hasOlder, loadingOlder, olderFailed } = props;
-  const messageCount = props.messages.length;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: messageCount re-arms the observer after each page (see above)
-  useLayoutEffect(() => {
-    if (!hasOlder || loadingOlder || olderFailed || !topRef.current) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) loadOlder.current?.();
-      },
-      { root: scrollRef.current, rootMargin: '300px 0px 0px 0px' },
-    );
-    observer.observe(topRef.current);
-    return () => observer.disconnect();
-  }, [hasOlder, loadingOlder, olderFailed, messageCount]);
-
-  // Only the reader scrolling up lets go of the bottom. Growth below does not move scrollTop, so a
-  // scroll event that arrives after content grew (our own scrolling, late) cannot unstick it.
-  const lastTop = useRef(0);
   const onScroll = () => {
-    const el = scrollRef.current!;
-    const top = el.scrollTop;
-    if (el.scrollHeight - top - el.clientHeight < stickThresholdPx) stick.current = true;
-    else if (top < lastTop.current - 1) stick.current = false;
-    lastTop.current = top;
+    atBottom.current = nearBottom();
   };
 
-  return (
-    <div ref={scrollRef} className={classes.thread} onScroll={onScroll}>
-      <div
-        ref={contentRef}
-        className={classes.threadInner}
-        role="log"
-        aria-label={chatTexts.conversationLabel}
-        aria-live="polite"
-        aria-relevant="additions"
-      >
-        {hasOlder ? (
-          <div ref={topRef} className={classes.olderRow}>
+  // The top row in the page (drawn, or within the overscan above the view) loads the previous
+  // page; after each page this runs again, so a short page that leaves it in view loads another.
+  const items = virtualizer.getVirtualItems();
+  const headDrawn = items[0]?.index === 0;
+  const messageCount = messages.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: messageCount re-checks after each page (see above)
+  useEffect(() => {
+    if (headDrawn && hasOlder && !loadingOlder && !olderFailed) loadOlder.current?.();
+  }, [headDrawn, hasOlder, loadingOlder, olderFailed, messageCount]);
+
+  // Which row holds the focus (see rangeExtractor), followed on the list rather than per row.
+  const logRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const log = logRef.current!;
+    const rowOf = (node: EventTarget | null) => (node instanceof Element ? node.closest<HTMLElement>('[data-row-key]') : null);
+    const onFocusIn = (event: FocusEvent) => {
+      focusedKey.current = rowOf(event.target)?.dataset.rowKey ?? null;
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      if (rowOf(event.relatedTarget) === null || !log.contains(event.relatedTarget as Node)) focusedKey.current = null;
+    };
+    log.addEventListener('focusin', onFocusIn);
+    log.addEventListener('focusout', onFocusOut);
+    return () => {
+      log.removeEventListener('focusin', onFocusIn);
+      log.removeEventListener('focusout', onFocusOut);
+    };
+  }, []);
+
+  const renderRow = (row: Row) => {
+    switch (row.kind) {
+      case 'head':
+        return hasOlder ? (
+          <div className={classes.olderRow}>
             {loadingOlder ? (
               <Loader size="sm" aria-label={chatTexts.loadingOlder} />
             ) : (
@@ -134,13 +203,44 @@ export function ChatThread(props: {
         ) : (
           // The greeting opens every conversation; it is not stored.
           <GreetingBubble />
-        )}
-        {props.messages.map((message) => (
-          <MessageBubble key={message.id} message={message} onModifyAgenda={props.onModifyAgenda} />
-        ))}
-        {props.pending != null && <UserBubble content={props.pending} pending />}
-        {props.awaitingReply && <TypingBubble />}
-        {props.children}
+        );
+      case 'message':
+        return <MessageBubble message={row.message} onModifyAgenda={props.onModifyAgenda} />;
+      case 'pending':
+        return <UserBubble content={row.content} pending />;
+      case 'typing':
+        return <TypingBubble />;
+      case 'after':
+        return props.children;
+    }
+  };
+
+  return (
+    <div ref={scrollRef} className={classes.thread} onScroll={onScroll}>
+      <div
+        ref={logRef}
+        className={classes.threadInner}
+        role="log"
+        aria-label={chatTexts.conversationLabel}
+        aria-live="polite"
+        aria-relevant="additions"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {items.map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className={classes.threadRow}
+              style={{ transform: `translateY(${item.start}px)` }}
+              data-row-key={row.key}
+            >
+              {renderRow(row)}
+            </div>
+          );
+        })}
       </div>
     </div>
   );

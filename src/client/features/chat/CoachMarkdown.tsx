@@ -1,4 +1,4 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useMemo, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import classes from './chat.module.css';
@@ -42,12 +42,33 @@ const components: Components = {
 
 const remarkPlugins = [remarkGfm];
 
-export const CoachMarkdown = memo(function CoachMarkdown(props: { text: string }) {
-  return (
-    <div className={classes.markdown}>
-      <Markdown remarkPlugins={remarkPlugins} components={components}>
-        {props.text}
-      </Markdown>
-    </div>
+// Parsing Markdown is most of the cost of drawing a reply, and a virtualised thread draws a reply
+// again each time it scrolls back into view: the elements of recent texts are kept (React
+// elements are immutable descriptions, safe to use again). Bounded, oldest use dropped first. A
+// streaming reply's text changes each frame and is not kept (see `cache`).
+const cacheLimit = 400;
+const parsed = new Map<string, ReactElement>();
+
+function markdownElements(text: string): ReactElement {
+  const hit = parsed.get(text);
+  if (hit) {
+    parsed.delete(text);
+    parsed.set(text, hit);
+    return hit;
+  }
+  // Markdown (not MarkdownHooks) is a plain function of its options, with no hooks: called here,
+  // it parses once and returns the elements to draw.
+  const elements = Markdown({ children: text, remarkPlugins, components });
+  parsed.set(text, elements);
+  if (parsed.size > cacheLimit) parsed.delete(parsed.keys().next().value!);
+  return elements;
+}
+
+export const CoachMarkdown = memo(function CoachMarkdown(props: { text: string; cache?: boolean }) {
+  const { text, cache = true } = props;
+  const elements = useMemo(
+    () => (cache ? markdownElements(text) : <Markdown remarkPlugins={remarkPlugins} components={components}>{text}</Markdown>),
+    [text, cache],
   );
+  return <div className={classes.markdown}>{elements}</div>;
 });

@@ -20,17 +20,21 @@ import { TypingIndicator } from './TypingIndicator';
 
 const copyConfirmMs = 2000; // SPEC section 9: copy confirmation 2 s
 
+// Formatters made once: a formatter is costly to make, and every bubble drawn (a row scrolled
+// into view) formats its time twice.
+const fullFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const dayTimeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
 function fullStamp(iso: string) {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'full', timeStyle: 'short' });
+  return fullFormat.format(new Date(iso));
 }
 
 function shortStamp(iso: string) {
   const date = new Date(iso);
   const today = new Date();
   const sameDay = date.toDateString() === today.toDateString();
-  return sameDay
-    ? date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })
-    : date.toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  return sameDay ? timeFormat.format(date) : dayTimeFormat.format(date);
 }
 
 function Stamp(props: { iso: string }) {
@@ -98,7 +102,7 @@ function closeOpenMarkdown(text: string): string {
 function StreamingBody(props: { messageId: number; initial: string }) {
   const entry = useStreamingText(props.messageId);
   const text = entry?.text ?? props.initial;
-  return text ? <CoachMarkdown text={closeOpenMarkdown(text)} /> : <TypingIndicator />;
+  return text ? <CoachMarkdown text={closeOpenMarkdown(text)} cache={false} /> : <TypingIndicator />;
 }
 
 function CopyMessageButton(props: { text: string }) {
