@@ -11,7 +11,7 @@ import { AgendaActions } from './AgendaActions';
 import { mentionsAgenda } from './agenda';
 import classes from './chat.module.css';
 import type { MessageDto } from './chatCache';
-import { CoachMarkdown } from './CoachMarkdown';
+import { CoachText, PlainText } from './CoachText';
 import { useStreamingText } from './streamingReplies';
 import { TypingIndicator } from './TypingIndicator';
 
@@ -67,7 +67,7 @@ function AssistantRow(props: { label: string; busy?: boolean; body: ReactNode; m
 }
 
 export function GreetingBubble() {
-  return <AssistantRow label={chatTexts.speakerCoach} body={<CoachMarkdown text={chatTexts.greeting} />} />;
+  return <AssistantRow label={chatTexts.speakerCoach} body={<PlainText text={chatTexts.greeting} />} />;
 }
 
 export function UserBubble(props: { content: string; createdAt?: string; pending?: boolean }) {
@@ -102,7 +102,7 @@ function closeOpenMarkdown(text: string): string {
 function StreamingBody(props: { messageId: number; initial: string }) {
   const entry = useStreamingText(props.messageId);
   const text = entry?.text ?? props.initial;
-  return text ? <CoachMarkdown text={closeOpenMarkdown(text)} cache={false} /> : <TypingIndicator />;
+  return text ? <CoachText text={closeOpenMarkdown(text)} cache={false} /> : <TypingIndicator />;
 }
 
 function CopyMessageButton(props: { text: string }) {
@@ -145,7 +145,7 @@ export const MessageBubble = memo(function MessageBubble(props: {
   return (
     <AssistantRow
       label={chatTexts.speakerCoach}
-      body={<CoachMarkdown text={text} />}
+      body={<CoachText text={text} />}
       meta={
         <>
           {message.status === 'stopped' && (

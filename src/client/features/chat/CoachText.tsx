@@ -1,0 +1,31 @@
+import { lazy, Suspense } from 'react';
+import classes from './chat.module.css';
+
+// The Markdown renderer (react-markdown with remark-gfm, the largest part of the chat's code)
+// loads with the first reply drawn, not with /app: a new visitor's empty chat never needs it
+// (issue 10's /app budget). Until it arrives a reply shows as plain paragraphs, which is what
+// Markdown makes of plain prose.
+const CoachMarkdown = lazy(() => import('./CoachMarkdown').then((module) => ({ default: module.CoachMarkdown })));
+
+/** Text as paragraphs (blank lines between them), in the same box and style as Markdown's. */
+export function PlainText(props: { text: string }) {
+  return (
+    <div className={classes.markdown}>
+      {props.text.split(/\n{2,}/).map((paragraph, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one fixed text, never reordered
+        <p key={index} className={classes.plainParagraph}>
+          {paragraph}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** A coach's reply: Markdown, drawn as plain paragraphs while the renderer loads. */
+export function CoachText(props: { text: string; cache?: boolean }) {
+  return (
+    <Suspense fallback={<PlainText text={props.text} />}>
+      <CoachMarkdown text={props.text} cache={props.cache} />
+    </Suspense>
+  );
+}
