@@ -1,10 +1,10 @@
-import { Button, Group, Modal, Stepper, Title } from '@mantine/core';
+import { Button, Center, Group, Loader, Modal, Stepper, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconArrowRight } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { onboardingTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { useSession } from '../auth/useSession';
@@ -20,8 +20,6 @@ import {
   type OnboardingForm,
   type ToolKey,
 } from './onboardingData';
-import { PrivacyStep } from './PrivacyStep';
-import { RoleStep } from './RoleStep';
 import { useSaveChatHistoryChoice } from './useSaveChatHistoryChoice';
 import { useSaveRoleToProfile } from './useSaveRoleToProfile';
 import classes from './onboarding.module.css';
@@ -49,6 +47,18 @@ const steps = [
   { label: onboardingTexts.privacyStepShort, title: onboardingTexts.privacyStep },
 ] as const;
 const roleStep = 1;
+
+// A first visit to /app shows the first step only: the other steps' fields (NumberInput, Select and
+// their dropdowns) load when the user heads for Next, or at the latest when the step opens.
+const stepLoaders = [undefined, () => import('./RoleStep'), () => import('./PrivacyStep')] as const;
+const RoleStep = lazy(() => stepLoaders[1]().then((module) => ({ default: module.RoleStep })));
+const PrivacyStep = lazy(() => stepLoaders[2]().then((module) => ({ default: module.PrivacyStep })));
+const preloadStep = (step: number) => void stepLoaders[step]?.();
+const stepLoading = (
+  <Center mih={120}>
+    <Loader size="sm" />
+  </Center>
+);
 const lastStep = steps.length - 1;
 
 function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
@@ -148,8 +158,10 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
               {step.title}
             </Title>
             {index === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
-            {index === 1 && <RoleStep form={form} />}
-            {index === 2 && <PrivacyStep form={form} />}
+            <Suspense fallback={stepLoading}>
+              {index === 1 && <RoleStep form={form} />}
+              {index === 2 && <PrivacyStep form={form} />}
+            </Suspense>
           </Stepper.Step>
         ))}
       </Stepper>
@@ -158,7 +170,13 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
           {onboardingTexts.back}
         </Button>
         {active < lastStep ? (
-          <Button rightSection={<IconArrowRight size={16} />} onClick={goNext} loading={busy}>
+          <Button
+            rightSection={<IconArrowRight size={16} />}
+            onClick={goNext}
+            onPointerEnter={() => preloadStep(active + 1)}
+            onFocus={() => preloadStep(active + 1)}
+            loading={busy}
+          >
             {onboardingTexts.next}
           </Button>
         ) : (
