@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EmbeddedDatabaseError, PgliteWorkerClient } from './pgliteClient.js';
 
 // The embedded PGlite in its worker thread, without the server: statements run off this thread,
@@ -89,6 +89,8 @@ describe('the embedded database in a worker thread', () => {
   it('rejects every call with a clear error once the worker has failed, and says so once', async () => {
     expect(failures).toEqual([]);
     await db.crashForTest();
+    // The worker throws just after answering: wait until the failure has reached this thread.
+    await vi.waitFor(() => expect(failures).toHaveLength(1), { timeout: 10_000 });
     await expect(db.query('select 1')).rejects.toBeInstanceOf(EmbeddedDatabaseError);
     await expect(db.query('select 1')).rejects.toThrow(/embedded database worker failed/);
     expect(failures).toHaveLength(1);
