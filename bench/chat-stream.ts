@@ -14,6 +14,8 @@ import path from 'node:path';
 import { startFakeOpenAI } from '../test/fakes/openai.js';
 
 // BENCH_DATABASE_URL runs the server on PostgreSQL instead of the embedded PGlite.
+// The fake model holds every reply until all streams are set up, which on a loaded machine can
+// take longer than the server's stall timeout (60 s): the server gets 600 s here.
 const levels = (process.env.BENCH_STREAMS ?? '1,50,200').split(',').map(Number);
 const tokensPerReply = Number(process.env.BENCH_TOKENS ?? 50);
 const tokenDelayMs = Number(process.env.BENCH_TOKEN_DELAY_MS ?? 40);
@@ -31,13 +33,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-bench-'));
 // BENCH_PROFILE_DIR writes a CPU profile of the server (node --cpu-prof) there.
 const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/main.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.url, DEMO_MODE: 'true', RATE_LIMIT_REGISTER_PER_HOUR: '0', RATE_LIMIT_CHAT_PER_MINUTE: '0' },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.url, DEMO_MODE: 'true', RATE_LIMIT_REGISTER_PER_HOUR: '0', RATE_LIMIT_CHAT_PER_MINUTE: '0', MODEL_DAILY_QUOTA: '0', MODEL_STALL_TIMEOUT_SECONDS: '600' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const baseUrl = `http://127.0.0.1:${port}`;
 
 async function waitReady() {
-  for (let i = 0; i < 300; i++) {
+  // A first start creates the database: up to 2 minutes on this shared machine under load.
+  for (let i = 0; i < 1200; i++) {
     try {
       if ((await fetch(`${baseUrl}/readyz`)).ok) return;
     } catch {

@@ -22,7 +22,10 @@ async function main() {
     console.warn(`\n${line}\n  WARNING: DEMO_MODE is on while HOST=${config.host} is reachable from other machines.\n  Every visitor without a session acts as the demo user and sees its data.\n  Set DEMO_MODE=false for real accounts.\n${line}\n`);
   }
 
-  const options: StartOptions = { log };
+  // The embedded database's worker failed: nothing can be read or saved, so stop (a supervisor or
+  // the operator restarts it; what was committed is on disk) rather than serve errors.
+  let databaseFailed: ((error: Error) => void) | undefined;
+  const options: StartOptions = { log, onDatabaseFailure: (error) => databaseFailed?.(error) };
   if (dev) {
     const { attachViteDevServer } = await import('./dev/vite.js');
     options.attachClient = attachViteDevServer;
@@ -44,14 +47,18 @@ async function main() {
   console.log(`\nAI Coach is running at ${server.url}\n  database: ${database}\n  demo mode: ${config.demoMode ? 'on' : 'off'}\n  coach: ${coach}\n`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    await server.close();
-    process.exit(0);
+    await server.close().catch((error) => log.error({ err: error }, 'could not stop cleanly'));
+    process.exit(exitCode);
+  };
+  databaseFailed = (error) => {
+    console.error(`AI Coach is stopping: ${error.message}`);
+    void stop('database failure', 1);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { lockDataDir } from './db/dataDirLock.js';
-import { databaseTarget, openDatabase } from './db/orm.js';
+import { databaseTarget, openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
@@ -47,6 +47,11 @@ export type StartOptions = {
   coach?: CoachModel;
   /** Development: attach Vite to the server and let it serve the client. */
   attachClient?: (server: http.Server) => Promise<{ middleware: RequestHandler; close: () => Promise<void> }>;
+  /**
+   * The embedded database's worker thread failed or exited on its own. It is logged and every
+   * database call fails from then on (/readyz answers 503); `npm start` also exits (main.ts).
+   */
+  onDatabaseFailure?: (error: Error) => void;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -56,15 +61,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     target.kind === 'pglite'
       ? await lockDataDir(config.dataDir, (error) => log.error({ err: error }, 'the data directory lock was lost'))
       : async () => {};
-  let orm: MikroORM | undefined;
+  let database: OpenDatabase | undefined;
   let chatBus: ChatBus | undefined;
   let retention: ReturnType<typeof startDataRetentionJob> | undefined;
   let rateLimits: RateLimits | undefined;
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   try {
-    orm = await openDatabase(target);
-    const db = orm;
+    database = await openDatabase(target, {
+      onFailure: (error) => {
+        log.error({ err: error }, 'the embedded database stopped; nothing can be read or saved until the server restarts');
+        options.onDatabaseFailure?.(error);
+      },
+    });
+    const db: MikroORM = database.orm;
     await prepareDemoAccount(db, config.demoMode);
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
@@ -191,7 +201,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         deps.sessions.close();
         await deps.chatBus.close();
         await deps.rateLimits.close();
-        await orm!.close(true);
+        await database!.close();
         await releaseLock();
       })());
 
@@ -202,7 +212,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});
-    await orm?.close(true).catch(() => {});
+    await database?.close().catch(() => {});
     await releaseLock();
     throw error;
   }

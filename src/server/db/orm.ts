@@ -8,9 +8,12 @@ import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { entities } from './entities/index.js';
+import { PgliteWorkerClient } from './pgliteClient.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const migrationsPath = path.join(here, 'migrations');
+// A migrated, empty cluster made by `npm run build` (initialData.ts); absent under tsx.
+export const initialDataFile = path.join(here, 'pglite-initial.tar.gz');
 
 export type DatabaseTarget =
   | { kind: 'postgresql'; url: string }
@@ -22,8 +25,11 @@ export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
     : { kind: 'pglite', directory: path.join(config.dataDir, 'pglite') };
 }
 
-// One options factory for both drivers: PGlite (embedded, default) and PostgreSQL.
-export function ormOptions(target: DatabaseTarget): Partial<Options> {
+// One options factory for both drivers: PGlite (embedded, default) and PostgreSQL. The server
+// passes `pglite`, the embedded database running in its worker thread (pgliteClient.ts); without
+// it (the MikroORM CLI) the driver opens PGlite on the calling thread. The client is handed over as
+// a function: MikroORM copies its options, and a copy of the client would lose its private state.
+export function ormOptions(target: DatabaseTarget, pglite?: PgliteWorkerClient): Partial<Options> {
   const common = {
     entities,
     extensions: [Migrator],
@@ -46,14 +52,49 @@ export function ormOptions(target: DatabaseTarget): Partial<Options> {
     return { ...common, driver: PostgreSqlDriver, clientUrl: target.url } as Partial<Options>;
   }
   fs.mkdirSync(path.dirname(target.directory), { recursive: true });
-  return { ...common, driver: PgliteDriver, dbName: target.directory } as Partial<Options>;
+  return { ...common, driver: PgliteDriver, dbName: target.directory, ...(pglite ? { driverOptions: { pglite: () => pglite } } : {}) } as Partial<Options>;
 }
 
-export async function openDatabase(target: DatabaseTarget): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormOptions(target));
-  if (target.kind === 'postgresql') await migrateAlone(target.url, () => orm.migrator.up());
-  else await orm.migrator.up();
-  return orm;
+export type OpenDatabase = {
+  orm: MikroORM;
+  /** Closes the ORM and, for the embedded database, PGlite and its worker thread. */
+  close: () => Promise<void>;
+};
+
+// The database opened and migrated. The embedded PGlite runs in a worker thread, off the event
+// loop that serves requests; `onFailure` is told if that worker fails or exits on its own (every
+// database call fails from then on, and /readyz answers 503).
+export async function openDatabase(target: DatabaseTarget, options: { onFailure?: (error: Error) => void } = {}): Promise<OpenDatabase> {
+  if (target.kind === 'postgresql') {
+    const orm = await MikroORM.init(ormOptions(target));
+    try {
+      await migrateAlone(target.url, () => orm.migrator.up());
+    } catch (error) {
+      await orm.close(true).catch(() => {});
+      throw error;
+    }
+    return { orm, close: () => orm.close(true) };
+  }
+  const initialData = fs.existsSync(initialDataFile) ? initialDataFile : undefined;
+  const pglite = new PgliteWorkerClient(target.directory, { onFailure: options.onFailure, initialData });
+  let orm: MikroORM | undefined;
+  try {
+    orm = await MikroORM.init(ormOptions(target, pglite));
+    await orm.migrator.up();
+  } catch (error) {
+    await orm?.close(true).catch(() => {});
+    await pglite.close().catch(() => {});
+    throw error;
+  }
+  const opened = orm;
+  return {
+    orm: opened,
+    close: async () => {
+      // The ORM leaves a PGlite it was given open: closing it (and its files) is ours.
+      await opened.close(true);
+      await pglite.close();
+    },
+  };
 }
 
 // Instances started together on one PostgreSQL would both run the same migrations, and one would
