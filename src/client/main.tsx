@@ -8,10 +8,45 @@ const router = createAppRouter({ queryClient });
 const root = document.getElementById('root')!;
 const app = <App router={router} queryClient={queryClient} />;
 
+// A prerendered page looks ready before React has taken it over: a click on a tab or a button, or
+// a form sent with Enter, would do nothing (or reload the page). They are held here and given
+// again once hydration has begun (React then hydrates what they target first). Links need no
+// script and keep working as they are.
+function holdInteractionsUntilHydrated(): () => void {
+  const held: Array<() => void> = [];
+  const onClick = (event: MouseEvent) => {
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    if (!target || target.closest('a[href]')) return;
+    event.preventDefault();
+    event.stopPropagation();
+    held.push(() => target.isConnected && target.click());
+  };
+  const onSubmit = (event: SubmitEvent) => {
+    const form = event.target instanceof HTMLFormElement ? event.target : null;
+    if (!form) return;
+    event.preventDefault();
+    event.stopPropagation();
+    held.push(() => form.isConnected && form.requestSubmit());
+  };
+  document.addEventListener('click', onClick, true);
+  document.addEventListener('submit', onSubmit, true);
+  document.documentElement.dataset.hydration = 'pending';
+  return () => {
+    document.documentElement.dataset.hydration = 'done';
+    document.removeEventListener('click', onClick, true);
+    document.removeEventListener('submit', onSubmit, true);
+    for (const replay of held.splice(0)) replay();
+  };
+}
+
 if (root.firstElementChild) {
   // A public page prerendered at build time (scripts/prerender.mjs): load the route's code first,
   // so that the first render is the prerendered one, then take over the existing DOM.
-  void router.load().then(() => hydrateRoot(root, app));
+  const release = holdInteractionsUntilHydrated();
+  void router.load().then(() => {
+    hydrateRoot(root, app);
+    setTimeout(release, 0);
+  });
 } else {
   createRoot(root).render(app);
 }

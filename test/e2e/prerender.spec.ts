@@ -51,3 +51,22 @@ test('the terms, the login page and the not-found page arrive prerendered too', 
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toContain(commonTexts.notFoundTitle);
 });
+
+test('a click on the prerendered /login before React has taken it over is not lost', async ({ page }) => {
+  // Hold the route's code: the page is drawn and the entry runs, but cannot hydrate yet.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/login-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.locator('html[data-hydration="pending"]')).toBeAttached();
+  await page.getByRole('tab', { name: 'Access Key' }).click();
+  await expect(page.getByRole('button', { name: 'Continue with access key' })).toBeHidden();
+
+  release();
+  await expect(page.locator('html[data-hydration="done"]')).toBeAttached();
+  await expect(page.getByRole('tab', { name: 'Access Key' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('button', { name: 'Continue with access key' })).toBeVisible();
+});
