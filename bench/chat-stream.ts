@@ -32,9 +32,9 @@ const replyFor = (request: { messages?: Array<{ content: unknown }> }) => {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-bench-'));
 // BENCH_PROFILE_DIR writes a CPU profile of the server (node --cpu-prof) there.
 const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/main.ts'], {
+const server = spawn(process.execPath, [...profile, ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/server/main.ts'], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '', LOG_LEVEL: 'warn', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: fake.url, DEMO_MODE: 'true', RATE_LIMIT_REGISTER_PER_HOUR: '0', RATE_LIMIT_CHAT_PER_MINUTE: '0', MODEL_DAILY_QUOTA: '0', MODEL_STALL_TIMEOUT_SECONDS: '600' },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['ignore', process.env.BENCH_SERVER_FLAGS ? 'inherit' : 'ignore', 'inherit'],
 });
 const baseUrl = `http://127.0.0.1:${port}`;
 

@@ -14,6 +14,11 @@ import { createReplyStore } from './replyStore.js';
 // when no text came: a server killed mid-reply loses at most this much, and the write is the
 // reply's heartbeat. One not written for a while is orphaned and settled (orphanedReplies.ts).
 export const replyCheckpointMs = 1_000;
+// The heartbeat looks this often for replies due a checkpoint. Each reply is due one interval after
+// its own last write, so replies that started at different moments are written at different
+// moments: 200 replies are 20 small statements a second, not one 200-row statement whose burst of
+// database work delays every stream's tokens (bench/README.md, "Chat streaming overhead").
+const heartbeatTickMs = replyCheckpointMs / 10;
 
 type ActiveReply = {
   chatId: number;
@@ -22,6 +27,8 @@ type ActiveReply = {
   controller: AbortController;
   done: Promise<void>;
   text: string;
+  /** When the reply was last written (created, or its latest checkpoint began), performance.now(). */
+  writtenAt: number;
   /** The checkpoint being written, if any. */
   checkpoint?: Promise<unknown>;
   /** Set once the reply is being finished: no checkpoint may follow its final write. */
@@ -47,12 +54,14 @@ export function createReplyRunner(deps: {
   const active = new Map<number, ActiveReply>();
   const store = createReplyStore(deps.orm);
 
-  // One timer checkpoints every reply running here; written in the same tick, they share one
-  // statement (replyStore). No query per token.
+  // One timer checkpoints the replies running here that are due; those due in the same tick share
+  // one statement (replyStore). No query per token.
   let heartbeat: NodeJS.Timeout | undefined;
-  function checkpointAll() {
+  function checkpointDue() {
+    const now = performance.now();
     for (const reply of active.values()) {
-      if (reply.finishing || reply.checkpoint) continue;
+      if (reply.finishing || reply.checkpoint || now - reply.writtenAt < replyCheckpointMs) continue;
+      reply.writtenAt = now;
       reply.checkpoint = store
         .save(reply.messageId, reply.text, 'streaming')
         .then((stored) => {
@@ -70,7 +79,7 @@ export function createReplyRunner(deps: {
   }
   function updateHeartbeat() {
     if (active.size && !heartbeat) {
-      heartbeat = setInterval(checkpointAll, replyCheckpointMs);
+      heartbeat = setInterval(checkpointDue, heartbeatTickMs);
       heartbeat.unref();
     } else if (!active.size && heartbeat) {
       clearInterval(heartbeat);
@@ -87,20 +96,34 @@ export function createReplyRunner(deps: {
     // A provider that sends nothing for MODEL_STALL_TIMEOUT_SECONDS is stopped: the text so far is
     // kept and the user told, instead of a reply that streams forever.
     const stall = new AbortController();
+    // One timer per reply, not one per token: a token only notes the time, and the timer, when it
+    // fires early, waits for the rest of the interval since the latest token.
+    let lastActivity = performance.now();
     let stallTimer: NodeJS.Timeout | undefined;
-    const armStall = () => {
-      clearTimeout(stallTimer);
-      stallTimer = setTimeout(() => stall.abort(), stallTimeoutMs);
+    const watchStall = (waitMs: number) => {
+      stallTimer = setTimeout(() => {
+        const quietFor = performance.now() - lastActivity;
+        if (quietFor >= stallTimeoutMs) stall.abort();
+        else watchStall(stallTimeoutMs - quietFor);
+      }, waitMs);
     };
+    // The model's request stops when the user stops the reply or it stalls. A plain signal rather
+    // than AbortSignal.any: the SDK reads it for every chunk, and a composite signal recomputes
+    // itself on each read.
+    const abort = new AbortController();
+    const abortRequest = () => abort.abort();
+    controller.signal.addEventListener('abort', abortRequest, { once: true });
+    stall.signal.addEventListener('abort', abortRequest, { once: true });
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
       const facts: CoachFacts = deps.facts ? await deps.facts(em, userId) : { mail: null };
       const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
-      armStall();
-      const signal = AbortSignal.any([controller.signal, stall.signal]);
+      lastActivity = performance.now();
+      watchStall(stallTimeoutMs);
+      const { signal } = abort;
       for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal })) {
-        armStall();
+        lastActivity = performance.now();
         if (signal.aborted) break;
         if (!delta) continue;
         reply.text += delta;
@@ -123,6 +146,7 @@ export function createReplyRunner(deps: {
       }
     }
     clearTimeout(stallTimer);
+    controller.signal.removeEventListener('abort', abortRequest);
     // The final write must come after the last checkpoint, never in the same statement.
     reply.finishing = true;
     await reply.checkpoint;
@@ -158,7 +182,7 @@ export function createReplyRunner(deps: {
     start(params: { reply: MessageDto; user: User }) {
       const { reply: message } = params;
       const controller = new AbortController();
-      const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve(), text: '', finishing: false };
+      const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve(), text: '', writtenAt: performance.now(), finishing: false };
       const coachUser: CoachUser = { fullName: params.user.fullName, jobTitle: params.user.jobTitle ?? null, company: params.user.company ?? null };
       // A stop asked on another instance reaches the one that runs the reply through the bus.
       const unsubscribe = deps.chatBus.subscribe(reply.chatId, (event) => {
