@@ -4,14 +4,17 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-// Each test file gets its own fresh database: a new PGlite directory by default, or a new
-// database on the PostgreSQL server named by DATABASE_URL (dropped again afterwards).
+// Each test file gets its own fresh database: a new PGlite directory by default (a copy of the
+// migrated cluster test/setup/pgliteTemplate.ts made once), or a new database on the PostgreSQL
+// server named by DATABASE_URL (dropped again afterwards).
 export type FreshDatabase = { dataDir: string; databaseUrl: string | undefined; dispose: () => Promise<void> };
 
 export async function freshDatabase(): Promise<FreshDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-test-'));
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
+    const template = process.env.TEST_PGLITE_TEMPLATE;
+    if (template) fs.cpSync(template, path.join(dataDir, 'pglite'), { recursive: true });
     return { dataDir, databaseUrl: undefined, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `ai_coach_test_${crypto.randomBytes(6).toString('hex')}`;
