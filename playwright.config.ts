@@ -5,8 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { makeTestCertificates } from './test/fakes/tls.js';
 import { makeFakeMicrophoneWav, voiceReply } from './test/e2e/support/fakeMicrophone';
 
-// Two real servers on fresh embedded databases: one in demo mode (with an access key), one with
-// demo mode off. Tests drive Debian's Chromium (Playwright cannot download browsers here).
+// Real servers on fresh embedded databases: one in demo mode (with an access key), one with demo
+// mode off, and one per set of fakes below. Tests drive Debian's Chromium (Playwright cannot download browsers here).
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-e2e-'));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -33,9 +33,12 @@ export const ports = {
 } as const;
 export const e2eAccessKey = 'e2e-access-key-0123456789';
 
+// The apps run as `npm start` runs them: the compiled server (`npm test` builds before the e2e
+// tests; run `npm run build` first when running them alone), which also starts each fresh data
+// directory from the build's migrated cluster instead of creating one.
 function server(name: string, port: number, env: Record<string, string>) {
   return {
-    command: 'npx tsx src/server/main.ts',
+    command: 'node dist/server/main.js',
     url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,
