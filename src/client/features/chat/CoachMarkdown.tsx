@@ -2,6 +2,7 @@ import { memo, useMemo, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import classes from './chat.module.css';
+import { closeOpenMarkdown, splitStreamingText } from './streamingMarkdown';
 
 // The coach's replies as Markdown, safely: react-markdown builds React elements, never HTML, so
 // HTML in a reply is shown as text (no rehype-raw); unsafe link protocols are dropped by its
@@ -45,7 +46,8 @@ const remarkPlugins = [remarkGfm];
 // Parsing Markdown is most of the cost of drawing a reply, and a virtualised thread draws a reply
 // again each time it scrolls back into view: the elements of recent texts are kept (React
 // elements are immutable descriptions, safe to use again). Bounded, oldest use dropped first. A
-// streaming reply's text changes each frame and is not kept (see `cache`).
+// streaming reply keeps its finished blocks the same way; only the block being written is parsed
+// each frame and not kept (streamingMarkdown.ts).
 const cacheLimit = 400;
 const parsed = new Map<string, ReactElement>();
 
@@ -64,11 +66,17 @@ function markdownElements(text: string): ReactElement {
   return elements;
 }
 
-export const CoachMarkdown = memo(function CoachMarkdown(props: { text: string; cache?: boolean }) {
-  const { text, cache = true } = props;
-  const elements = useMemo(
-    () => (cache ? markdownElements(text) : <Markdown remarkPlugins={remarkPlugins} components={components}>{text}</Markdown>),
-    [text, cache],
-  );
+export const CoachMarkdown = memo(function CoachMarkdown(props: { text: string; streaming?: boolean }) {
+  const { text, streaming = false } = props;
+  const elements = useMemo(() => {
+    if (!streaming) return markdownElements(text);
+    const { settled, tail } = splitStreamingText(text);
+    return (
+      <>
+        {settled ? markdownElements(settled) : null}
+        {Markdown({ children: closeOpenMarkdown(tail), remarkPlugins, components })}
+      </>
+    );
+  }, [text, streaming]);
   return <div className={classes.markdown}>{elements}</div>;
 });

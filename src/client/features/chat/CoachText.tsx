@@ -7,11 +7,18 @@ import classes from './chat.module.css';
 // Markdown makes of plain prose.
 const CoachMarkdown = lazy(() => import('./CoachMarkdown').then((module) => ({ default: module.CoachMarkdown })));
 
-/** Text as paragraphs (blank lines between them), in the same box and style as Markdown's. */
+/**
+ * Text as paragraphs (blank lines between them), in the same box and style as Markdown's, and
+ * like Markdown without the spaces around a paragraph (a reply stopped mid-sentence ends in one).
+ */
 export function PlainText(props: { text: string }) {
+  const paragraphs = props.text
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
   return (
     <div className={classes.markdown}>
-      {props.text.split(/\n{2,}/).map((paragraph, index) => (
+      {paragraphs.map((paragraph, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one fixed text, never reordered
         <p key={index} className={classes.plainParagraph}>
           {paragraph}
@@ -22,10 +29,10 @@ export function PlainText(props: { text: string }) {
 }
 
 /** A coach's reply: Markdown, drawn as plain paragraphs while the renderer loads. */
-export function CoachText(props: { text: string; cache?: boolean }) {
+export function CoachText(props: { text: string; streaming?: boolean }) {
   return (
     <Suspense fallback={<PlainText text={props.text} />}>
-      <CoachMarkdown text={props.text} cache={props.cache} />
+      <CoachMarkdown text={props.text} streaming={props.streaming} />
     </Suspense>
   );
 }

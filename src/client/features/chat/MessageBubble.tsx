@@ -90,19 +90,10 @@ export function TypingBubble() {
   return <AssistantRow label={chatTexts.speakerCoach} busy body={<TypingIndicator />} />;
 }
 
-// Text cut off mid-stream may open bold or a code block that closes later: close it for display,
-// so the bubble does not flash '**' or swallow the rest as code.
-function closeOpenMarkdown(text: string): string {
-  let shown = text;
-  if ((shown.match(/```/g)?.length ?? 0) % 2 === 1) shown += '\n```';
-  else if ((shown.match(/\*\*/g)?.length ?? 0) % 2 === 1) shown = `${shown.trimEnd()}**`;
-  return shown;
-}
-
 function StreamingBody(props: { messageId: number; initial: string }) {
   const entry = useStreamingText(props.messageId);
   const text = entry?.text ?? props.initial;
-  return text ? <CoachText text={closeOpenMarkdown(text)} cache={false} /> : <TypingIndicator />;
+  return text ? <CoachText text={text} streaming /> : <TypingIndicator />;
 }
 
 function CopyMessageButton(props: { text: string }) {
