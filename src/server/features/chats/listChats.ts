@@ -2,7 +2,7 @@ import type { Platform } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { authTexts } from '../../../shared/texts/index.js';
 import type { ChatDto } from '../../db/entities/Chat.js';
-import type { DbContext } from '../../trpc/context.js';
+import { withEntityManager, type Context } from '../../trpc/context.js';
 import { resolveUser } from '../auth/currentUser.js';
 
 // The chat list is the app's most frequent read (every page of /app, every client poll), so it
@@ -54,15 +54,18 @@ function dtos(rows: Row[], platform: Platform): ChatDto[] {
   return chats;
 }
 
-export async function listChats(ctx: DbContext): Promise<ChatDto[]> {
-  const connection = ctx.em.getConnection();
+// Plain statements on the ORM's connection: no EntityManager is forked unless the usual rules
+// must load a user (the demo user, or no row).
+export async function listChats(ctx: Context): Promise<ChatDto[]> {
+  const { em } = ctx.deps.orm;
+  const connection = em.getConnection();
   const userId = ctx.session.userId;
   if (userId) {
     const rows: Row[] = await connection.execute(signedInSql, [userId, ctx.deps.config.demoMode]);
-    if (rows.length) return dtos(rows, ctx.em.getPlatform());
+    if (rows.length) return dtos(rows, em.getPlatform());
   }
-  const user = await resolveUser(ctx);
+  const user = await resolveUser(withEntityManager(ctx));
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
   const rows: Row[] = await connection.execute(ownerSql, [user.id]);
-  return dtos(rows, ctx.em.getPlatform());
+  return dtos(rows, em.getPlatform());
 }
