@@ -1,7 +1,12 @@
 import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config.js';
 import { DataDirLockedError } from './db/dataDirLock.js';
+import { databaseTarget, startEmbeddedDatabase } from './db/embedded.js';
 import { createLogger } from './log.js';
-import { startServer, type RunningServer, type StartOptions } from './server.js';
+import type { RunningServer, StartOptions } from './server.js';
+
+// The start (main.ts is the entry). Only light modules are imported statically: the embedded
+// database is locked and started in its worker thread first, and the server's modules (the
+// framework, the ORM, the features: about a second) load while PGlite opens (about as long).
 
 const dev = process.argv.includes('--dev');
 
@@ -33,7 +38,19 @@ async function main() {
 
   let server: RunningServer;
   try {
-    server = await startServer(config, options);
+    // The embedded database is locked and started first (a few milliseconds: its worker thread
+    // opens it on its own), then the server's modules load on this thread meanwhile. Loading
+    // them is synchronous work, so the lock is taken before it begins, not alongside.
+    const target = databaseTarget(config);
+    if (target.kind === 'pglite') {
+      options.embedded = await startEmbeddedDatabase(config.dataDir, target.directory, (error) => log.error({ err: error }, 'the data directory lock was lost'));
+    }
+    const loaded = await import('./server.js').catch(async (error: unknown) => {
+      await options.embedded?.pglite.close().catch(() => {});
+      await options.embedded?.releaseLock();
+      throw error;
+    });
+    server = await loaded.startServer(config, options);
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(error.message);
