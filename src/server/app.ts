@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
@@ -31,6 +31,24 @@ export type AppOptions = {
   /** The built client to serve; dist/client by default (tests pass a fixture). */
   clientDir?: string;
 };
+
+/**
+ * `router` for the paths at or below one of `prefixes`; other requests go on at once. Unlike
+ * `app.use(prefix, router)` the router still sees the whole path (its routes name full paths, as
+ * the spec's table does). The router's routes stay listed on the gate (`stack`, as on a router),
+ * for whoever lists the app's routes (test/helpers/routes.ts).
+ */
+export function under(prefixes: string[], router: Router): RequestHandler & { stack: Router['stack'] } {
+  const gate: RequestHandler = (req, res, next) => {
+    // Express matches routes without regard to case: so does this.
+    const path = req.path.toLowerCase();
+    for (const prefix of prefixes) {
+      if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) return router(req, res, next);
+    }
+    next();
+  };
+  return Object.assign(gate, { stack: router.stack });
+}
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const app = express();
@@ -75,19 +93,21 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     }),
   );
 
+  // Each area's router is entered only for its own paths (`under`): a router mounted without a
+  // path runs through all of its routes for every request.
   // Before the 100kb parser: a model request may carry up to 100,000 characters of conversation.
-  app.use(aiRestRoutes(deps));
+  app.use(under(['/api/openai'], aiRestRoutes(deps)));
   // With their own body parsers: recordings up to 25 MB, Twilio's form-encoded webhooks.
-  app.use(voiceRestRoutes(deps));
-  app.use(twilioRestRoutes(deps));
+  app.use(under(['/api/voice'], voiceRestRoutes(deps)));
+  app.use(under(['/api/twilio'], twilioRestRoutes(deps)));
   app.use('/api', express.json({ limit: '100kb' }));
-  app.use(authRestRoutes(deps));
-  app.use(chatRestRoutes(deps));
-  app.use(microsoftRestRoutes(deps));
-  app.use(writingStyleRestRoutes(deps));
-  app.use(apiKeysRestRoutes(deps));
-  app.use(goalsRestRoutes(deps));
-  app.use(apiDocsRoutes());
+  app.use(under(['/api/chats'], chatRestRoutes(deps)));
+  app.use(under(['/api/auth'], authRestRoutes(deps)));
+  app.use(under(['/api/auth/microsoft', '/api/ai-coach/microsoft', '/api/microsoft-graph', '/api/microsoft-email'], microsoftRestRoutes(deps)));
+  app.use(under(['/api/writing-analysis'], writingStyleRestRoutes(deps)));
+  app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
+  app.use(under(['/api/goals'], goalsRestRoutes(deps)));
+  app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 
   if (options.clientMiddleware) {

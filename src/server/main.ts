@@ -1,70 +1,13 @@
-import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config.js';
-import { DataDirLockedError } from './db/dataDirLock.js';
-import { createLogger } from './log.js';
-import { startServer, type RunningServer, type StartOptions } from './server.js';
+import module from 'node:module';
 
-const dev = process.argv.includes('--dev');
+// The production entry (`npm start`: node dist/server/main.js; `npm run dev` through tsx).
+//
+// Node's compile cache (module.enableCompileCache, Node 22.1+) keeps V8's compiled code of every
+// module loaded after this call on disk (Node's default place, NODE_COMPILE_CACHE to choose
+// another), so a start after the first does not compile the server and its packages again: that
+// compiling was a good part of the start's module loading (bench/README.md, "Production start").
+// It only works for modules loaded after the call, hence nothing else is imported statically
+// here. Where the cache cannot be written, Node says so in the returned status and runs as before.
+module.enableCompileCache?.();
 
-async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const log = createLogger(config.logLevel);
-  if (config.demoMode && !isLoopbackHost(config.host)) {
-    const line = '!'.repeat(78);
-    console.warn(`\n${line}\n  WARNING: DEMO_MODE is on while HOST=${config.host} is reachable from other machines.\n  Every visitor without a session acts as the demo user and sees its data.\n  Set DEMO_MODE=false for real accounts.\n${line}\n`);
-  }
-
-  // The embedded database's worker failed: nothing can be read or saved, so stop (a supervisor or
-  // the operator restarts it; what was committed is on disk) rather than serve errors.
-  let databaseFailed: ((error: Error) => void) | undefined;
-  const options: StartOptions = { log, onDatabaseFailure: (error) => databaseFailed?.(error) };
-  if (dev) {
-    const { attachViteDevServer } = await import('./dev/vite.js');
-    options.attachClient = attachViteDevServer;
-  }
-
-  let server: RunningServer;
-  try {
-    server = await startServer(config, options);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
-  const coach = config.openai.apiKey ? `model ${config.openai.model}` : 'built-in offline coach (no OPENAI_API_KEY)';
-  console.log(`\nAI Coach is running at ${server.url}\n  database: ${database}\n  demo mode: ${config.demoMode ? 'on' : 'off'}\n  coach: ${coach}\n`);
-
-  let stopping = false;
-  const stop = async (signal: string, exitCode = 0) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    await server.close().catch((error) => log.error({ err: error }, 'could not stop cleanly'));
-    process.exit(exitCode);
-  };
-  databaseFailed = (error) => {
-    console.error(`AI Coach is stopping: ${error.message}`);
-    void stop('database failure', 1);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-main().catch((error) => {
-  console.error('AI Coach could not start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+await import('./boot.js');

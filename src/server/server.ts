@@ -9,7 +9,8 @@ import { WebSocketServer } from 'ws';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { lockDataDir } from './db/dataDirLock.js';
-import { databaseTarget, openDatabase, type OpenDatabase } from './db/orm.js';
+import { databaseTarget, type EmbeddedDatabase } from './db/embedded.js';
+import { openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
@@ -52,13 +53,21 @@ export type StartOptions = {
    * database call fails from then on (/readyz answers 503); `npm start` also exits (main.ts).
    */
   onDatabaseFailure?: (error: Error) => void;
+  /**
+   * The embedded database, already locked and starting (main.ts starts it while the server's
+   * modules load); the server owns it from here (closes it, releases the lock). Without it the
+   * server locks and starts it itself.
+   */
+  embedded?: EmbeddedDatabase;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const target = databaseTarget(config);
-  const releaseLock =
-    target.kind === 'pglite'
+  const embedded = target.kind === 'pglite' ? options.embedded : undefined;
+  const releaseLock = embedded
+    ? embedded.releaseLock
+    : target.kind === 'pglite'
       ? await lockDataDir(config.dataDir, (error) => log.error({ err: error }, 'the data directory lock was lost'))
       : async () => {};
   let database: OpenDatabase | undefined;
@@ -69,6 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   try {
     database = await openDatabase(target, {
+      embedded,
       onFailure: (error) => {
         log.error({ err: error }, 'the embedded database stopped; nothing can be read or saved until the server restarts');
         options.onDatabaseFailure?.(error);

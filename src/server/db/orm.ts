@@ -6,24 +6,13 @@ import pg from 'pg';
 import { Migrator } from '@mikro-orm/migrations';
 import { PgliteDriver } from '@mikro-orm/pglite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import type { Config } from '../config.js';
+import { initialDataFile, type DatabaseTarget, type EmbeddedDatabase } from './embedded.js';
 import { entities } from './entities/index.js';
 import { PgliteWorkerClient } from './pgliteClient.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const migrationsPath = path.join(here, 'migrations');
-// A migrated, empty cluster made by `npm run build` (initialData.ts); absent under tsx.
-export const initialDataFile = path.join(here, 'pglite-initial.tar.gz');
-
-export type DatabaseTarget =
-  | { kind: 'postgresql'; url: string }
-  | { kind: 'pglite'; directory: string };
-
-export function databaseTarget(config: Pick<Config, 'databaseUrl' | 'dataDir'>): DatabaseTarget {
-  return config.databaseUrl
-    ? { kind: 'postgresql', url: config.databaseUrl }
-    : { kind: 'pglite', directory: path.join(config.dataDir, 'pglite') };
-}
+export { databaseTarget, initialDataFile, type DatabaseTarget } from './embedded.js';
 
 // One options factory for both drivers: PGlite (embedded, default) and PostgreSQL. The server
 // passes `pglite`, the embedded database running in its worker thread (pgliteClient.ts); without
@@ -63,8 +52,13 @@ export type OpenDatabase = {
 
 // The database opened and migrated. The embedded PGlite runs in a worker thread, off the event
 // loop that serves requests; `onFailure` is told if that worker fails or exits on its own (every
-// database call fails from then on, and /readyz answers 503).
-export async function openDatabase(target: DatabaseTarget, options: { onFailure?: (error: Error) => void } = {}): Promise<OpenDatabase> {
+// database call fails from then on, and /readyz answers 503). `embedded`: the embedded database
+// already started on `target` (startEmbeddedDatabase, by main.ts); without it, it is started here
+// (its data directory must then be locked by the caller).
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: { onFailure?: (error: Error) => void; embedded?: EmbeddedDatabase } = {},
+): Promise<OpenDatabase> {
   if (target.kind === 'postgresql') {
     const orm = await MikroORM.init(ormOptions(target));
     try {
@@ -75,8 +69,15 @@ export async function openDatabase(target: DatabaseTarget, options: { onFailure?
     }
     return { orm, close: () => orm.close(true) };
   }
-  const initialData = fs.existsSync(initialDataFile) ? initialDataFile : undefined;
-  const pglite = new PgliteWorkerClient(target.directory, { onFailure: options.onFailure, initialData });
+  let pglite: PgliteWorkerClient;
+  if (options.embedded) {
+    if (options.embedded.directory !== target.directory) throw new Error(`The embedded database was started on ${options.embedded.directory}, not ${target.directory}`);
+    pglite = options.embedded.pglite;
+    options.embedded.onFailure((error) => options.onFailure?.(error));
+  } else {
+    const initialData = fs.existsSync(initialDataFile) ? initialDataFile : undefined;
+    pglite = new PgliteWorkerClient(target.directory, { onFailure: options.onFailure, initialData });
+  }
   let orm: MikroORM | undefined;
   try {
     orm = await MikroORM.init(ormOptions(target, pglite));

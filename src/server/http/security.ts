@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { authTexts } from '../../shared/texts/index.js';
@@ -11,25 +11,56 @@ import { isSecureRequest } from './requestContext.js';
 export const devScriptNonce = crypto.randomBytes(16).toString('base64');
 
 export function securityHeaders(dev: boolean) {
-  return helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: dev ? ["'self'", `'nonce-${devScriptNonce}'`] : ["'self'"],
-        // Mantine writes CSS variables into style attributes and <style> tags.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
+  return precomputed(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: dev ? ["'self'", `'nonce-${devScriptNonce}'`] : ["'self'"],
+          // Mantine writes CSS variables into style attributes and <style> tags.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          mediaSrc: ["'self'", 'blob:'],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
       },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  );
+}
+
+type HeaderStep = { set: string; value: string | number | readonly string[] } | { remove: string };
+
+// With these options (no directive is a function of the request) helmet answers every request
+// with the same headers, yet builds them anew each time: the policy string and a dozen middleware
+// calls per request. They are taken from helmet once, by running it on a recording response, and
+// then set as they are. A helmet that does not finish synchronously (a future version that looks
+// at the request) is used as it is.
+export function precomputed(middleware: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void) {
+  const steps: HeaderStep[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      steps.push({ set: name, value });
     },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
+    removeHeader: (name: string) => void steps.push({ remove: name }),
+  };
+  let finished = false;
+  middleware({ headers: {}, method: 'GET', url: '/' } as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    finished = !error;
   });
+  if (!finished) return middleware;
+  return (_req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+    for (const step of steps) {
+      if ('set' in step) res.setHeader(step.set, step.value);
+      else res.removeHeader(step.remove);
+    }
+    next();
+  };
 }
 
 // HSTS only when the app is served over TLS, directly or through a trusted proxy that says https:

@@ -22,3 +22,8 @@ export function createContext(
 ): Context {
   return { deps, session: request.session, headers: request.headers, clientIp: request.clientIp };
 }
+
+/** The context with an EntityManager of its own, for a statementProcedure handler that needs one. */
+export function withEntityManager(ctx: Context): DbContext {
+  return { ...ctx, em: ctx.deps.orm.em.fork() };
+}

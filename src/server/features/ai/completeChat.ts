@@ -1,5 +1,4 @@
 import { TRPCError } from '@trpc/server';
-import { countTokens, encodeChat } from 'gpt-tokenizer';
 import type { AiCompletionRequest } from '../../../shared/schemas/ai.js';
 import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
@@ -39,11 +38,14 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
       reported = usage;
     },
   });
+  if (!tokenizer) void loadTokenizer().catch(() => {}); // loading while the model answers
   async function* collected() {
     for await (const delta of withPublicErrors(deltas)) {
       reply += delta;
       yield delta;
     }
+    // usage() is synchronous: the tokenizer is there before the last delta is told to be the last.
+    if (!reported) await loadTokenizer();
   }
   return {
     model: coach.model,
@@ -60,9 +62,27 @@ export async function completeChat(ctx: AiContext, input: AiCompletionRequest, s
   return { model, content, usage: usage() };
 }
 
-export function countUsage(messages: ChatTurn[], reply: string): TokenUsage {
+// gpt-tokenizer builds its o200k table when it is imported: about half a second to a second, the
+// largest single module of the server's start (bench/README.md, "Production start"). It is loaded
+// on the first reply that needs counting, while the model answers, not at start.
+type Tokenizer = typeof import('gpt-tokenizer');
+let tokenizer: Tokenizer | undefined;
+let tokenizerLoading: Promise<Tokenizer> | undefined;
+function loadTokenizer(): Promise<Tokenizer> {
+  tokenizerLoading ??= import('gpt-tokenizer').then(
+    (loaded) => (tokenizer = loaded),
+    (error: unknown) => {
+      tokenizerLoading = undefined; // tried again on the next reply
+      throw error;
+    },
+  );
+  return tokenizerLoading;
+}
+
+function countUsage(messages: ChatTurn[], reply: string): TokenUsage {
+  if (!tokenizer) throw new Error('The token counter is not loaded yet: usage() is known once the reply has ended.');
   // Chat formatting counted as gpt-4o counts it (o200k, with the per-message overhead).
-  return { promptTokens: encodeChat(messages, 'gpt-4o').length, completionTokens: countTokens(reply) };
+  return { promptTokens: tokenizer.encodeChat(messages, 'gpt-4o').length, completionTokens: tokenizer.countTokens(reply) };
 }
 
 async function* withPublicErrors(deltas: AsyncIterable<string>): AsyncIterable<string> {

@@ -1,13 +1,18 @@
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 
+/** Whether a session's user may act as itself: any account, the demo account only in demo mode. */
+export function sessionUserAllowed(user: { isDemo: boolean }, demoMode: boolean): boolean {
+  return !user.isDemo || demoMode;
+}
+
 // The signed-in user; without a session, the demo user while DEMO_MODE is on (SPEC section 4).
 // A cookie of an ended session signs nobody in, not even the demo user: it answers 401.
 export async function resolveUser(ctx: DbContext): Promise<User | null> {
   const userId = ctx.session.userId;
   if (userId) {
     const user = await ctx.em.findOne(User, userId);
-    if (user && (!user.isDemo || ctx.deps.config.demoMode)) return user;
+    if (user && sessionUserAllowed(user, ctx.deps.config.demoMode)) return user;
   }
   if (ctx.session.ended || !ctx.deps.config.demoMode) return null;
   return ctx.em.findOne(User, { isDemo: true });

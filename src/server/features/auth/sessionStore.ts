@@ -42,6 +42,20 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   // Last-seen is written at most this often per session: enough for the idle timeout and the list.
   const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
 
+  // A cookie's token and its row id, for tokens in use: the SHA-256 is computed once per token,
+  // not on every request (it showed under load). Bounded like the cache; a wrong entry is
+  // impossible (the id is a pure function of the token).
+  const idOfToken = new Map<string, string>();
+  function idOf(token: string): string {
+    let id = idOfToken.get(token);
+    if (id === undefined) {
+      id = hashSessionToken(token);
+      idOfToken.set(token, id);
+      if (idOfToken.size > maxCached) idOfToken.delete(idOfToken.keys().next().value as string);
+    }
+    return id;
+  }
+
   function remember(id: string, entry: Cached) {
     cache.delete(id);
     cache.set(id, entry);
@@ -159,7 +173,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
 
     /** The live session a cookie token names, or null when it never existed or has ended. */
     async lookup(token: string): Promise<LiveSession | null> {
-      const id = hashSessionToken(token);
+      const id = idOf(token);
       const now = Date.now();
       let entry = cache.get(id);
       if (!entry || isOver(entry, now) || entry.loadedAt + cacheTtlMs <= now) {
@@ -244,6 +258,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
     close() {
       unsubscribe();
       cache.clear();
+      idOfToken.clear();
       for (const watched of sockets.values()) clearTimeout(watched.timer);
     },
   };

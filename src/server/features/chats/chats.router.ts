@@ -6,7 +6,7 @@ import {
   sendMessageSchema,
   updateChatSchema,
 } from '../../../shared/schemas/chats.js';
-import { protectedProcedure, publicProcedure, router } from '../../trpc/init.js';
+import { protectedProcedure, router, statementProcedure } from '../../trpc/init.js';
 import { chatEvents } from './chatEvents.js';
 import { createChat } from './createChat.js';
 import { deleteChat } from './deleteChat.js';
@@ -17,8 +17,8 @@ import { stopReply } from './stopReply.js';
 import { updateChat } from './updateChat.js';
 
 export const chatsRouter = router({
-  // On publicProcedure: listChats checks the account in its own statement (listChats.ts).
-  list: publicProcedure.query(({ ctx }) => listChats(ctx)),
+  // One statement that checks the account too (listChats.ts), so no EntityManager of its own.
+  list: statementProcedure.query(({ ctx }) => listChats(ctx)),
   create: protectedProcedure.input(createChatSchema).mutation(({ ctx, input }) => createChat(ctx, input)),
   update: protectedProcedure.input(updateChatSchema).mutation(({ ctx, input }) => updateChat(ctx, input)),
   delete: protectedProcedure.input(chatRefSchema).mutation(({ ctx, input }) => deleteChat(ctx, input)),

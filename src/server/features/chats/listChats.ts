@@ -2,16 +2,17 @@ import type { Platform } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { authTexts } from '../../../shared/texts/index.js';
 import type { ChatDto } from '../../db/entities/Chat.js';
-import type { DbContext } from '../../trpc/context.js';
-import { resolveUser } from '../auth/currentUser.js';
+import { withEntityManager, type Context } from '../../trpc/context.js';
+import { resolveUser, sessionUserAllowed } from '../auth/currentUser.js';
 
 // The chat list is the app's most frequent read (every page of /app, every client poll), so it
 // is one plain statement, not entities: the owner's chats by the list index (chat_owner_list_idx),
-// pinned first, then by last activity. For a signed-in session the same statement checks the
-// account (it exists; a demo account only while demo mode is on), which is what resolveUser
-// would load the user for: no row at all means "not that user", and the usual rules decide
-// (the demo user in demo mode, else 401). A row whose chat is null is a user without chats.
+// pinned first, then by last activity. For a signed-in session the same statement reads the
+// account's demo flag, which is all resolveUser would load the user for: the account exists (a
+// row) and may act as itself (sessionUserAllowed, the rule resolveUser applies) or the usual rules
+// decide (the demo user in demo mode, else 401). A row whose chat is null is a user without chats.
 type Row = {
+  is_demo?: boolean;
   id: number | null;
   title: string;
   is_pinned: boolean;
@@ -23,9 +24,9 @@ type Row = {
 const columns = `"id", "title", "is_pinned", "is_temporary", "created_at", "updated_at"`;
 const order = `order by "is_pinned" desc, "updated_at" desc, "id" desc limit 500`;
 
-const signedInSql = `select c.* from "app_user" u
+const signedInSql = `select u."is_demo", c.* from "app_user" u
   left join lateral (select ${columns} from "chat" where "owner_id" = u."id" ${order}) c on true
-  where u."id" = ? and (not u."is_demo" or ?)
+  where u."id" = ?
   order by c."is_pinned" desc, c."updated_at" desc, c."id" desc`;
 const ownerSql = `select ${columns} from "chat" where "owner_id" = ? ${order}`;
 
@@ -54,15 +55,18 @@ function dtos(rows: Row[], platform: Platform): ChatDto[] {
   return chats;
 }
 
-export async function listChats(ctx: DbContext): Promise<ChatDto[]> {
-  const connection = ctx.em.getConnection();
+// Plain statements on the ORM's connection: no EntityManager is forked unless the usual rules
+// must load a user (the demo user, or no row).
+export async function listChats(ctx: Context): Promise<ChatDto[]> {
+  const { em } = ctx.deps.orm;
+  const connection = em.getConnection();
   const userId = ctx.session.userId;
   if (userId) {
-    const rows: Row[] = await connection.execute(signedInSql, [userId, ctx.deps.config.demoMode]);
-    if (rows.length) return dtos(rows, ctx.em.getPlatform());
+    const rows: Row[] = await connection.execute(signedInSql, [userId]);
+    if (rows.length && sessionUserAllowed({ isDemo: rows[0]!.is_demo === true }, ctx.deps.config.demoMode)) return dtos(rows, em.getPlatform());
   }
-  const user = await resolveUser(ctx);
+  const user = await resolveUser(withEntityManager(ctx));
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
   const rows: Row[] = await connection.execute(ownerSql, [user.id]);
-  return dtos(rows, ctx.em.getPlatform());
+  return dtos(rows, em.getPlatform());
 }
