@@ -1,0 +1,116 @@
+import type { MenuProps, TooltipProps } from '@mantine/core';
+import { cloneElement, useEffect, useRef, useState, useSyncExternalStore, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
+
+// Tooltips and menus whose code (floating-ui, Mantine's Popover, Menu and Tooltip) loads when first
+// needed rather than with the page (issue 10: /app's first-visit JavaScript). Until then the target
+// is drawn alone, with the same element and props; its accessible name never depended on the
+// tooltip (every target has its own aria-label).
+//
+// A tooltip's code starts loading when the pointer enters its target; after the tooltip's own open
+// delay, if the pointer is still there, the real Tooltip takes over, shown at once. A menu's code
+// starts loading when the pointer enters or focus reaches its button; a click (or Enter/Space)
+// swaps in the real Menu, opened. Each target swaps only when it is used itself: a swap mounts
+// the target anew, which must not happen under a focused element the user did not touch.
+
+type FloatingModule = typeof import('./floating');
+
+let loaded: FloatingModule | null = null;
+let loading: Promise<FloatingModule> | null = null;
+const listeners = new Set<() => void>();
+
+export function loadFloating(): Promise<FloatingModule> {
+  loading ??= import('./floating').then(
+    (module) => {
+      loaded = module;
+      for (const listener of listeners) listener();
+      return module;
+    },
+    (error: unknown) => {
+      // A failed download (offline, a new deployment) may be tried again by the next hover.
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+const preload = () => void loadFloating().catch(() => undefined);
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function useFloating(): FloatingModule | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => loaded,
+    () => null,
+  );
+}
+
+type AnyHandler = ((event: SyntheticEvent) => void) | undefined;
+type TargetElement = ReactElement<Record<string, unknown>>;
+
+function chain(own: unknown, next: (event: SyntheticEvent) => void) {
+  return (event: SyntheticEvent) => {
+    (own as AnyHandler)?.(event);
+    next(event);
+  };
+}
+
+/** Mantine's Tooltip (same props), its code loaded when the pointer first rests on the target. */
+export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: TargetElement }) {
+  const floating = useFloating();
+  const [armed, setArmed] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  if (armed && floating) return <floating.Tooltip {...props} defaultOpened />;
+
+  const child = props.children;
+  return cloneElement(child, {
+    onMouseEnter: chain(child.props.onMouseEnter, () => {
+      preload();
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setArmed(true), props.openDelay ?? 0);
+    }),
+    onMouseLeave: chain(child.props.onMouseLeave, () => clearTimeout(timer.current)),
+  });
+}
+
+/**
+ * Mantine's Menu: `target` is the button (as inside Menu.Target), `dropdown` renders the items
+ * with the loaded Menu (Menu.Item, Menu.Label, Menu.Divider). Props as Menu's.
+ */
+export function LazyMenu(
+  props: Omit<MenuProps, 'children' | 'defaultOpened'> & {
+    target: TargetElement;
+    dropdown: (Menu: FloatingModule['Menu']) => ReactNode;
+  },
+) {
+  const { target, dropdown, ...menuProps } = props;
+  const floating = useFloating();
+  const [armed, setArmed] = useState(false);
+
+  if (armed && floating) {
+    const { Menu } = floating;
+    return (
+      <Menu {...menuProps} defaultOpened>
+        <Menu.Target>{target}</Menu.Target>
+        <Menu.Dropdown>{dropdown(Menu)}</Menu.Dropdown>
+      </Menu>
+    );
+  }
+
+  return cloneElement(target, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onPointerEnter: chain(target.props.onPointerEnter, preload),
+    onFocus: chain(target.props.onFocus, preload),
+    onClick: chain(target.props.onClick, () => {
+      preload();
+      setArmed(true);
+    }),
+  });
+}
