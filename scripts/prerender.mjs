@@ -18,21 +18,27 @@ const entry = path.join(root, 'dist/prerender/prerender.js');
 // (modulepreload links) so they download with the entry, not after it.
 const routeFiles = { index: 'routes/index.tsx', terms: 'routes/terms.tsx', privacy: 'routes/privacy.tsx', login: 'routes/login.tsx' };
 
-/** The built files of a route's lazily loaded chunk and of everything it imports, minus the entry's own. */
+/**
+ * The built files of a route's lazily loaded chunk and of everything it imports, minus the entry's
+ * own: `files` the scripts, `css` their stylesheets (a chunk's imports' before its own, as Vite
+ * orders them), which the page links so it is drawn styled before any script runs.
+ */
 function routeChunkFiles(manifest, routeFile) {
   const entry = manifest['index.html'];
   const skip = new Set(['index.html', ...(entry.imports ?? [])]);
   const keys = Object.keys(manifest).filter((key) => key.startsWith(`${routeFile}?tsr-split`));
   const files = [];
+  const css = [];
   const seen = new Set();
   const visit = (key) => {
     if (seen.has(key) || skip.has(key)) return;
     seen.add(key);
     files.push(manifest[key].file);
     for (const imported of manifest[key].imports ?? []) visit(imported);
+    for (const sheet of manifest[key].css ?? []) if (!css.includes(sheet)) css.push(sheet);
   };
   for (const key of keys) visit(key);
-  return files;
+  return { files, css };
 }
 
 // name: the path rendered. The not-found page is rendered for a path no route matches; the
@@ -58,9 +64,12 @@ for (const [name, url] of Object.entries(pages)) {
   const { html, statusCode } = await render(url);
   const expected = name === 'not-found' ? 404 : 200;
   if (statusCode !== expected) throw new Error(`prerendering ${url} gave status ${statusCode}, expected ${expected}`);
-  const preloads = routeFiles[name] ? routeChunkFiles(manifest, routeFiles[name]) : [];
+  const { files: preloads, css } = routeFiles[name] ? routeChunkFiles(manifest, routeFiles[name]) : { files: [], css: [] };
   if (routeFiles[name] && preloads.length === 0) throw new Error(`no chunk for ${routeFiles[name]} in the build manifest`);
-  const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+  const links = [
+    ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('');
   const page = template.replace(placeholder, `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
   const file = path.join(outDir, `${name}.html`);
   fs.writeFileSync(file, page);

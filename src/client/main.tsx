@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/mantinePublic';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App';
 import { queryClient } from './lib/queryClient';

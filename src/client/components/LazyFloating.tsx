@@ -65,12 +65,27 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
   const [armed, setArmed] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The swap mounts the target anew: focus it again if it had the focus (keyboard, then pointer).
+  const hadFocus = useRef(false);
+  const ref = useRef<HTMLElement>(null);
+  const swapped = armed && floating !== null;
+  useEffect(() => {
+    if (swapped && hadFocus.current) ref.current?.focus();
+  }, [swapped]);
 
-  if (armed && floating) return <floating.Tooltip {...props} defaultOpened />;
+  if (swapped) {
+    // Mantine's Tooltip keeps the child's own ref alongside its own.
+    return (
+      <floating.Tooltip {...props} defaultOpened>
+        {cloneElement(props.children, { ref })}
+      </floating.Tooltip>
+    );
+  }
 
   const child = props.children;
   return cloneElement(child, {
-    onMouseEnter: chain(child.props.onMouseEnter, () => {
+    onMouseEnter: chain(child.props.onMouseEnter, (event) => {
+      hadFocus.current = event.currentTarget === document.activeElement;
       preload();
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setArmed(true), props.openDelay ?? 0);
@@ -84,7 +99,7 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
  * with the loaded Menu (Menu.Item, Menu.Label, Menu.Divider). Props as Menu's.
  */
 export function LazyMenu(
-  props: Omit<MenuProps, 'children' | 'defaultOpened'> & {
+  props: Omit<MenuProps, 'children' | 'defaultOpened' | 'opened' | 'onChange'> & {
     target: TargetElement;
     dropdown: (Menu: FloatingModule['Menu']) => ReactNode;
   },
@@ -92,12 +107,22 @@ export function LazyMenu(
   const { target, dropdown, ...menuProps } = props;
   const floating = useFloating();
   const [armed, setArmed] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const ref = useRef<HTMLElement>(null);
+  const swapped = armed && floating !== null;
+  // The swap mounts the button anew: it gets the focus before the menu opens, so that the menu
+  // hands the focus back to it when it closes, as Mantine's menus do.
+  useEffect(() => {
+    if (!swapped) return;
+    ref.current?.focus();
+    setOpened(true);
+  }, [swapped]);
 
-  if (armed && floating) {
+  if (swapped) {
     const { Menu } = floating;
     return (
-      <Menu {...menuProps} defaultOpened>
-        <Menu.Target>{target}</Menu.Target>
+      <Menu {...menuProps} opened={opened} onChange={setOpened}>
+        <Menu.Target>{cloneElement(target, { ref })}</Menu.Target>
         <Menu.Dropdown>{dropdown(Menu)}</Menu.Dropdown>
       </Menu>
     );

@@ -1,3 +1,6 @@
+// The app's styles (Modal, AppShell, inputs ...) come with the app shell, whose header this is;
+// not in this route file, whose imports the router keeps in the entry script.
+import '../../styles/mantineApp';
 import { Anchor, Avatar, Burger, Group, Text, UnstyledButton } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { commonTexts } from '../../../shared/texts';
