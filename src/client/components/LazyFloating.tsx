@@ -1,12 +1,12 @@
 import type { MenuProps, TooltipProps } from '@mantine/core';
-import { cloneElement, useEffect, useRef, useState, useSyncExternalStore, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
+import { cloneElement, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
 
 // Tooltips and menus whose code (floating-ui, Mantine's Popover, Menu and Tooltip) loads when first
 // needed rather than with the page (issue 10: /app's first-visit JavaScript). Until then the target
 // is drawn alone, with the same element and props; its accessible name never depended on the
 // tooltip (every target has its own aria-label).
 //
-// A tooltip's code starts loading when the pointer enters its target; after the tooltip's own open
+// A tooltip's code starts loading when the mouse enters its target; after the tooltip's own open
 // delay, if the pointer is still there, the real Tooltip takes over, shown at once. A menu's code
 // starts loading when the pointer enters or focus reaches its button; a click (or Enter/Space)
 // swaps in the real Menu, opened. Each target swaps only when it is used itself: a swap mounts
@@ -83,14 +83,16 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
   }
 
   const child = props.children;
+  // A mouse only, as Mantine's tooltips (events.touch off): a tap on a phone shows none.
   return cloneElement(child, {
-    onMouseEnter: chain(child.props.onMouseEnter, (event) => {
+    onPointerEnter: chain(child.props.onPointerEnter, (event) => {
+      if ((event as PointerEvent<HTMLElement>).pointerType !== 'mouse') return;
       hadFocus.current = event.currentTarget === document.activeElement;
       preload();
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setArmed(true), props.openDelay ?? 0);
     }),
-    onMouseLeave: chain(child.props.onMouseLeave, () => clearTimeout(timer.current)),
+    onPointerLeave: chain(child.props.onPointerLeave, () => clearTimeout(timer.current)),
   });
 }
 
