@@ -1,7 +1,24 @@
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import path from 'node:path';
 import { compression } from 'vite-plugin-compression2';
+import type { Plugin } from 'vite';
+
+// Mantine's ScrollArea (which every Modal's module imports) takes one hook, useMergeRefs, from
+// @floating-ui/react; that import alone put all of floating-ui (about 17 KB gzipped) in the chunk
+// every modal needs, so the onboarding dialog of a first visit to /app loaded it though nothing
+// there floats (issue 10). That one import is resolved to an equivalent built on @mantine/hooks.
+const scrollAreaWithoutFloatingUi: Plugin = {
+  name: 'scroll-area-without-floating-ui',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === '@floating-ui/react' && importer && /@mantine[\\/]core[\\/]esm[\\/]components[\\/]ScrollArea[\\/]ScrollArea\.mjs$/.test(importer)) {
+      return path.resolve(import.meta.dirname, 'src/client/lib/mergeRefs.ts');
+    }
+    return null;
+  },
+};
 
 
 // Two builds (npm run build): the client (dist/client), then `vite build --ssr` of
@@ -25,6 +42,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     }),
     react(),
+    scrollAreaWithoutFloatingUi,
     // Brotli and gzip copies of the built files (assets/*.js.br, *.js.gz, index.html.br ...), made
     // once at build time at the highest levels; the server sends them as they are
     // (src/server/http/staticAssets.ts). A copy that would not be smaller is not written.

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,21 +19,27 @@ const entry = path.join(root, 'dist/prerender/prerender.js');
 // (modulepreload links) so they download with the entry, not after it.
 const routeFiles = { index: 'routes/index.tsx', terms: 'routes/terms.tsx', privacy: 'routes/privacy.tsx', login: 'routes/login.tsx' };
 
-/** The built files of a route's lazily loaded chunk and of everything it imports, minus the entry's own. */
+/**
+ * The built files of a route's lazily loaded chunk and of everything it imports, minus the entry's
+ * own: `files` the scripts, `css` their stylesheets (a chunk's imports' before its own, as Vite
+ * orders them), which the page links so it is drawn styled before any script runs.
+ */
 function routeChunkFiles(manifest, routeFile) {
   const entry = manifest['index.html'];
   const skip = new Set(['index.html', ...(entry.imports ?? [])]);
   const keys = Object.keys(manifest).filter((key) => key.startsWith(`${routeFile}?tsr-split`));
   const files = [];
+  const css = [];
   const seen = new Set();
   const visit = (key) => {
     if (seen.has(key) || skip.has(key)) return;
     seen.add(key);
     files.push(manifest[key].file);
     for (const imported of manifest[key].imports ?? []) visit(imported);
+    for (const sheet of manifest[key].css ?? []) if (!css.includes(sheet)) css.push(sheet);
   };
   for (const key of keys) visit(key);
-  return files;
+  return { files, css };
 }
 
 // name: the path rendered. The not-found page is rendered for a path no route matches; the
@@ -44,6 +51,38 @@ const pages = {
   login: '/login',
   'not-found': '/__not-found__',
 };
+
+// Stylesheets written into the page (<style>) rather than linked: the entry's (Mantine's global
+// styles and the public pages' components, src/client/styles/mantinePublic.ts) and a route's own
+// when small. A linked stylesheet blocks the first paint until it has arrived: one more round trip
+// after the HTML on a phone network; inline, the prerendered page can be drawn as soon as its HTML
+// is parsed (issue 10: LCP). The Content-Security-Policy allows inline styles (style-src
+// 'unsafe-inline'), not inline scripts. A route's stylesheet is linked again by the client when
+// it loads the route's chunk (Vite's preload helper does not know the inline copy): a small,
+// non-blocking repeat of the same rules.
+const inlineCssMaxBytes = 16 * 1024;
+function inlineStylesheet(page, file) {
+  const link = `<link rel="stylesheet" crossorigin href="/${file}">`;
+  if (!page.includes(link)) throw new Error(`no ${link} in the page`);
+  const css = fs.readFileSync(path.join(clientDir, file), 'utf8');
+  if (css.includes('</style')) throw new Error(`${file} cannot be inlined`);
+  return page.replace(link, () => `<style data-href="/${file}">${css}</style>`);
+}
+
+// The prerendered pages run scripts/prerender-boot.js instead of the entry script: the page is
+// drawn before the app's scripts are fetched and run (see that file). Content-hashed under
+// /assets/ like the rest of the build (cached for a year).
+const bootSource = fs.readFileSync(path.join(root, 'scripts/prerender-boot.js'), 'utf8');
+const bootFile = `assets/boot-${createHash('sha256').update(bootSource).digest('base64url').slice(0, 8)}.js`;
+fs.writeFileSync(path.join(clientDir, bootFile), bootSource);
+function bootAfterPaint(page) {
+  const entryScript = page.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/);
+  if (!entryScript) throw new Error('no entry script in the page');
+  const preloads = [...page.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+  let out = page.replace(entryScript[0], () => `<script type="module" src="/${bootFile}" data-entry="${entryScript[1]}" data-preload="${preloads.map((m) => m[1]).join(' ')}"></script>`);
+  for (const link of preloads) out = out.replace(link[0], '');
+  return out;
+}
 
 const { render, routePaths } = await import(pathToFileURL(entry).href);
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
@@ -58,15 +97,49 @@ for (const [name, url] of Object.entries(pages)) {
   const { html, statusCode } = await render(url);
   const expected = name === 'not-found' ? 404 : 200;
   if (statusCode !== expected) throw new Error(`prerendering ${url} gave status ${statusCode}, expected ${expected}`);
-  const preloads = routeFiles[name] ? routeChunkFiles(manifest, routeFiles[name]) : [];
+  const { files: preloads, css } = routeFiles[name] ? routeChunkFiles(manifest, routeFiles[name]) : { files: [], css: [] };
   if (routeFiles[name] && preloads.length === 0) throw new Error(`no chunk for ${routeFiles[name]} in the build manifest`);
-  const links = preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-  const page = template.replace(placeholder, `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
+  const links = [
+    ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('');
+  let page = template.replace(placeholder, `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
+  // Not /login: its fields could be typed into before React has taken them over, and what was
+  // typed would be lost to the form's state (the click that sends it is held, the text is not).
+  // Drawn sooner (inline styles) or hydrated later (boot script), that window would widen; the
+  // page stays as it was (linked stylesheets, the entry script).
+  if (name !== 'login') {
+    for (const file of manifest['index.html'].css ?? []) page = inlineStylesheet(page, file);
+    for (const file of css) if (fs.statSync(path.join(clientDir, file)).size <= inlineCssMaxBytes) page = inlineStylesheet(page, file);
+    page = bootAfterPaint(page);
+  }
   const file = path.join(outDir, `${name}.html`);
   fs.writeFileSync(file, page);
   fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
 }
+
+// /app, the chat: not prerendered (it is drawn for the session), but its page names the scripts of
+// the app shell and of the chat route, so the browser fetches them with the entry rather than
+// after it has run, in waves (issue 10: /app's LCP waits on that chain). Their stylesheets are
+// preloaded, not linked: nothing is drawn before the scripts run anyway, and the client links
+// them when it loads the chunks. The server sends this page for /app (src/server/http/staticAssets.ts).
+{
+  const shell = [routeChunkFiles(manifest, 'routes/_app.tsx'), routeChunkFiles(manifest, 'routes/_app/app.tsx')];
+  const files = [...new Set(shell.flatMap((chunk) => chunk.files))];
+  const sheets = [...new Set(shell.flatMap((chunk) => chunk.css))];
+  if (shell.some((chunk) => chunk.files.length === 0)) throw new Error('no chunk for the app shell or the chat route in the build manifest');
+  const links = [
+    ...sheets.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+    ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+  ].join('');
+  const page = template.replace('</head>', `${links}</head>`);
+  const file = path.join(outDir, 'app.html');
+  fs.writeFileSync(file, page);
+  fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+}
+
 const routes = routePaths();
 if (!routes.includes('/') || !routes.includes('/app')) throw new Error(`unexpected client routes: ${routes.join(', ')}`);
 fs.writeFileSync(path.join(outDir, 'routes.json'), `${JSON.stringify(routes)}\n`);

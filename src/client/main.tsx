@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/mantinePublic';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App';
 import { queryClient } from './lib/queryClient';
@@ -12,8 +11,16 @@ const app = <App router={router} queryClient={queryClient} />;
 // a form sent with Enter, would do nothing (or reload the page). They are held here and given
 // again once hydration has begun (React then hydrates what they target first). Links need no
 // script and keep working as they are.
+// Until this script runs, the page's boot script (scripts/prerender-boot.js) holds them; they are
+// taken over here.
+declare global {
+  interface Window {
+    takeEarlyInteractions?: () => Array<() => void>;
+  }
+}
+
 function holdInteractionsUntilHydrated(): () => void {
-  const held: Array<() => void> = [];
+  const held: Array<() => void> = window.takeEarlyInteractions?.() ?? [];
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof HTMLElement ? event.target : null;
     if (!target || target.closest('a[href]')) return;

@@ -71,6 +71,8 @@ const prerendered = {
   privacy: prerenderedPage('Privacy Policy'),
   login: prerenderedPage('Log in'),
   'not-found': prerenderedPage('404 Page Not Found'),
+  // /app's page: the single-page app with the chat's scripts preloaded, nothing prerendered.
+  app: `<!doctype html><html lang="en"><head><link rel="modulepreload" crossorigin href="/assets/app-Ab12Cd34.js"></head><body><div id="root"></div><!--${'padding '.repeat(200)}--></body></html>\n`,
 };
 
 let fake: FakeOpenAI;
@@ -176,8 +178,14 @@ describe('prerendered public pages', () => {
     expect(plain.body.toString()).toContain('<h1>Your AI coach</h1>');
   });
 
-  it("sends the app's routes the single-page shell", async () => {
-    for (const route of ['/app', '/settings', '/index.html']) {
+  it("sends the app's routes the single-page shell, /app the one that preloads the chat", async () => {
+    for (const route of ['/app', '/app/', '/app?chat=3']) {
+      const res = await raw(prerenderedSite.url + route);
+      expect(res.status, route).toBe(200);
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(res.body.toString(), route).toBe(prerendered.app);
+    }
+    for (const route of ['/settings', '/index.html']) {
       const res = await raw(prerenderedSite.url + route);
       expect(res.status, route).toBe(200);
       expect(res.headers['cache-control'], route).toBe('no-cache');

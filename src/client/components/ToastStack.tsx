@@ -1,3 +1,5 @@
+import '../styles/mantineApp';
+import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
 // Loaded by Toasts.tsx with the first toast.

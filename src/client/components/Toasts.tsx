@@ -8,8 +8,9 @@ import { toastDefaults } from '../../shared/constants';
 // store holds when it mounts, and stays mounted afterwards.
 //
 // It mounts with the first toast, or earlier on screens from which a toast is likely (the auth
-// forms, the app: usePreloadToasts), so that a toast shown just before a navigation appears at
-// once rather than after the next page's scripts.
+// forms, the app: usePreloadToasts) as soon as the user first presses a key or a pointer there,
+// so that a toast shown just before a navigation appears at once rather than after the next
+// page's scripts, without making the container part of the screen's first load (issue 10).
 const ToastStack = lazy(() => import('./ToastStack'));
 
 let requested = false;
@@ -19,12 +20,25 @@ const subscribe = (listener: () => void) => {
   return () => void listeners.delete(listener);
 };
 
-/** Mounts the toast container once the calling screen has mounted. */
+function request() {
+  if (requested) return;
+  requested = true;
+  for (const listener of listeners) listener();
+}
+
+/** Mounts the toast container at the first key or pointer press after the calling screen mounted. */
 export function usePreloadToasts() {
   useEffect(() => {
     if (requested) return;
-    requested = true;
-    for (const listener of listeners) listener();
+    const events = ['pointerdown', 'keydown'] as const;
+    const onInput = () => {
+      for (const name of events) window.removeEventListener(name, onInput, true);
+      request();
+    };
+    for (const name of events) window.addEventListener(name, onInput, true);
+    return () => {
+      for (const name of events) window.removeEventListener(name, onInput, true);
+    };
   }, []);
 }
 

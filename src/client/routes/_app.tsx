@@ -1,12 +1,16 @@
 import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
 import { usePreloadToasts } from '../components/Toasts';
-import { SignInPanel } from '../features/auth/SignInPanel';
 import { useSession } from '../features/auth/useSession';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
+
+// Shown only when demo mode is off and nobody is signed in: its forms (tabs, zod schemas) are not
+// part of the app's first visit (issue 10).
+const SignInPanel = lazy(() => import('../features/auth/SignInPanel').then((module) => ({ default: module.SignInPanel })));
 
 // The app screens: header, sidebar (an overlay toggled by the burger on small screens), content.
 export const Route = createFileRoute('/_app')({
@@ -53,7 +57,9 @@ function AppLayout() {
         // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.
         <AppShell.Main>
           <Center mih="calc(100dvh - 60px)" p="md">
-            <SignInPanel />
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SignInPanel />
+            </Suspense>
           </Center>
         </AppShell.Main>
       )}

@@ -16,6 +16,7 @@ import expressStaticGzip from 'express-static-gzip';
 //
 // The public pages are prerendered by the build (scripts/prerender.mjs) into prerendered/: /,
 // /terms, /privacy and /login get their own HTML (drawn before any script runs, then hydrated),
+// /app the single-page app's HTML with the chat's scripts preloaded,
 // and a path that is no client route gets the not-found page with status 404. The list of client
 // routes comes from the same build (prerendered/routes.json). Without prerendered pages (a build
 // from before, a test fixture) every path gets index.html, as a single-page app.
@@ -69,8 +70,11 @@ export function clientAssets(dir: string): Router {
 }
 
 const prerenderedDir = 'prerendered';
-/** The prerendered public pages (scripts/prerender.mjs), by path. */
-const publicPages: Record<string, string> = { '/': 'index', '/terms': 'terms', '/privacy': 'privacy', '/login': 'login' };
+/**
+ * The prerendered public pages (scripts/prerender.mjs), by path; and /app's page, which is not
+ * prerendered but preloads the app shell's and the chat's scripts (index.html otherwise).
+ */
+const publicPages: Record<string, string> = { '/': 'index', '/terms': 'terms', '/privacy': 'privacy', '/login': 'login', '/app': 'app' };
 
 /** Which prerendered page a path gets, if the build prerendered them: a public page, the not-found page, or none (index.html). */
 function prerenderedPages(root: string): { pageFor: (pathname: string) => string | undefined } | undefined {

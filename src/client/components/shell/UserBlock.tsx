@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { Avatar, Group, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
 import { IconChevronUp } from '@tabler/icons-react';
 import { IconLogout } from '@tabler/icons-react';
 import { IconMoon } from '@tabler/icons-react';
@@ -7,6 +7,7 @@ import { IconSun } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useLogout } from '../../features/auth/useLogout';
 import { initialsOf, useSession } from '../../features/auth/useSession';
+import { LazyMenu } from '../LazyFloating';
 
 // Initials, full name and job title, with a menu of Settings and Logout (SPEC section 2).
 export function UserBlock(props: { showSettings: boolean; onNavigate?: () => void }) {
@@ -15,8 +16,11 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
   const { colorScheme, toggleColorScheme } = useMantineColorScheme();
   if (!user) return null;
   return (
-    <Menu position="top-start" width={240} withinPortal>
-      <Menu.Target>
+    <LazyMenu
+      position="top-start"
+      width={240}
+      withinPortal
+      target={
         <UnstyledButton
           aria-label={`Account menu for ${user.fullName}`}
           p="xs"
@@ -38,8 +42,9 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
             <IconChevronUp size={16} aria-hidden />
           </Group>
         </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
+      }
+      dropdown={(Menu) => (
+        <>
         {props.showSettings && (
           <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />} onClick={props.onNavigate}>
             Settings
@@ -56,7 +61,8 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={logout} disabled={isPending}>
           Logout
         </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+        </>
+      )}
+    />
   );
 }

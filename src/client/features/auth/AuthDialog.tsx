@@ -1,3 +1,4 @@
+import '../../styles/mantineApp';
 import { Modal, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useNavigate } from '@tanstack/react-router';

@@ -1,3 +1,4 @@
+import '../../styles/mantineApp';
 import { Alert, Anchor, Box, Center, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';

@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Menu, Text, Textarea, Tooltip, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Group, Text, Textarea, useComputedColorScheme } from '@mantine/core';
 import { IconArrowUp } from '@tabler/icons-react';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { IconPlayerStopFilled } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { IconBulb } from '@tabler/icons-react';
 import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
+import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
 
@@ -98,8 +99,11 @@ export function ChatComposer(props: {
             submit();
           }}
         >
-          <Menu position="top-start" width={280} withinPortal>
-            <Menu.Target>
+          <LazyMenu
+            position="top-start"
+            width={280}
+            withinPortal
+            target={
               <ActionIcon
                 variant="subtle"
                 color="gray"
@@ -111,16 +115,18 @@ export function ChatComposer(props: {
               >
                 <IconBulb size={18} />
               </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Label>{chatTexts.coachingToolsTitle}</Menu.Label>
-              {chatTexts.quickStarts.map((tool) => (
-                <Menu.Item key={tool.id} onClick={() => props.onQuickStart(tool.message)}>
-                  {tool.label}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
+            }
+            dropdown={(Menu) => (
+              <>
+                <Menu.Label>{chatTexts.coachingToolsTitle}</Menu.Label>
+                {chatTexts.quickStarts.map((tool) => (
+                  <Menu.Item key={tool.id} onClick={() => props.onQuickStart(tool.message)}>
+                    {tool.label}
+                  </Menu.Item>
+                ))}
+              </>
+            )}
+          />
           <Textarea
             ref={inputRef}
             className={classes.composerInput}
@@ -138,7 +144,7 @@ export function ChatComposer(props: {
           />
           <VoiceCallButton chatId={props.chatId} />
           {props.streaming ? (
-            <Tooltip label={chatTexts.stop} openDelay={700}>
+            <LazyTooltip label={chatTexts.stop} openDelay={700}>
               <ActionIcon
                 type="button"
                 size="lg"
@@ -153,13 +159,13 @@ export function ChatComposer(props: {
               >
                 <IconPlayerStopFilled size={14} />
               </ActionIcon>
-            </Tooltip>
+            </LazyTooltip>
           ) : (
-            <Tooltip label={chatTexts.send} openDelay={700}>
+            <LazyTooltip label={chatTexts.send} openDelay={700}>
               <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatTexts.send} disabled={!canSend}>
                 <IconArrowUp size={18} />
               </ActionIcon>
-            </Tooltip>
+            </LazyTooltip>
           )}
         </form>
         {value.length > counterFrom && (

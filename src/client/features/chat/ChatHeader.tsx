@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Group, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Text, Title } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { IconDownload } from '@tabler/icons-react';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
+import { LazyTooltip } from '../../components/LazyFloating';
 import classes from './chat.module.css';
 
 type HeaderAction = {
@@ -32,7 +33,7 @@ function HeaderButton(props: HeaderAction) {
       >
         {props.label}
       </Button>
-      <Tooltip label={props.ariaLabel} openDelay={700}>
+      <LazyTooltip label={props.ariaLabel} openDelay={700}>
         <ActionIcon
           hiddenFrom="sm"
           variant="default"
@@ -44,7 +45,7 @@ function HeaderButton(props: HeaderAction) {
         >
           {props.icon}
         </ActionIcon>
-      </Tooltip>
+      </LazyTooltip>
     </>
   );
 }
@@ -76,7 +77,7 @@ export function ChatHeader(props: {
         >
           {chatTexts.newChat}
         </Button>
-        <Tooltip label={chatTexts.newChatLabel} openDelay={700}>
+        <LazyTooltip label={chatTexts.newChatLabel} openDelay={700}>
           <ActionIcon
             hiddenFrom="sm"
             size="lg"
@@ -85,7 +86,7 @@ export function ChatHeader(props: {
           >
             <IconPlus size={18} />
           </ActionIcon>
-        </Tooltip>
+        </LazyTooltip>
         <HeaderButton
           label={chatTexts.copyConversation}
           ariaLabel={chatTexts.copyConversationLabel}

@@ -5,7 +5,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
 import { TRPCClientError } from '@trpc/client';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -21,8 +21,11 @@ import { useChatEvents } from './useChatEvents';
 import { useConversationExport } from './useConversationExport';
 import { useForgetTemporaryChat } from './useForgetTemporaryChat';
 import { stylePanelTriggered } from '../../../shared/writingStyleTriggers';
-import { WritingStylePanel } from '../writingStyle/WritingStylePanel';
 import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
+
+// The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
+// conversation asks for it: loaded then, not with the chat page (issue 10).
+const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
 export function ChatPage(props: { chatId?: number }) {
@@ -268,7 +271,11 @@ function OpenChat({ chatId }: { chatId: number }) {
         }}
         onModifyAgenda={onModifyAgenda}
       >
-        {stylePanelTriggered(messages) && <WritingStylePanel />}
+        {stylePanelTriggered(messages) && (
+          <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+            <WritingStylePanel />
+          </Suspense>
+        )}
       </ChatThread>
       <ChatComposer
         ref={composerRef}

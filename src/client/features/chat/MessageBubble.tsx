@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, CopyButton, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, CopyButton } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { IconCopy } from '@tabler/icons-react';
 import { IconPlayerStopFilled } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { IconSparkles } from '@tabler/icons-react';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { memo, type ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
+import { LazyTooltip } from '../../components/LazyFloating';
 import { SaveAsGoal } from '../goals/SaveAsGoal';
 import { AgendaActions } from './AgendaActions';
 import { mentionsAgenda } from './agenda';
@@ -100,7 +101,7 @@ function CopyMessageButton(props: { text: string }) {
   return (
     <CopyButton value={props.text} timeout={copyConfirmMs}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? chatTexts.copiedMessage : chatTexts.copyMessage} openDelay={copied ? 0 : 700} withArrow>
+        <LazyTooltip label={copied ? chatTexts.copiedMessage : chatTexts.copyMessage} openDelay={copied ? 0 : 700} withArrow>
           <ActionIcon
             variant="subtle"
             color={copied ? 'teal' : 'gray'}
@@ -111,7 +112,7 @@ function CopyMessageButton(props: { text: string }) {
           >
             {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
           </ActionIcon>
-        </Tooltip>
+        </LazyTooltip>
       )}
     </CopyButton>
   );

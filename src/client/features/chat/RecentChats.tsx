@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Menu, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconDots } from '@tabler/icons-react';
 import { IconPencil } from '@tabler/icons-react';
 import { IconPin } from '@tabler/icons-react';
@@ -8,8 +8,9 @@ import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { updateChatSchema } from '../../../shared/schemas/chats';
+import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
+import { LazyMenu } from '../../components/LazyFloating';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import classes from './chat.module.css';
@@ -33,9 +34,11 @@ export function RecentChats(props: { onNavigate: () => void }) {
 
   /** Returns a validation message, or null when the title was taken. */
   const rename = (chat: ChatDto, title: string): string | null => {
-    const parsed = updateChatSchema.safeParse({ chatId: chat.id, title });
-    if (!parsed.success) return parsed.error.issues[0]?.message ?? chatTexts.titleRequired;
-    const next = parsed.data.title!;
+    // The server's titleSchema (shared/schemas/chats.ts) checked by hand, with its messages: the
+    // sidebar is part of every first visit to /app, zod is not (issue 10).
+    const next = title.trim();
+    if (!next) return chatTexts.titleRequired;
+    if (next.length > chatLimits.titleMax) return chatTexts.titleTooLong(chatLimits.titleMax);
     if (next === chat.title) return null;
     upsertChat(queryClient, { ...chat, title: next });
     update.mutate(
@@ -162,25 +165,31 @@ function ChatMenu(props: { chat: ChatDto; onRename: () => void; onTogglePin: () 
   const { chat } = props;
   return (
     // Focus is not handed back to the button: Rename moves it into the title field.
-    <Menu position="bottom-end" width={180} withinPortal returnFocus={false}>
-      <Menu.Target>
+    <LazyMenu
+      position="bottom-end"
+      width={180}
+      withinPortal
+      returnFocus={false}
+      target={
         <ActionIcon variant="subtle" color="gray" size="sm" mr={4} className={classes.chatMenuButton} aria-label={chatTexts.chatOptions(chat.title)}>
           <IconDots size={16} />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={14} />} onClick={props.onRename}>
-          {chatTexts.rename}
-        </Menu.Item>
-        <Menu.Item leftSection={chat.isPinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />} onClick={props.onTogglePin}>
-          {chat.isPinned ? chatTexts.unpin : chatTexts.pin}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={props.onDelete}>
-          {chatTexts.delete}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+      dropdown={(Menu) => (
+        <>
+          <Menu.Item leftSection={<IconPencil size={14} />} onClick={props.onRename}>
+            {chatTexts.rename}
+          </Menu.Item>
+          <Menu.Item leftSection={chat.isPinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />} onClick={props.onTogglePin}>
+            {chat.isPinned ? chatTexts.unpin : chatTexts.pin}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={props.onDelete}>
+            {chatTexts.delete}
+          </Menu.Item>
+        </>
+      )}
+    />
   );
 }
 

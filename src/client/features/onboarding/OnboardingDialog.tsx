@@ -3,7 +3,6 @@ import { useForm } from '@mantine/form';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconArrowRight } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { lazy, Suspense, useState } from 'react';
 import { onboardingTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
@@ -15,7 +14,7 @@ import {
   initialOnboardingForm,
   loadOnboardingData,
   markOnboardingSeen,
-  onboardingFormSchema,
+  onboardingFormValidation,
   saveOnboardingData,
   type OnboardingForm,
   type ToolKey,
@@ -72,7 +71,7 @@ function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
   const form = useForm<OnboardingForm>({
     mode: 'uncontrolled',
     initialValues: initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }),
-    validate: zod4Resolver(onboardingFormSchema, { errorPriority: 'first' }),
+    validate: onboardingFormValidation,
   });
 
   const remember = () => saveOnboardingData(form.getValues(), connections);

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { limits, storageKeys } from '../../../shared/constants';
 import {
   calendarAccessOptions,
@@ -6,10 +5,15 @@ import {
   onboardingDefaults,
   onboardingLimits,
   onboardingStorageKey,
+  type CalendarAccess,
+  type EmailHistoryDays,
 } from '../../../shared/settingsConstants';
 import { onboardingTexts } from '../../../shared/texts';
 
 // SPEC section 3 'Onboarding data', kept in this browser only (SPEC section 6).
+// Checked by hand rather than with zod: zod is about 24 KB of gzipped JavaScript, and this dialog
+// is part of every first visit to /app (issue 10). The server checks the profile fields it is sent
+// with its own zod schemas (shared/schemas/profile.ts); the messages here are the same texts.
 export const toolKeys = ['gmail', 'outlook', 'googleCalendar', 'teams', 'linkedin'] as const;
 export type ToolKey = (typeof toolKeys)[number];
 export type Connections = Record<ToolKey, boolean>;
@@ -17,41 +21,71 @@ export type Connections = Record<ToolKey, boolean>;
 const noConnections: Connections = { gmail: false, outlook: false, googleCalendar: false, teams: false, linkedin: false };
 
 // The role and privacy steps as one form. Direct reports is '' while empty (NumberInput).
-export const onboardingFormSchema = z.object({
-  jobTitle: z.string().trim().max(limits.jobTitleMax, `Must be at most ${limits.jobTitleMax} characters`),
-  company: z.string().trim().max(limits.companyMax, `Must be at most ${limits.companyMax} characters`),
-  manager: z.string().trim().max(onboardingLimits.managerMax, `Must be at most ${onboardingLimits.managerMax} characters`),
-  directReports: z.union([
-    z.literal(''),
-    z
-      .number({ message: onboardingTexts.directReportsInvalid })
-      .int(onboardingTexts.directReportsInvalid)
-      .min(0, onboardingTexts.directReportsInvalid)
-      .max(onboardingLimits.directReportsMax, onboardingTexts.directReportsInvalid),
-  ], { message: onboardingTexts.directReportsInvalid }),
-  emailHistoryDays: z.enum(emailHistoryDayOptions),
-  calendarAccess: z.enum(calendarAccessOptions),
-  saveChatHistory: z.boolean(),
-});
-export type OnboardingForm = z.infer<typeof onboardingFormSchema>;
+export type OnboardingForm = {
+  jobTitle: string;
+  company: string;
+  manager: string;
+  directReports: number | '';
+  emailHistoryDays: EmailHistoryDays;
+  calendarAccess: CalendarAccess;
+  saveChatHistory: boolean;
+};
 
-const storedSchema = z.object({
-  jobTitle: z.string().nullable().catch(null),
-  company: z.string().nullable().catch(null),
-  manager: z.string().nullable().catch(null),
-  directReports: z.number().int().min(0).nullable().catch(null),
-  privacy: z
-    .object({
-      emailHistoryDays: z.enum(emailHistoryDayOptions).catch(onboardingDefaults.emailHistoryDays),
-      calendarAccess: z.enum(calendarAccessOptions).catch(onboardingDefaults.calendarAccess),
-      saveChatHistory: z.boolean().catch(onboardingDefaults.saveChatHistory),
-    })
-    .catch({ ...onboardingDefaults }),
-  connections: z
-    .object(Object.fromEntries(toolKeys.map((key) => [key, z.boolean().catch(false)])) as Record<ToolKey, z.ZodCatch<z.ZodBoolean>>)
-    .catch(noConnections),
-});
-export type OnboardingData = z.infer<typeof storedSchema>;
+const atMost = (max: number) => (value: string) => (value.trim().length > max ? `Must be at most ${max} characters` : null);
+
+/** @mantine/form's `validate` for the onboarding form: a message per invalid field, else null. */
+export const onboardingFormValidation = {
+  jobTitle: atMost(limits.jobTitleMax),
+  company: atMost(limits.companyMax),
+  manager: atMost(onboardingLimits.managerMax),
+  directReports: (value: number | '') =>
+    value === '' || (Number.isInteger(value) && value >= 0 && value <= onboardingLimits.directReportsMax)
+      ? null
+      : onboardingTexts.directReportsInvalid,
+  // The privacy fields come from a fixed list of choices and a switch: nothing to check.
+};
+
+export type OnboardingData = {
+  jobTitle: string | null;
+  company: string | null;
+  manager: string | null;
+  directReports: number | null;
+  privacy: { emailHistoryDays: EmailHistoryDays; calendarAccess: CalendarAccess; saveChatHistory: boolean };
+  connections: Connections;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+const oneOf = <T extends string>(options: readonly T[], value: unknown, fallback: T): T =>
+  options.includes(value as T) ? (value as T) : fallback;
+
+/**
+ * What was stored in this browser, read leniently: a field that is missing or of the wrong type
+ * falls back to its default (null, the privacy defaults, not connected), as a part of the data
+ * written by an older version must not throw the rest away. Null when it is not an object at all.
+ */
+export function parseOnboardingData(value: unknown): OnboardingData | null {
+  if (!isRecord(value)) return null;
+  const reports = value.directReports;
+  const privacy = isRecord(value.privacy) ? value.privacy : null;
+  const connections = isRecord(value.connections) ? value.connections : null;
+  return {
+    jobTitle: stringOrNull(value.jobTitle),
+    company: stringOrNull(value.company),
+    manager: stringOrNull(value.manager),
+    directReports: typeof reports === 'number' && Number.isInteger(reports) && reports >= 0 ? reports : null,
+    privacy: privacy
+      ? {
+          emailHistoryDays: oneOf(emailHistoryDayOptions, privacy.emailHistoryDays, onboardingDefaults.emailHistoryDays),
+          calendarAccess: oneOf(calendarAccessOptions, privacy.calendarAccess, onboardingDefaults.calendarAccess),
+          saveChatHistory: typeof privacy.saveChatHistory === 'boolean' ? privacy.saveChatHistory : onboardingDefaults.saveChatHistory,
+        }
+      : { ...onboardingDefaults },
+    connections: connections
+      ? (Object.fromEntries(toolKeys.map((key) => [key, connections[key] === true])) as Connections)
+      : { ...noConnections },
+  };
+}
 
 export function hasSeenOnboarding(): boolean {
   try {
@@ -74,8 +108,7 @@ export function loadOnboardingData(): OnboardingData | null {
   try {
     const raw = window.localStorage.getItem(onboardingStorageKey);
     if (!raw) return null;
-    const parsed = storedSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return parseOnboardingData(JSON.parse(raw));
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
-import { ActionIcon, Tooltip } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { IconMicrophone } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { voiceTexts } from '../../../shared/texts';
+import { LazyTooltip } from '../../components/LazyFloating';
 
 // The call dialog (recording, voice activity, audio playback) is loaded when a call is first
 // started, not with the chat page (issue 10: /app's first visit).
@@ -14,14 +15,14 @@ export function VoiceCallButton(props: { disabled?: boolean; chatId?: number }) 
   const [started, setStarted] = useState(false);
   return (
     <>
-      <Tooltip label={voiceTexts.startVoiceCall} openDelay={700}>
+      <LazyTooltip label={voiceTexts.startVoiceCall} openDelay={700}>
         <ActionIcon type="button" variant="subtle" color="gray" size="lg" radius="xl" aria-label={voiceTexts.startVoiceCall} disabled={props.disabled} onClick={() => {
             setStarted(true);
             setOpened(true);
           }}>
           <IconMicrophone size={18} />
         </ActionIcon>
-      </Tooltip>
+      </LazyTooltip>
       {started && (
         <Suspense fallback={null}>
           <VoiceCallDialog opened={opened} onClose={() => setOpened(false)} chatId={props.chatId} />

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import { useEffect, useRef, useState } from 'react';
 import { writingStyleStorageKey } from '../../../shared/constants';
-import { writingStyleSchema, type WritingStyle, type WritingStyleResponse } from '../../../shared/schemas/writingStyle';
+import type { WritingStyle, WritingStyleResponse } from '../../../shared/schemas/writingStyle';
 import { writingStyleTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -15,9 +15,29 @@ import { trpc, trpcClient } from '../../lib/trpc';
 // The mirror is removed whenever the session changes (forgetUserLocalCopies in lib/localCopies.ts),
 // so the next user of this browser never sees it.
 
+// The mirror's shape (writingStyleSchema in shared/schemas/writingStyle.ts) checked by hand: this
+// hook runs on every first visit to /app, and zod is about 24 KB of gzipped JavaScript (issue 10).
+const isStringOrNull = (value: unknown) => value === null || typeof value === 'string';
+
 function readMirror(value: unknown): WritingStyle | null {
-  const parsed = writingStyleSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const valid =
+    isStringOrNull(v.tone) &&
+    (v.toneSource === 'model' || v.toneSource === 'markers') &&
+    Array.isArray(v.commonPhrases) &&
+    v.commonPhrases.every((phrase) => typeof phrase === 'string') &&
+    isStringOrNull(v.greeting) &&
+    isStringOrNull(v.signOff) &&
+    isStringOrNull(v.structure) &&
+    isStringOrNull(v.length) &&
+    typeof v.lastUpdated === 'string' &&
+    Number.isInteger(v.emailsAnalyzed) &&
+    (v.emailsAnalyzed as number) >= 0;
+  if (!valid) return null;
+  // Only the profile's own fields, as the schema's parse gave.
+  const { tone, toneSource, commonPhrases, greeting, signOff, structure, length, lastUpdated, emailsAnalyzed } = v as WritingStyle;
+  return { tone, toneSource, commonPhrases, greeting, signOff, structure, length, lastUpdated, emailsAnalyzed };
 }
 
 function isNetworkError(error: unknown): boolean {
