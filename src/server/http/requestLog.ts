@@ -31,11 +31,13 @@ export function requestLog(log: Logger) {
     autoLogging: { ignore: (req) => unlogged.has(pathOf(req)) },
     customAttributeKeys: { responseTime: 'ms' },
     serializers: {
-      req: (req: { raw: IncomingMessage; method: string }) => ({ method: req.method, path: pathOf(req.raw) }),
+      req: (req: IncomingMessage) => ({ method: req.method, path: pathOf(req) }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       err: () => undefined,
     },
-    wrapSerializers: true,
+    // Our serializers take the request and response as they are: pino's standard wrappers would
+    // first copy each (headers, address, query...) into an object of their own, twice a request.
+    wrapSerializers: false,
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request',
     customSuccessObject: (req, res, value) => ({ ...value, req }),
