@@ -13,10 +13,10 @@
 // BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from './support/freePort.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const admin = process.env.BENCH_POSTGRES ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -27,15 +27,6 @@ const connections = 50;
 const dbName = `ai_coach_bench_chats_${process.pid}`;
 const databaseUrl = Object.assign(new URL(admin), { pathname: `/${dbName}` }).toString();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 const appPort = await freePort();
 let barePort = await freePort();
 while (barePort === appPort) barePort = await freePort();

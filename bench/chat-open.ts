@@ -24,11 +24,11 @@
 // BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeChatRequest } from '../test/fakes/openai.js';
+import { freePort } from './support/freePort.js';
 
 const budget = { openMs: 500, longTaskMs: 50, messageNodes: 60 };
 const questions = 150; // 300 messages
@@ -95,16 +95,6 @@ const streamedReply = (k: number) =>
 
 // ---- Servers -----------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const fake = await startFakeOpenAI();
 const numberOf = (request: FakeChatRequest) => Number(/\(#(\d+)\)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 0);

@@ -25,13 +25,13 @@
 // NGINX              the nginx binary (default /usr/sbin/nginx)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createTRPCClient, createWSClient, httpLink, splitLink, wsLink } from '@trpc/client';
 import pg from 'pg';
 import WebSocket from 'ws';
 import type { AppRouter } from '../src/server/trpc/root.js';
+import { freePort } from './support/freePort.js';
 
 const chatCount = Number(process.env.BENCH_CHATS ?? 200);
 const userCount = Math.min(chatCount, Number(process.env.BENCH_USERS ?? 10));
@@ -108,16 +108,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void cleanUp().finally(() => process.exit(130)));
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string, what: string, child: ChildProcess, seconds = 60) {
   for (let i = 0; i < seconds * 10; i++) {

@@ -14,24 +14,15 @@
 // start (node --cpu-prof; the process is stopped as soon as /readyz answers).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './support/freePort.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const budgetMs = 3000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startOnce(dataDir: string): Promise<number> {
   const port = await freePort();
