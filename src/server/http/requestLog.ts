@@ -21,12 +21,13 @@ const unlogged = new Set(['/ping', '/healthz']);
 //   it, yet checking them cost about as much as writing the line. So request lines go through a
 //   child of the app's logger (same level, same destination) without redaction paths; every other
 //   line is redacted as before (log.test.ts).
-// - quietReqLogger and quietResLogger: req.log and res.log carry only the request id, so the
-//   request's serialized copy is not bound into the logger the line is written with.
+// - One child logger a request, not two: pino-http always makes one carrying the request (req.log,
+//   for handlers; none here logs through it), and with quietReqLogger a second one for the request
+//   id. Here the request line is written by the base logger (quietResLogger) and carries the
+//   request id and the request itself (customSuccessObject, customErrorObject).
 export function requestLog(log: Logger) {
   return pinoHttp({
     logger: log.child({}, { redact: [] }),
-    quietReqLogger: true,
     quietResLogger: true,
     autoLogging: { ignore: (req) => unlogged.has(pathOf(req)) },
     customAttributeKeys: { responseTime: 'ms' },
@@ -40,8 +41,8 @@ export function requestLog(log: Logger) {
     wrapSerializers: false,
     customSuccessMessage: () => 'request',
     customErrorMessage: () => 'request',
-    customSuccessObject: (req, res, value) => ({ ...value, req }),
-    customErrorObject: (req, res, _error, value) => ({ ...value, req, err: undefined }),
+    customSuccessObject: (req, _res, value) => ({ reqId: req.id, ...value, req }),
+    customErrorObject: (req, _res, _error, value) => ({ reqId: req.id, ...value, req, err: undefined }),
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'warn' : 'info'),
   });
 }
