@@ -53,6 +53,10 @@ export function under(prefixes: string[], router: Router): RequestHandler & { st
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on the JSON answers of /api (res.json): each is one user's data, fetched again when it
+  // may have changed, and hashing every body cost about 2% of a request (bench/README.md, "GET
+  // /api/chats"). Static files keep theirs (serve-static sets its own).
+  app.disable('etag');
   app.set('trust proxy', deps.config.trustProxy);
   app.use(securityHeaders(Boolean(options.clientMiddleware)));
   app.use(strictTransportSecurity(deps.config.trustProxy));
