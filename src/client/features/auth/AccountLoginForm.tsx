@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { standaloneLoginSchema } from '../../../shared/schemas/auth';
 import { authTexts } from '../../../shared/texts';
 import { errorMessage, errorStatus, fieldErrorsOf } from '../../lib/errors';
@@ -11,6 +11,7 @@ import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
+import { useAdoptTypedValues } from './useAdoptTypedValues';
 
 // The Account Login tab of /login: both fields required; on success go to / (SPEC section 2).
 export function AccountLoginForm() {
@@ -21,6 +22,8 @@ export function AccountLoginForm() {
     initialValues: { username: '', password: '' },
     validate: zod4Resolver(standaloneLoginSchema, { errorPriority: 'first' }),
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  useAdoptTypedValues(form, formRef);
   const login = useMutation(trpc.auth.login.mutationOptions());
 
   const submit = form.onSubmit(async (values) => {
@@ -44,7 +47,7 @@ export function AccountLoginForm() {
   });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate>
       <Stack gap="sm">
         <CredentialFields form={form} focus="mount" />
         <FormError message={formMessage} />

@@ -14,6 +14,7 @@ export function CredentialFields(props: { form: CredentialsForm; newPassword?: b
     <>
       <TextInput
         label="Username"
+        name="username"
         autoComplete="username"
         autoCapitalize="none"
         spellCheck={false}
@@ -25,6 +26,7 @@ export function CredentialFields(props: { form: CredentialsForm; newPassword?: b
       />
       <PasswordInput
         label="Password"
+        name="password"
         autoComplete={props.newPassword ? 'new-password' : 'current-password'}
         required
         key={form.key('password')}
