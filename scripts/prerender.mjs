@@ -75,16 +75,20 @@ function inlineStylesheet(page, file) {
 const bootSource = fs.readFileSync(path.join(root, 'scripts/prerender-boot.js'), 'utf8');
 const bootFile = `assets/boot-${createHash('sha256').update(bootSource).digest('base64url').slice(0, 8)}.js`;
 fs.writeFileSync(path.join(clientDir, bootFile), bootSource);
-function bootAfterPaint(page) {
+// keepPreloads: the modulepreload links stay in the page, fetched as it is parsed: each request
+// the boot script starts costs the main thread about 1 ms (4 ms on Lighthouse's phone), and /app's
+// page names about 80 scripts; while the page is parsed, that time is not yet blocking anything.
+function bootAfterPaint(page, { keepPreloads = false } = {}) {
   const entryScript = page.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/);
   if (!entryScript) throw new Error('no entry script in the page');
-  const preloads = [...page.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+  const preloads = keepPreloads ? [] : [...page.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
   let out = page.replace(entryScript[0], () => `<script type="module" src="/${bootFile}" data-entry="${entryScript[1]}" data-preload="${preloads.map((m) => m[1]).join(' ')}"></script>`);
   for (const link of preloads) out = out.replace(link[0], '');
   return out;
 }
 
-const { render, routePaths } = await import(pathToFileURL(entry).href);
+const { render, renderAppShell, routePaths } = await import(pathToFileURL(entry).href);
+const renderedShell = { app: await renderAppShell(false), 'app-chat': await renderAppShell(true) };
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
 const template = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
 const placeholder = '<div id="root"></div>';
@@ -119,25 +123,31 @@ for (const [name, url] of Object.entries(pages)) {
   fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
 }
 
-// /app, the chat: not prerendered (it is drawn for the session), but its page names the scripts of
-// the app shell and of the chat route, so the browser fetches them with the entry rather than
-// after it has run, in waves (issue 10: /app's LCP waits on that chain). Their stylesheets are
-// preloaded, not linked: nothing is drawn before the scripts run anyway, and the client links
-// them when it loads the chunks. The server sends this page for /app (src/server/http/staticAssets.ts).
+// /app, the chat: drawn for the session, so not prerendered as such; its page holds a placeholder
+// of the app shell and the chat page (src/client/components/shell/AppShellPlaceholder.tsx), drawn
+// before any script runs and replaced by the app (src/client/main.tsx), issue 10: /app's LCP.
+// app.html for a new conversation, app-chat.html for ?chat={id} (a conversation loading); the
+// server picks (src/server/http/staticAssets.ts). Styles inline like the public pages'; the
+// scripts of the app shell and of the chat route are fetched with the entry, after the first
+// paint (the boot script), rather than after it has run, in waves.
 {
   const shell = [routeChunkFiles(manifest, 'routes/_app.tsx'), routeChunkFiles(manifest, 'routes/_app/app.tsx')];
   const files = [...new Set(shell.flatMap((chunk) => chunk.files))];
   const sheets = [...new Set(shell.flatMap((chunk) => chunk.css))];
   if (shell.some((chunk) => chunk.files.length === 0)) throw new Error('no chunk for the app shell or the chat route in the build manifest');
-  const links = [
-    ...sheets.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
-    ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
-  ].join('');
-  const page = template.replace('</head>', `${links}</head>`);
-  const file = path.join(outDir, 'app.html');
-  fs.writeFileSync(file, page);
-  fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+  for (const [name, openChat] of [['app', false], ['app-chat', true]]) {
+    const links = [
+      ...sheets.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+      ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ].join('');
+    let page = template.replace(placeholder, () => `<div id="root">${renderedShell[name]}</div>`).replace('</head>', `${links}</head>`);
+    for (const file of [...(manifest['index.html'].css ?? []), ...sheets]) page = inlineStylesheet(page, file);
+    page = bootAfterPaint(page, { keepPreloads: true });
+    const file = path.join(outDir, `${name}.html`);
+    fs.writeFileSync(file, page);
+    fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+  }
 }
 
 const routes = routePaths();

@@ -1,4 +1,5 @@
 import './styles/mantinePublic';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App';
 import { queryClient } from './lib/queryClient';
@@ -46,7 +47,20 @@ function holdInteractionsUntilHydrated(): () => void {
   };
 }
 
-if (root.firstElementChild) {
+if (root.querySelector('[data-app-placeholder]')) {
+  // /app's placeholder (AppShellPlaceholder, prerendered): not what the app renders, so it is
+  // replaced, not hydrated. It stays on screen while the route's code and data load; the app is
+  // then rendered as a transition, which React does in slices of a few milliseconds, so a phone's
+  // main thread is never blocked for long (issue 10: Lighthouse TBT), and replaces it in one commit.
+  // It is inert: nothing in it was clicked or typed into (the boot script's hold is let go).
+  window.takeEarlyInteractions?.();
+  delete document.documentElement.dataset.hydration;
+  // A route that fails to load renders its error (the router's own state), as it would anyway.
+  void router
+    .load()
+    .catch(() => undefined)
+    .then(() => startTransition(() => createRoot(root).render(app)));
+} else if (root.firstElementChild) {
   // A public page prerendered at build time (scripts/prerender.mjs): load the route's code first,
   // so that the first render is the prerendered one, then take over the existing DOM.
   const release = holdInteractionsUntilHydrated();

@@ -1,7 +1,10 @@
-import { QueryClient } from '@tanstack/react-query';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { App, createAppRouter } from './App';
+import { AppShellPlaceholder } from './components/shell/AppShellPlaceholder';
+import { colorSchemeManager, theme } from './lib/theme';
 
 // The build's prerendering entry (vite.config.ts, SSR build; scripts/prerender.mjs): a public
 // page rendered to HTML as the browser's first render draws it, for the server to send before
@@ -24,4 +27,22 @@ export async function render(url: string): Promise<{ html: string; statusCode: n
 export function routePaths(): string[] {
   const router = createAppRouter({ queryClient: new QueryClient(), history: createMemoryHistory(), origin, prerendering: true });
   return Object.keys(router.routesByPath).map((route) => (route.length > 1 ? route.replace(/\/+$/, '') : route));
+}
+
+/**
+ * /app's placeholder (AppShellPlaceholder): what /app looks like before the app has run, a new
+ * conversation or (openChat) one loading. The browser replaces it rather than hydrating it (it is
+ * not what the app renders), so it gets a router of its own, for its links.
+ */
+export async function renderAppShell(openChat: boolean): Promise<string> {
+  const route = createRootRoute({ component: () => <AppShellPlaceholder openChat={openChat} /> });
+  const router = createRouter({ routeTree: route, history: createMemoryHistory({ initialEntries: ['/app'] }), origin });
+  await router.load();
+  return renderToString(
+    <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
 }

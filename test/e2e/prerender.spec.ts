@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
+import { chatTexts, commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
 
 // The public pages are prerendered by the build (scripts/prerender.mjs) and sent as HTML for
 // their paths (issue 10): the page is drawn before any script runs, then React hydrates it.
@@ -69,4 +69,39 @@ test('a click on the prerendered /login before React has taken it over is not lo
   await expect(page.locator('html[data-hydration="done"]')).toBeAttached();
   await expect(page.getByRole('tab', { name: 'Access Key' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('button', { name: 'Continue with access key' })).toBeVisible();
+});
+
+test('/app arrives with a placeholder of the chat, drawn before any script runs, that cannot be used', async ({ page, request }) => {
+  const html = await (await request.get('/app')).text();
+  expect(html).toContain('data-app-placeholder');
+  expect(html).toContain(chatTexts.greeting.replace("'", '&#x27;'));
+  // ?chat={id}: a conversation loading, not a new one's greeting.
+  const openChat = await (await request.get('/app?chat=1')).text();
+  expect(openChat).toContain('data-app-placeholder');
+  expect(openChat).toContain(chatTexts.loadingConversation);
+  expect(openChat).not.toContain(chatTexts.greeting.replace("'", '&#x27;'));
+
+  await page.context().route('**/*.js', (route) => route.abort());
+  await page.goto('/app');
+  await expect(page.getByText(chatTexts.greeting)).toBeVisible();
+  await expect(page.getByText(chatTexts.coachingToolsTitle)).toBeVisible();
+  // Inert: the input cannot be focused or typed into (what was typed would be lost with it).
+  const input = page.locator('textarea');
+  await expect(input).toBeVisible();
+  await input.click({ force: true });
+  await page.keyboard.type('lost');
+  await expect(input).toHaveValue('');
+});
+
+test('the app replaces the placeholder of /app and works', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  await page.goto('/app');
+  await expect(page.locator('[data-app-placeholder]')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /signed in as/ })).toBeVisible();
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await input.fill('Hello coach');
+  await expect(input).toHaveValue('Hello coach');
+  expect(errors).toEqual([]);
 });

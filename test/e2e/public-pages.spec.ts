@@ -61,6 +61,9 @@ test.describe('landing page', () => {
   for (const opener of openers) {
     test(`${opener.name} opens the auth dialog without leaving the page`, async ({ page }) => {
       await expect(page.getByRole('dialog')).toHaveCount(0);
+      // Some openers are links (to /app) that open the dialog instead once React has the page;
+      // clicked before that, the browser follows them (prerender.spec covers the early clicks).
+      await expect(page.locator('html[data-hydration="done"]')).toBeAttached();
 
       await opener.find(page).click();
 

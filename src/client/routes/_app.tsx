@@ -2,8 +2,10 @@ import { AppShell, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
+import { AfterFirstPaint } from '../components/shell/AfterFirstPaint';
 import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
+import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
 import { usePreloadToasts } from '../components/Toasts';
 import { useSession } from '../features/auth/useSession';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
@@ -46,12 +48,16 @@ function AppLayout() {
       {user ? (
         <>
           <AppShell.Navbar aria-label="Sidebar">
-            <Sidebar onNavigate={nav.close} />
+            <AfterFirstPaint fallback={<SidebarSkeleton />}>
+              <Sidebar onNavigate={nav.close} />
+            </AfterFirstPaint>
           </AppShell.Navbar>
           <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
             <Outlet />
           </AppShell.Main>
-          <OnboardingDialog />
+          <AfterFirstPaint>
+            <OnboardingDialog />
+          </AfterFirstPaint>
         </>
       ) : (
         // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.

@@ -58,8 +58,10 @@ export function clientAssets(dir: string): Router {
   // business: index.html, precompressed like the rest.
   routes.get('/{*splat}', (req, res, next) => {
     const url = req.url;
-    const page = prerendered?.pageFor(req.path);
+    let page = prerendered?.pageFor(req.path);
     if (page === 'not-found') res.status(404);
+    // /app?chat={id} opens a conversation: its placeholder shows one loading, not a new one's greeting.
+    if (page === 'app' && req.query.chat !== undefined && prerendered?.has('app-chat')) page = 'app-chat';
     req.url = page ? `/${prerenderedDir}/${page}.html` : '/index.html';
     serve(req, res, (error?: unknown) => {
       req.url = url;
@@ -71,13 +73,13 @@ export function clientAssets(dir: string): Router {
 
 const prerenderedDir = 'prerendered';
 /**
- * The prerendered public pages (scripts/prerender.mjs), by path; and /app's page, which is not
- * prerendered but preloads the app shell's and the chat's scripts (index.html otherwise).
+ * The prerendered public pages (scripts/prerender.mjs), by path; and /app's pages, which hold a
+ * placeholder of the app shell and the chat that the app replaces (index.html otherwise).
  */
 const publicPages: Record<string, string> = { '/': 'index', '/terms': 'terms', '/privacy': 'privacy', '/login': 'login', '/app': 'app' };
 
 /** Which prerendered page a path gets, if the build prerendered them: a public page, the not-found page, or none (index.html). */
-function prerenderedPages(root: string): { pageFor: (pathname: string) => string | undefined } | undefined {
+function prerenderedPages(root: string): { pageFor: (pathname: string) => string | undefined; has: (page: string) => boolean } | undefined {
   const dir = path.join(root, prerenderedDir);
   let clientRoutes: Set<string>;
   try {
@@ -89,6 +91,7 @@ function prerenderedPages(root: string): { pageFor: (pathname: string) => string
   }
   const built = new Set(fs.readdirSync(dir).filter((file) => file.endsWith('.html')).map((file) => file.slice(0, -'.html'.length)));
   return {
+    has: (page) => built.has(page),
     pageFor(pathname) {
       // The router treats /terms/ as /terms.
       const route = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;

@@ -16,6 +16,12 @@ export type ChatComposerHandle = {
   focus: () => void;
 };
 
+// The input grows with its text up to 8 lines. Where the browser can do that itself (CSS
+// field-sizing, Chromium), it does: Mantine's autosize measures a hidden copy of the input on
+// mount and on every change, and the first measuring forced the layout of the whole page inside
+// the commit that first draws /app (75 ms of Lighthouse's phone in one task, issue 10: TBT).
+const cssAutosize = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
+
 // Show the characters left only near the limit.
 const counterFrom = chatLimits.messageMax - 500;
 
@@ -130,11 +136,12 @@ export function ChatComposer(props: {
           <Textarea
             ref={inputRef}
             className={classes.composerInput}
-            classNames={{ input: classes.composerTextarea }}
+            classNames={{ input: `${classes.composerTextarea} ${cssAutosize ? classes.composerTextareaCss : ''}` }}
             variant="unstyled"
             aria-label={chatTexts.inputLabel}
             placeholder={chatTexts.inputPlaceholder}
-            autosize
+            autosize={!cssAutosize}
+            rows={cssAutosize ? 1 : undefined}
             minRows={1}
             maxRows={8}
             value={value}

@@ -14,7 +14,7 @@ import classes from './chat.module.css';
 import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertChat } from './chatCache';
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
-import { ChatThread, type ChatThreadHandle } from './ChatThread';
+import { ChatThread, DraftThread, type ChatThreadHandle } from './ChatThread';
 import { CoachingTools, coachingToolsId } from './CoachingTools';
 import { streamingReplies } from './streamingReplies';
 import { useChatEvents } from './useChatEvents';
@@ -121,14 +121,12 @@ function DraftChat() {
     return true;
   };
 
-  const onModifyAgenda = useCallback(() => composerRef.current?.fill(chatTexts.modifyAgendaPrefix), []);
-
   return (
     <PageFrame>
       <ChatHeader chatTitle={chatTexts.newChat} onCopy={() => {}} onSave={() => {}} canExport={false} exporting={false} />
-      <ChatThread ref={threadRef} messages={[]} pending={pending} awaitingReply={pending !== null} onModifyAgenda={onModifyAgenda} startAtTop>
+      <DraftThread ref={threadRef} pending={pending} awaitingReply={pending !== null}>
         {pending === null && <CoachingTools onStart={onSend} />}
-      </ChatThread>
+      </DraftThread>
       <ChatComposer
         ref={composerRef}
         onSend={onSend}

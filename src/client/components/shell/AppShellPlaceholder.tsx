@@ -1,0 +1,73 @@
+import { Anchor, AppShell, Burger, Center, Group, Loader, Skeleton, Text } from '@mantine/core';
+import { chatTexts, commonTexts } from '../../../shared/texts';
+import classes from '../../features/chat/chat.module.css';
+import { ChatComposer } from '../../features/chat/ChatComposer';
+import { ChatHeader } from '../../features/chat/ChatHeader';
+import { DraftThread } from '../../features/chat/ChatThread';
+import { CoachingTools } from '../../features/chat/CoachingTools';
+import { SidebarSkeleton } from './SidebarSkeleton';
+
+const noop = () => {};
+// AppHeader's links to the public pages.
+const siteLinks = [
+  { href: '/', label: 'Home' },
+  { href: '/terms', label: 'Terms' },
+  { href: '/privacy', label: 'Privacy' },
+];
+const refuse = () => false;
+
+/**
+ * /app as it looks before the app has run (issue 10: LCP and FCP on a phone): the header, the
+ * sidebar's outline, and the chat page: a new conversation's greeting and coaching tools, or,
+ * for ?chat={id}, a conversation loading. Prerendered at build time (src/client/prerender.tsx,
+ * scripts/prerender.mjs) and drawn before any script runs; the app, once it has the session and
+ * the chat's data, replaces it (src/client/main.tsx). The same components as the real page where
+ * they need no data, so nothing moves when it is replaced; `inert`, so nothing in it can be
+ * clicked, focused or typed into (what was typed would be lost with it).
+ */
+export function AppShellPlaceholder(props: { openChat: boolean }) {
+  return (
+    <div data-app-placeholder="" inert aria-busy="true">
+      <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: true } }} padding={0}>
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger opened={false} hiddenFrom="sm" size="sm" aria-hidden />
+              <Text fw={800} size="lg" variant="gradient" gradient={{ from: 'indigo', to: 'cyan', deg: 45 }}>
+                {commonTexts.brand}
+              </Text>
+            </Group>
+            <Group gap="lg" wrap="nowrap">
+              <Group gap="md" visibleFrom="xs">
+                {siteLinks.map((link) => (
+                  <Anchor key={link.href} href={link.href} size="sm" c="dimmed">
+                    {link.label}
+                  </Anchor>
+                ))}
+              </Group>
+              <Skeleton circle height={38} />
+            </Group>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar>
+          <SidebarSkeleton />
+        </AppShell.Navbar>
+        <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+          <div className={classes.page}>
+            <ChatHeader chatTitle={props.openChat ? '' : chatTexts.newChat} onCopy={noop} onSave={noop} canExport={false} exporting={false} />
+            {props.openChat ? (
+              <Center style={{ flex: 1 }} p="md">
+                <Loader aria-label={chatTexts.loadingConversation} />
+              </Center>
+            ) : (
+              <DraftThread>
+                <CoachingTools onStart={noop} />
+              </DraftThread>
+            )}
+            <ChatComposer onSend={refuse} blocked={false} streaming={false} onStop={noop} stopping={false} offline={false} onQuickStart={noop} />
+          </div>
+        </AppShell.Main>
+      </AppShell>
+    </div>
+  );
+}
