@@ -75,13 +75,10 @@ function inlineStylesheet(page, file) {
 const bootSource = fs.readFileSync(path.join(root, 'scripts/prerender-boot.js'), 'utf8');
 const bootFile = `assets/boot-${createHash('sha256').update(bootSource).digest('base64url').slice(0, 8)}.js`;
 fs.writeFileSync(path.join(clientDir, bootFile), bootSource);
-// keepPreloads: the modulepreload links stay in the page, fetched as it is parsed: each request
-// the boot script starts costs the main thread about 1 ms (4 ms on Lighthouse's phone), and /app's
-// page names about 80 scripts; while the page is parsed, that time is not yet blocking anything.
-function bootAfterPaint(page, { keepPreloads = false } = {}) {
+function bootAfterPaint(page) {
   const entryScript = page.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/);
   if (!entryScript) throw new Error('no entry script in the page');
-  const preloads = keepPreloads ? [] : [...page.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+  const preloads = [...page.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
   let out = page.replace(entryScript[0], () => `<script type="module" src="/${bootFile}" data-entry="${entryScript[1]}" data-preload="${preloads.map((m) => m[1]).join(' ')}"></script>`);
   for (const link of preloads) out = out.replace(link[0], '');
   return out;
@@ -142,7 +139,7 @@ for (const [name, url] of Object.entries(pages)) {
     ].join('');
     let page = template.replace(placeholder, () => `<div id="root">${renderedShell[name]}</div>`).replace('</head>', `${links}</head>`);
     for (const file of [...(manifest['index.html'].css ?? []), ...sheets]) page = inlineStylesheet(page, file);
-    page = bootAfterPaint(page, { keepPreloads: true });
+    page = bootAfterPaint(page);
     const file = path.join(outDir, `${name}.html`);
     fs.writeFileSync(file, page);
     fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));

@@ -270,6 +270,25 @@ test.describe('opening chats', () => {
     for (const title of sampleTitles) await expect(recentChats(page).getByRole('link', { name: title })).toBeVisible();
   });
 
+  test('on a phone the burger opens the sidebar, drawn when first opened, and a chat opens from it', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/app');
+    await expect(messageInput(page)).toBeVisible();
+    await expect(recentChats(page).getByRole('link')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const link = recentChats(page).getByRole('link', { name: 'Career growth with GROW' });
+    await expect(link).toBeVisible();
+    await link.click();
+
+    await expect(page).toHaveURL(/\/app\?chat=\d+$/);
+    await expect(mainArea(page).getByText('Career growth with GROW')).toBeVisible();
+    await expect(link).not.toBeInViewport();
+    // Opened again, it is there at once (kept from the first opening).
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    await expect(link).toHaveAttribute('aria-current', 'page');
+  });
+
   test('an unknown chat shows Chat not found with a way to start a new chat', async ({ page }) => {
     await page.goto('/app?chat=987654');
 

@@ -1,13 +1,15 @@
-import { AppShell, Center, Loader } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppShell, Center, Loader, useMantineTheme } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { AfterFirstPaint } from '../components/shell/AfterFirstPaint';
 import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
 import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
 import { usePreloadToasts } from '../components/Toasts';
 import { useSession } from '../features/auth/useSession';
+import { GoalReminders } from '../features/goals/GoalReminders';
+import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 
 // Shown only when demo mode is off and nobody is signed in: its forms (tabs, zod schemas) are not
@@ -33,6 +35,13 @@ export const Route = createFileRoute('/_app')({
 function AppLayout() {
   const { user } = useSession();
   const [navOpened, nav] = useDisclosure(false);
+  // The sidebar is drawn where it shows: beside the page from the navbar's breakpoint (sm) up, on
+  // a phone once the burger has opened it (and kept from then on). Drawing it hidden was a third
+  // of the work of a phone's first visit to /app (issue 10: TBT).
+  const { breakpoints } = useMantineTheme();
+  const wide = useMediaQuery(`(min-width: ${breakpoints.sm})`, undefined, { getInitialValueInEffect: false });
+  const [navWasOpened, setNavWasOpened] = useState(false);
+  if (navOpened && !navWasOpened) setNavWasOpened(true);
   usePreloadToasts();
 
   return (
@@ -48,15 +57,22 @@ function AppLayout() {
       {user ? (
         <>
           <AppShell.Navbar aria-label="Sidebar">
-            <AfterFirstPaint fallback={<SidebarSkeleton />}>
-              <Sidebar onNavigate={nav.close} />
-            </AfterFirstPaint>
+            {/* On a phone the sidebar is off screen until the burger opens it: it is drawn then. */}
+            {wide || navOpened || navWasOpened ? (
+              <AfterFirstPaint fallback={<SidebarSkeleton />}>
+                <Sidebar onNavigate={nav.close} />
+              </AfterFirstPaint>
+            ) : (
+              <SidebarSkeleton />
+            )}
           </AppShell.Navbar>
           <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
             <Outlet />
           </AppShell.Main>
           <AfterFirstPaint>
             <OnboardingDialog />
+            <ConnectionFlagsWatcher />
+            <GoalReminders />
           </AfterFirstPaint>
         </>
       ) : (

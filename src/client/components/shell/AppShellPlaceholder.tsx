@@ -3,7 +3,7 @@ import { chatTexts, commonTexts } from '../../../shared/texts';
 import classes from '../../features/chat/chat.module.css';
 import { ChatComposer } from '../../features/chat/ChatComposer';
 import { ChatHeader } from '../../features/chat/ChatHeader';
-import { DraftThread } from '../../features/chat/ChatThread';
+import { DraftThread } from '../../features/chat/DraftThread';
 import { CoachingTools } from '../../features/chat/CoachingTools';
 import { SidebarSkeleton } from './SidebarSkeleton';
 

@@ -15,8 +15,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { chatTexts, goalTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
-import { GoalReminders } from '../../features/goals/GoalReminders';
-import { ConnectionFlagsWatcher, IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
+import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { UserBlock } from './UserBlock';
 
 type MenuItem = { label: string; to: string; icon: ReactNode };
@@ -44,8 +43,6 @@ const coachingTools = [
 export function Sidebar(props: { onNavigate: () => void }) {
   return (
     <Stack h="100%" gap={0}>
-      <ConnectionFlagsWatcher />
-      <GoalReminders />
       <Stack p="md" pb="xs" gap="xs">
         <Button
           renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}

@@ -14,7 +14,8 @@ import classes from './chat.module.css';
 import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertChat } from './chatCache';
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
-import { ChatThread, DraftThread, type ChatThreadHandle } from './ChatThread';
+import type { ChatThreadHandle } from './ChatThread';
+import { DraftThread } from './DraftThread';
 import { CoachingTools, coachingToolsId } from './CoachingTools';
 import { streamingReplies } from './streamingReplies';
 import { useChatEvents } from './useChatEvents';
@@ -25,6 +26,9 @@ import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
 // conversation asks for it: loaded then, not with the chat page (issue 10).
+// A stored chat's virtualised thread: not part of a new conversation (DraftThread), which is what
+// a first visit opens; /app's loader fetches it with a chat's messages (routes/_app/app.tsx).
+const ChatThread = lazy(() => import('./ChatThread').then((module) => ({ default: module.ChatThread })));
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
@@ -256,25 +260,33 @@ function OpenChat({ chatId }: { chatId: number }) {
     <PageFrame>
       <ChatEventsFollower chatId={chatId} onDeleted={onDeleted} />
       {header}
-      <ChatThread
-        ref={threadRef}
-        messages={messages}
-        pending={pendingText}
-        awaitingReply={awaitingReply}
-        hasOlder={query.hasNextPage}
-        loadingOlder={query.isFetchingNextPage}
-        olderFailed={query.isFetchNextPageError}
-        onLoadOlder={() => {
-          if (!query.isFetchingNextPage) void query.fetchNextPage();
-        }}
-        onModifyAgenda={onModifyAgenda}
+      <Suspense
+        fallback={
+          <Center style={{ flex: 1 }} p="md">
+            <Loader aria-label={chatTexts.loadingConversation} />
+          </Center>
+        }
       >
-        {stylePanelTriggered(messages) && (
-          <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-            <WritingStylePanel />
-          </Suspense>
-        )}
-      </ChatThread>
+        <ChatThread
+          ref={threadRef}
+          messages={messages}
+          pending={pendingText}
+          awaitingReply={awaitingReply}
+          hasOlder={query.hasNextPage}
+          loadingOlder={query.isFetchingNextPage}
+          olderFailed={query.isFetchNextPageError}
+          onLoadOlder={() => {
+            if (!query.isFetchingNextPage) void query.fetchNextPage();
+          }}
+          onModifyAgenda={onModifyAgenda}
+        >
+          {stylePanelTriggered(messages) && (
+            <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+              <WritingStylePanel />
+            </Suspense>
+          )}
+        </ChatThread>
+      </Suspense>
       <ChatComposer
         ref={composerRef}
         onSend={onSend}

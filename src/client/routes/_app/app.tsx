@@ -17,6 +17,8 @@ export const Route = createFileRoute('/_app/app')({
       queryClient.ensureQueryData(trpc.chats.list.queryOptions()).catch(() => undefined),
       queryClient.ensureQueryData(trpc.chats.coachInfo.queryOptions()).catch(() => undefined),
       deps.chat ? queryClient.ensureInfiniteQueryData(messagesQueryOptions(deps.chat)).catch(() => undefined) : undefined,
+      // A stored chat's thread comes in its own chunk (features/chat/ChatPage.tsx).
+      deps.chat ? import('../../features/chat/ChatThread').catch(() => undefined) : undefined,
     ]);
   },
   component: ChatRoute,
