@@ -71,8 +71,10 @@ const prerendered = {
   privacy: prerenderedPage('Privacy Policy'),
   login: prerenderedPage('Log in'),
   'not-found': prerenderedPage('404 Page Not Found'),
-  // /app's page: the single-page app with the chat's scripts preloaded, nothing prerendered.
-  app: `<!doctype html><html lang="en"><head><link rel="modulepreload" crossorigin href="/assets/app-Ab12Cd34.js"></head><body><div id="root"></div><!--${'padding '.repeat(200)}--></body></html>\n`,
+  // /app's pages: a placeholder of the app shell and a new conversation, or (app-chat, for
+  // ?chat={id}) of a conversation loading; the app replaces it.
+  app: prerenderedPage('AI Coach Chat: New Chat'),
+  'app-chat': prerenderedPage('AI Coach Chat: loading'),
 };
 
 let fake: FakeOpenAI;
@@ -178,12 +180,18 @@ describe('prerendered public pages', () => {
     expect(plain.body.toString()).toContain('<h1>Your AI coach</h1>');
   });
 
-  it("sends the app's routes the single-page shell, /app the one that preloads the chat", async () => {
-    for (const route of ['/app', '/app/', '/app?chat=3']) {
+  it("sends the app's routes the single-page shell, /app its placeholder (a new conversation, or ?chat= one loading)", async () => {
+    for (const [route, expected] of [
+      ['/app', prerendered.app],
+      ['/app/', prerendered.app],
+      ['/app?new=true', prerendered.app],
+      ['/app?chat=3', prerendered['app-chat']],
+      ['/app/?chat=3&new=true', prerendered['app-chat']],
+    ] as const) {
       const res = await raw(prerenderedSite.url + route);
       expect(res.status, route).toBe(200);
       expect(res.headers['cache-control'], route).toBe('no-cache');
-      expect(res.body.toString(), route).toBe(prerendered.app);
+      expect(res.body.toString(), route).toBe(expected);
     }
     for (const route of ['/settings', '/index.html']) {
       const res = await raw(prerenderedSite.url + route);

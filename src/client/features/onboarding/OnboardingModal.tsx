@@ -1,0 +1,170 @@
+import { Button, Center, Group, Loader, Modal, Stepper, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { IconArrowRight } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { onboardingTexts } from '../../../shared/texts';
+import { notify } from '../../lib/notify';
+import { useSession } from '../auth/useSession';
+import { ConnectToolsStep } from './ConnectToolsStep';
+import {
+  initialConnections,
+  initialOnboardingForm,
+  loadOnboardingData,
+  onboardingFormValidation,
+  saveOnboardingData,
+  type OnboardingForm,
+  type ToolKey,
+} from './onboardingData';
+import { useSaveChatHistoryChoice } from './useSaveChatHistoryChoice';
+import { useSaveRoleToProfile } from './useSaveRoleToProfile';
+import classes from './onboarding.module.css';
+
+const steps = [
+  { label: onboardingTexts.toolsStepShort, title: onboardingTexts.toolsStep },
+  { label: onboardingTexts.roleStepShort, title: onboardingTexts.roleStep },
+  { label: onboardingTexts.privacyStepShort, title: onboardingTexts.privacyStep },
+] as const;
+const roleStep = 1;
+
+// A first visit to /app shows the first step only: the other steps' fields (NumberInput, Select and
+// their dropdowns) load when the user heads for Next, or at the latest when the step opens.
+const stepLoaders = [undefined, () => import('./RoleStep'), () => import('./PrivacyStep')] as const;
+const RoleStep = lazy(() => stepLoaders[1]().then((module) => ({ default: module.RoleStep })));
+const PrivacyStep = lazy(() => stepLoaders[2]().then((module) => ({ default: module.PrivacyStep })));
+const preloadStep = (step: number) => void stepLoaders[step]?.();
+const stepLoading = (
+  <Center mih={120}>
+    <Loader size="sm" />
+  </Center>
+);
+const lastStep = steps.length - 1;
+
+export function OnboardingModal(props: { opened: boolean; onClose: () => void }) {
+  const { user } = useSession();
+  const [saved] = useState(loadOnboardingData);
+  const [active, setActive] = useState(0);
+  const [connections, setConnections] = useState(() => initialConnections(saved));
+  const [busy, setBusy] = useState(false);
+  const saveRole = useSaveRoleToProfile();
+  const saveChatHistoryChoice = useSaveChatHistoryChoice();
+  const form = useForm<OnboardingForm>({
+    mode: 'uncontrolled',
+    initialValues: initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }),
+    validate: onboardingFormValidation,
+  });
+
+  const remember = () => saveOnboardingData(form.getValues(), connections);
+
+  function connect(tool: ToolKey) {
+    if (connections[tool]) return;
+    const next = { ...connections, [tool]: true };
+    setConnections(next);
+    saveOnboardingData(form.getValues(), next);
+    notify.success(onboardingTexts.connectedToast(onboardingTexts.tools[tool]));
+  }
+
+  async function goNext() {
+    if (active === roleStep) {
+      if (form.validate().hasErrors) return;
+      setBusy(true);
+      try {
+        await saveRole(form.getValues());
+      } catch {
+        notify.error(onboardingTexts.profileSaveFailedTitle, onboardingTexts.profileSaveFailedBody);
+        return;
+      } finally {
+        setBusy(false);
+      }
+    }
+    remember();
+    setActive((step) => Math.min(step + 1, lastStep));
+  }
+
+  function goBack() {
+    remember();
+    setActive((step) => Math.max(step - 1, 0));
+  }
+
+  async function complete() {
+    if (form.validate().hasErrors) return;
+    remember();
+    // 'Save chat history' is the account's storeChatHistory, as in Settings' Privacy tab.
+    setBusy(true);
+    try {
+      await saveChatHistoryChoice(form.getValues().saveChatHistory);
+    } catch {
+      notify.error(onboardingTexts.privacySaveFailedTitle, onboardingTexts.privacySaveFailedBody);
+      return;
+    } finally {
+      setBusy(false);
+    }
+    notify.success(onboardingTexts.completeTitle, onboardingTexts.completeBody);
+    props.onClose();
+  }
+
+  function close() {
+    remember();
+    props.onClose();
+  }
+
+  return (
+    <Modal
+      opened={props.opened}
+      onClose={close}
+      title={onboardingTexts.title}
+      size="lg"
+      centered
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': onboardingTexts.close }}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      <Stepper
+        active={active}
+        onStepClick={(step) => {
+          remember();
+          setActive(step);
+        }}
+        allowNextStepsSelect={false}
+        size="sm"
+        wrap={false}
+        classNames={{ stepBody: classes.stepBody }}
+        mt="xs"
+      >
+        {steps.map((step, index) => (
+          <Stepper.Step key={step.label} label={step.label}>
+            <Title order={3} size="h4" mb="xs">
+              {step.title}
+            </Title>
+            {index === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
+            <Suspense fallback={stepLoading}>
+              {index === 1 && <RoleStep form={form} />}
+              {index === 2 && <PrivacyStep form={form} />}
+            </Suspense>
+          </Stepper.Step>
+        ))}
+      </Stepper>
+      <Group justify="space-between" mt="xl">
+        <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={goBack} disabled={active === 0 || busy}>
+          {onboardingTexts.back}
+        </Button>
+        {active < lastStep ? (
+          <Button
+            rightSection={<IconArrowRight size={16} />}
+            onClick={goNext}
+            onPointerEnter={() => preloadStep(active + 1)}
+            onFocus={() => preloadStep(active + 1)}
+            loading={busy}
+          >
+            {onboardingTexts.next}
+          </Button>
+        ) : (
+          <Button leftSection={<IconCheck size={16} />} onClick={() => void complete()} loading={busy}>
+            {onboardingTexts.completeSetup}
+          </Button>
+        )}
+      </Group>
+    </Modal>
+  );
+}
