@@ -8,7 +8,7 @@ const cdp = await ctx.newCDPSession(p);
 await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(rate) });
 await b.startTracing(p, { path: out, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
 const t0 = Date.now();
-await p.goto(url, { waitUntil: 'networkidle' });
+await p.goto(url, { waitUntil: 'networkidle' }); await p.waitForSelector('[data-app-placeholder]', { state: 'detached', timeout: 30000 });
 await p.waitForTimeout(1500);
 await b.stopTracing();
 console.log('loaded in', Date.now() - t0, 'ms');

@@ -58,5 +58,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         // bench/client-bundle.ts reads it to check that the chat's code is not fetched by the
         // landing page. Not served (the server's static files skip dot-directories).
         manifest: true,
+        // No modulepreload links put in by Vite's preload helper when a chunk is imported: it put
+        // in every dependency the page had not linked yet in one go, each link a request started
+        // by the main thread (about 1 ms each; 80 for /app, one 500 ms task on Lighthouse's phone:
+        // issue 10, TBT). The prerendered pages preload what their first view needs, a few links a
+        // task (scripts/prerender-boot.js), and a chunk's imports are fetched as the browser
+        // loads it. Stylesheets of lazily loaded chunks are still put in by the helper.
+        modulePreload: false,
       },
 }));
