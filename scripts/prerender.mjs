@@ -87,33 +87,7 @@ function bootAfterPaint(page) {
 const { render, renderAppShell, routePaths } = await import(pathToFileURL(entry).href);
 const renderedShell = { app: await renderAppShell(false), 'app-chat': await renderAppShell(true) };
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
-// The entry (src/client/main.tsx) imports React DOM and then the app dynamically, to run them in
-// two tasks; each page preloads both parts (and what they import), as it would the entry's own
-// imports, so the split costs no round trip.
-function entryParts(manifest) {
-  const entry = manifest['index.html'];
-  const skip = new Set(['index.html', ...(entry.imports ?? [])]);
-  const files = [];
-  const visit = (key) => {
-    if (skip.has(key)) return;
-    skip.add(key);
-    files.push(manifest[key].file);
-    for (const imported of manifest[key].imports ?? []) visit(imported);
-  };
-  for (const key of entry.dynamicImports ?? []) visit(key);
-  return files;
-}
-const builtIndex = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
-const entryTag = builtIndex.match(/<script type="module" crossorigin src="[^"]+"><\/script>/)?.[0];
-if (!entryTag) throw new Error('no entry script in dist/client/index.html');
-const partLinks = entryParts(JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')))
-  .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-  .filter((link) => !builtIndex.includes(link)); // already there when run again on the same build
-const template = builtIndex.replace(entryTag, () => `${entryTag}${partLinks.join('')}`);
-// The single-page shell (the app's other routes) gets them too.
-fs.writeFileSync(path.join(clientDir, 'index.html'), template);
-fs.writeFileSync(path.join(clientDir, 'index.html.br'), brotliCompressSync(template, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-fs.writeFileSync(path.join(clientDir, 'index.html.gz'), gzipSync(template, { level: 9 }));
+const template = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
 const placeholder = '<div id="root"></div>';
 if (!template.includes(placeholder)) throw new Error(`dist/client/index.html has no ${placeholder}`);
 

@@ -1,16 +1,8 @@
 import './styles/mantinePublic';
-
-// The app's code runs in two tasks, React DOM's and then the rest (the router, Mantine, the route
-// tree): run at once, the first visit's scripts were one task of about 100 ms on Lighthouse's
-// phone, all of it blocking (issue 10: TBT). The build's pages preload both parts
-// (scripts/prerender.mjs), so the split costs no round trip.
-const { createRoot, hydrateRoot } = await import('react-dom/client');
-await new Promise((resolve) => setTimeout(resolve, 0));
-const [{ startTransition }, { App, createAppRouter }, { queryClient }] = await Promise.all([
-  import('react'),
-  import('./App'),
-  import('./lib/queryClient'),
-]);
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, createAppRouter } from './App';
+import { queryClient } from './lib/queryClient';
 
 const router = createAppRouter({ queryClient });
 const root = document.getElementById('root')!;
