@@ -27,7 +27,7 @@ const routeFiles = { index: 'routes/index.tsx', terms: 'routes/terms.tsx', priva
 function routeChunkFiles(manifest, routeFile) {
   const entry = manifest['index.html'];
   const skip = new Set(['index.html', ...(entry.imports ?? [])]);
-  const keys = Object.keys(manifest).filter((key) => key.startsWith(`${routeFile}?tsr-split`));
+  const keys = Object.keys(manifest).filter((key) => key === routeFile || key.startsWith(`${routeFile}?tsr-split`));
   const files = [];
   const css = [];
   const seen = new Set();
@@ -58,15 +58,17 @@ const pages = {
 // after the HTML on a phone network; inline, the prerendered page can be drawn as soon as its HTML
 // is parsed (issue 10: LCP). The Content-Security-Policy allows inline styles (style-src
 // 'unsafe-inline'), not inline scripts. A route's stylesheet is linked again by the client when
-// it loads the route's chunk (Vite's preload helper does not know the inline copy): a small,
-// non-blocking repeat of the same rules.
+// it loads the route's chunk unless the page names it (see inlineStylesheet).
 const inlineCssMaxBytes = 16 * 1024;
 function inlineStylesheet(page, file) {
   const link = `<link rel="stylesheet" crossorigin href="/${file}">`;
   if (!page.includes(link)) throw new Error(`no ${link} in the page`);
   const css = fs.readFileSync(path.join(clientDir, file), 'utf8');
   if (css.includes('</style')) throw new Error(`${file} cannot be inlined`);
-  return page.replace(link, () => `<style data-href="/${file}">${css}</style>`);
+  // The disabled link (never fetched) names the stylesheet for Vite's preload helper, which looks
+  // for stylesheet links: without it, the first lazily loaded chunk that needs this stylesheet
+  // fetched it again and waited for it before its code ran (a round trip before /app was drawn).
+  return page.replace(link, () => `<style data-href="/${file}">${css}</style><link rel="stylesheet" crossorigin href="/${file}" disabled>`);
 }
 
 // The prerendered pages run scripts/prerender-boot.js instead of the entry script: the page is
@@ -132,14 +134,22 @@ for (const [name, url] of Object.entries(pages)) {
   const files = [...new Set(shell.flatMap((chunk) => chunk.files))];
   const sheets = [...new Set(shell.flatMap((chunk) => chunk.css))];
   if (shell.some((chunk) => chunk.files.length === 0)) throw new Error('no chunk for the app shell or the chat route in the build manifest');
+  // A stored chat's thread is a chunk of its own (features/chat/ChatPage.tsx), needed at once by
+  // app-chat.html.
+  const thread = routeChunkFiles(manifest, 'features/chat/ChatThread.tsx');
+  if (thread.files.length === 0) throw new Error('no chunk for features/chat/ChatThread.tsx in the build manifest');
   for (const [name, openChat] of [['app', false], ['app-chat', true]]) {
+    const scripts = openChat ? [...new Set([...files, ...thread.files])] : files;
     const links = [
       ...sheets.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-      ...files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
     ].join('');
     let page = template.replace(placeholder, () => `<div id="root">${renderedShell[name]}</div>`).replace('</head>', `${links}</head>`);
     for (const file of [...(manifest['index.html'].css ?? []), ...sheets]) page = inlineStylesheet(page, file);
-    page = bootAfterPaint(page);
+    // A new conversation's page is drawn first, then runs the app (the boot script), as the public
+    // pages do; a stored chat's runs the app as soon as it can (the entry script, its imports
+    // preloaded): what it shows, the conversation, comes from the app, not from the placeholder.
+    if (!openChat) page = bootAfterPaint(page);
     const file = path.join(outDir, `${name}.html`);
     fs.writeFileSync(file, page);
     fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));

@@ -15,6 +15,7 @@ import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertCh
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
 import type { ChatThreadHandle } from './ChatThread';
+import { loadChatThread, loadedChatThread } from './chatThreadModule';
 import { DraftThread } from './DraftThread';
 import { CoachingTools, coachingToolsId } from './CoachingTools';
 import { streamingReplies } from './streamingReplies';
@@ -26,9 +27,8 @@ import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
 // conversation asks for it: loaded then, not with the chat page (issue 10).
-// A stored chat's virtualised thread: not part of a new conversation (DraftThread), which is what
-// a first visit opens; /app's loader fetches it with a chat's messages (routes/_app/app.tsx).
-const ChatThread = lazy(() => import('./ChatThread').then((module) => ({ default: module.ChatThread })));
+// A stored chat's virtualised thread, loaded on its own (chatThreadModule.ts).
+const LazyChatThread = lazy(() => loadChatThread().then((module) => ({ default: module.ChatThread })));
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
@@ -157,6 +157,8 @@ function OpenChat({ chatId }: { chatId: number }) {
   const offline = useOfflineCoach();
   const composerRef = useRef<ChatComposerHandle>(null);
   const threadRef = useRef<ChatThreadHandle>(null);
+  // Chosen once: a component type that changed would draw the thread anew (losing its place).
+  const [ChatThread] = useState(() => loadedChatThread()?.ChatThread ?? LazyChatThread);
   const query = useInfiniteQuery(messagesQueryOptions(chatId));
   const title = useQuery({ ...trpc.chats.list.queryOptions(), select: (chats) => chats.find((chat) => chat.id === chatId)?.title }).data;
   const messages = useMemo(() => messagesOf(query.data), [query.data]);
