@@ -2,7 +2,8 @@
 // second of a bare node:http + pg Pool server doing the same indexed query and the same JSON, at 50
 // connections on PostgreSQL, and p99 under 30 ms.
 //
-// Starts the app as it runs in production (node dist/server/main.js, default LOG_LEVEL info, limits
+// Starts the app as it runs in production (node dist/server/main.js with the start script's node
+// flags, bench/support/productionStart.ts; default LOG_LEVEL info, limits
 // off so the load is not refused) and the bare server (bench/bare-chats-server.mjs) on one fresh
 // PostgreSQL database, signs up a user with 20 chats, then measures both with autocannon in
 // alternation (app, bare, app, bare, ...) so that the machine's state weighs on both alike.
@@ -10,13 +11,16 @@
 // Run: npm run build && npx tsx bench/api-chats.ts
 // BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432/postgres) is where the bench creates
 // and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3);
-// BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there.
+// BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there; BENCH_SERVER_FLAGS adds
+// node flags to the app's start (--trace-gc: its output goes where the app's standard output goes,
+// nowhere unless BENCH_APP_OUTPUT names a file).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from './support/freePort.js';
+import { productionNodeArgs } from './support/productionStart.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const admin = process.env.BENCH_POSTGRES ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -42,8 +46,8 @@ async function adminQuery(sql: string) {
   }
 }
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function start(command: string, args: string[], env: Record<string, string>, output: 'ignore' | number = 'ignore'): ChildProcess {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', output, 'inherit'] });
   return child;
 }
 
@@ -82,7 +86,7 @@ await adminQuery(`create database ${dbName}`);
 const children: ChildProcess[] = [];
 try {
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const app = start('node', [...profile, 'dist/server/main.js'], {
+  const app = start('node', productionNodeArgs(root, [...profile, ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])]), {
     PORT: String(appPort),
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
@@ -92,7 +96,7 @@ try {
     RATE_LIMIT_LOGIN_PER_ADDRESS: '0',
     RATE_LIMIT_REGISTER_PER_HOUR: '0',
     RATE_LIMIT_CHAT_PER_MINUTE: '0',
-  });
+  }, process.env.BENCH_APP_OUTPUT ? openSync(process.env.BENCH_APP_OUTPUT, 'w') : 'ignore');
   children.push(app);
   await waitFor(`http://127.0.0.1:${appPort}/readyz`);
 

@@ -46,6 +46,14 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
           const delta = chunk.choices[0]?.delta?.content;
           if (delta) yield delta;
           if (chunk.usage) request.onUsage?.({ promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens });
+          // The reply's text is complete. What follows is the SDK closing the stream (the [DONE]
+          // event, cancelling the body, releasing its reader: AbortError and TypeError objects
+          // with their stack traces) and the caller storing the reply: work that can wait for the
+          // next turn of the event loop. Replies of one model often end together, and their
+          // closing work would otherwise run before the other replies' last tokens already on the
+          // sockets are read (bench/README.md, "Chat streaming overhead": the last token was the
+          // slowest by far).
+          if (chunk.choices[0]?.finish_reason) await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (error) {
         // A stop asked by the caller is not a failure: the stream just ends.
