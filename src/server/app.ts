@@ -7,6 +7,7 @@ import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
+import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
@@ -118,7 +119,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     app.use(options.clientMiddleware);
   } else if (isClientBuilt(options.clientDir ?? clientDist)) {
     // Precompressed brotli/gzip copies, immutable hashed assets, index.html never cached.
-    app.use(clientAssets(options.clientDir ?? clientDist));
+    app.use(clientAssets(options.clientDir ?? clientDist, { showsApp: (req) => deps.config.demoMode || hasSessionCookie(req) }));
   } else {
     app.get('/{*splat}', (_req, res) => void res.status(503).type('text/plain').send('The client is not built: run `npm run build` (npm start does it for you).'));
   }

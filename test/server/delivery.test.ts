@@ -201,6 +201,21 @@ describe('prerendered public pages', () => {
     }
   });
 
+  it("sends /app's placeholder, demo mode off, only to a request with a session cookie (anyone else is asked to sign in)", async () => {
+    const noDemo = await listen(createApp({ ...server.deps, config: { ...server.deps.config, demoMode: false } }, { clientDir: prerenderedClientDir }));
+    try {
+      const signedOut = await raw(`${noDemo.url}/app`);
+      expect(signedOut.status).toBe(200);
+      expect(signedOut.body.toString()).toBe(page);
+      expect(signedOut.headers.vary).toMatch(/Cookie/);
+      const signedIn = await raw(`${noDemo.url}/app`, { headers: { cookie: 'ai_coach_session=sealed' } });
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body.toString()).toBe(prerendered.app);
+    } finally {
+      await noDemo.close();
+    }
+  });
+
   it('answers a path that is no client route with the not-found page and status 404', async () => {
     for (const route of ['/no-such-page', '/app/chats/12', '/terms/old']) {
       const res = await raw(prerenderedSite.url + route, { headers: { 'accept-encoding': 'gzip' } });

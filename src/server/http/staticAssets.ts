@@ -28,7 +28,12 @@ export function isClientBuilt(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'index.html'));
 }
 
-export function clientAssets(dir: string): Router {
+/**
+ * `showsApp`: whether a request for /app will be drawn as the app (demo mode, or a session cookie
+ * sent): its placeholder (prerendered/app.html) is only for them; anyone else is asked to sign in,
+ * and gets the single-page shell rather than a chat page that turns into a sign-in panel.
+ */
+export function clientAssets(dir: string, options: { showsApp?: (req: Request) => boolean } = {}): Router {
   const root = path.resolve(dir);
   const assetsDir = `${path.sep}assets${path.sep}`;
   const serve = expressStaticGzip(root, {
@@ -44,7 +49,12 @@ export function clientAssets(dir: string): Router {
       setHeaders: (res: ServerResponse, filePath: string) => {
         const relative = filePath.slice(root.length);
         if (relative.startsWith(assetsDir)) res.setHeader('Cache-Control', yearImmutable);
-        else if (/\.html(\.br|\.gz)?$/.test(relative)) res.setHeader('Cache-Control', 'no-cache');
+        else if (/\.html(\.br|\.gz)?$/.test(relative)) {
+          res.setHeader('Cache-Control', 'no-cache');
+          // /app's page depends on the session cookie (showsApp below); set here, after the
+          // middleware's own Vary: Accept-Encoding.
+          if ((res as Response).locals?.variesWithCookie) res.setHeader('Vary', 'Accept-Encoding, Cookie');
+        }
       },
     },
   }) as RequestHandler;
@@ -60,6 +70,10 @@ export function clientAssets(dir: string): Router {
     const url = req.url;
     let page = prerendered?.pageFor(req.path);
     if (page === 'not-found') res.status(404);
+    if (page === 'app' && options.showsApp) {
+      res.locals.variesWithCookie = true;
+      if (!options.showsApp(req)) page = undefined;
+    }
     // /app?chat={id} opens a conversation: its placeholder shows one loading, not a new one's greeting.
     if (page === 'app' && req.query.chat !== undefined && prerendered?.has('app-chat')) page = 'app-chat';
     req.url = page ? `/${prerenderedDir}/${page}.html` : '/index.html';

@@ -56,6 +56,11 @@ function cookieStore(headers: IncomingHttpHeaders, res: ServerResponse | undefin
   };
 }
 
+/** Whether the request carries a session cookie (not whether it is a valid one). */
+export function hasSessionCookie(request: { headers: { cookie?: string } }): boolean {
+  return parseCookies(request.headers.cookie ?? '')[sessionCookieName] !== undefined;
+}
+
 export function appendSetCookie(res: ServerResponse, name: string, header: string) {
   const previous = res.getHeader('Set-Cookie');
   const list = Array.isArray(previous) ? previous : previous ? [String(previous)] : [];
