@@ -95,7 +95,6 @@ const streamedReply = (k: number) =>
 
 // ---- Servers -----------------------------------------------------------------------------------
 
-
 const fake = await startFakeOpenAI();
 const numberOf = (request: FakeChatRequest) => Number(/\(#(\d+)\)/.exec(String(request.messages?.at(-1)?.content ?? ''))?.[1] ?? 0);
 fake.behave({ reply: (request) => reply(numberOf(request)) });

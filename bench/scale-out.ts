@@ -108,7 +108,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void cleanUp().finally(() => process.exit(130)));
 }
 
-
 async function waitFor(url: string, what: string, child: ChildProcess, seconds = 60) {
   for (let i = 0; i < seconds * 10; i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);

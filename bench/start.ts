@@ -23,7 +23,6 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const budgetMs = 3000;
 
-
 async function startOnce(dataDir: string): Promise<number> {
   const port = await freePort();
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];

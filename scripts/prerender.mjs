@@ -86,6 +86,14 @@ function bootAfterPaint(page) {
   return out;
 }
 
+/** Writes prerendered/<name>.html with its brotli and gzip copies. */
+function writePage(name, page) {
+  const file = path.join(outDir, `${name}.html`);
+  fs.writeFileSync(file, page);
+  fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+}
+
 const { render, renderAppShell, routePaths } = await import(pathToFileURL(entry).href);
 const renderedShell = { app: await renderAppShell(false), 'app-chat': await renderAppShell(true) };
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
@@ -106,7 +114,7 @@ for (const [name, url] of Object.entries(pages)) {
     ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
     ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
   ].join('');
-  let page = template.replace(placeholder, `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
+  let page = template.replace(placeholder, () => `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
   // Not /login: its fields could be typed into before React has taken them over, and what was
   // typed would be lost to the form's state (the click that sends it is held, the text is not).
   // Drawn sooner (inline styles) or hydrated later (boot script), that window would widen; the
@@ -116,10 +124,7 @@ for (const [name, url] of Object.entries(pages)) {
     for (const file of css) if (fs.statSync(path.join(clientDir, file)).size <= inlineCssMaxBytes) page = inlineStylesheet(page, file);
     page = bootAfterPaint(page);
   }
-  const file = path.join(outDir, `${name}.html`);
-  fs.writeFileSync(file, page);
-  fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+  writePage(name, page);
 }
 
 // /app, the chat: drawn for the session, so not prerendered as such; its page holds a placeholder
@@ -134,8 +139,8 @@ for (const [name, url] of Object.entries(pages)) {
   const files = [...new Set(shell.flatMap((chunk) => chunk.files))];
   const sheets = [...new Set(shell.flatMap((chunk) => chunk.css))];
   if (shell.some((chunk) => chunk.files.length === 0)) throw new Error('no chunk for the app shell or the chat route in the build manifest');
-  // A stored chat's thread is a chunk of its own (features/chat/ChatPage.tsx), needed at once by
-  // app-chat.html.
+  // A stored chat's thread is a chunk of its own (features/chat/chatThreadModule.ts), needed at
+  // once by app-chat.html.
   const thread = routeChunkFiles(manifest, 'features/chat/ChatThread.tsx');
   if (thread.files.length === 0) throw new Error('no chunk for features/chat/ChatThread.tsx in the build manifest');
   for (const [name, openChat] of [['app', false], ['app-chat', true]]) {
@@ -150,10 +155,7 @@ for (const [name, url] of Object.entries(pages)) {
     // pages do; a stored chat's runs the app as soon as it can (the entry script, its imports
     // preloaded): what it shows, the conversation, comes from the app, not from the placeholder.
     if (!openChat) page = bootAfterPaint(page);
-    const file = path.join(outDir, `${name}.html`);
-    fs.writeFileSync(file, page);
-    fs.writeFileSync(`${file}.br`, brotliCompressSync(page, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    fs.writeFileSync(`${file}.gz`, gzipSync(page, { level: 9 }));
+    writePage(name, page);
   }
 }
 

@@ -16,7 +16,7 @@ import expressStaticGzip from 'express-static-gzip';
 //
 // The public pages are prerendered by the build (scripts/prerender.mjs) into prerendered/: /,
 // /terms, /privacy and /login get their own HTML (drawn before any script runs, then hydrated),
-// /app the single-page app's HTML with the chat's scripts preloaded,
+// /app a placeholder of the app shell and the chat that the app replaces (app-chat for ?chat=),
 // and a path that is no client route gets the not-found page with status 404. The list of client
 // routes comes from the same build (prerendered/routes.json). Without prerendered pages (a build
 // from before, a test fixture) every path gets index.html, as a single-page app.

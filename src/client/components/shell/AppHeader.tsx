@@ -7,7 +7,8 @@ import { commonTexts } from '../../../shared/texts';
 import { initialsOf, useSession } from '../../features/auth/useSession';
 import { LazyTooltip } from '../LazyFloating';
 
-const links = [
+/** The header's links to the public pages (also drawn by AppShellPlaceholder). */
+export const siteLinks = [
   { to: '/', label: 'Home' },
   { to: '/terms', label: 'Terms' },
   { to: '/privacy', label: 'Privacy' },
@@ -35,7 +36,7 @@ export function AppHeader(props: { navOpened: boolean; onToggleNav?: () => void 
       </Group>
       <Group gap="lg" wrap="nowrap">
         <Group gap="md" visibleFrom="xs" component="nav" aria-label="Site">
-          {links.map((link) => (
+          {siteLinks.map((link) => (
             <Anchor key={link.to} component={Link} to={link.to} size="sm" c="dimmed">
               {link.label}
             </Anchor>

@@ -5,15 +5,10 @@ import { ChatComposer } from '../../features/chat/ChatComposer';
 import { ChatHeader } from '../../features/chat/ChatHeader';
 import { DraftThread } from '../../features/chat/DraftThread';
 import { CoachingTools } from '../../features/chat/CoachingTools';
+import { siteLinks } from './AppHeader';
 import { SidebarSkeleton } from './SidebarSkeleton';
 
 const noop = () => {};
-// AppHeader's links to the public pages.
-const siteLinks = [
-  { href: '/', label: 'Home' },
-  { href: '/terms', label: 'Terms' },
-  { href: '/privacy', label: 'Privacy' },
-];
 const refuse = () => false;
 
 /**
@@ -40,7 +35,7 @@ export function AppShellPlaceholder(props: { openChat: boolean }) {
             <Group gap="lg" wrap="nowrap">
               <Group gap="md" visibleFrom="xs">
                 {siteLinks.map((link) => (
-                  <Anchor key={link.href} href={link.href} size="sm" c="dimmed">
+                  <Anchor key={link.to} href={link.to} size="sm" c="dimmed">
                     {link.label}
                   </Anchor>
                 ))}

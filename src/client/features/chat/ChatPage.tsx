@@ -25,10 +25,10 @@ import { useForgetTemporaryChat } from './useForgetTemporaryChat';
 import { stylePanelTriggered } from '../../../shared/writingStyleTriggers';
 import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 
-// The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
-// conversation asks for it: loaded then, not with the chat page (issue 10).
 // A stored chat's virtualised thread, loaded on its own (chatThreadModule.ts).
 const LazyChatThread = lazy(() => loadChatThread().then((module) => ({ default: module.ChatThread })));
+// The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
+// conversation asks for it: loaded then, not with the chat page (issue 10).
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
