@@ -20,6 +20,20 @@ const scrollAreaWithoutFloatingUi: Plugin = {
   },
 };
 
+// Mantine's useId (@mantine/hooks) gives each component a random id from a layout effect after
+// its first render, so that React drew every input, modal and app-shell section twice, the second
+// time synchronously, in the task that committed the page (issue 10: TBT). Resolved to
+// src/client/lib/mantineUseId.ts, which keeps React's own id (the one Mantine renders first).
+const mantineUseIdWithoutEffect: Plugin = {
+  name: 'mantine-use-id-without-effect',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (importer && /@mantine[\\/]hooks[\\/]esm[\\/]/.test(importer) && /(^|[\\/])use-id[\\/]use-id\.mjs$/.test(source)) {
+      return path.resolve(import.meta.dirname, 'src/client/lib/mantineUseId.ts');
+    }
+    return null;
+  },
+};
 
 // Two builds (npm run build): the client (dist/client), then `vite build --ssr` of
 // src/client/prerender.tsx (dist/prerender), which scripts/prerender.mjs uses to write the public
@@ -43,6 +57,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     react(),
     scrollAreaWithoutFloatingUi,
+    mantineUseIdWithoutEffect,
     // Brotli and gzip copies of the built files (assets/*.js.br, *.js.gz, index.html.br ...), made
     // once at build time at the highest levels; the server sends them as they are
     // (src/server/http/staticAssets.ts). A copy that would not be smaller is not written.
