@@ -90,6 +90,45 @@ test('a first visit walks through the three steps and Complete Setup closes the 
   await expectStaysClosedAfterReload(page);
 });
 
+/** The element drawn on top at a point of the page, described by its class names and text. */
+async function topmostAt(page: Page, x: number, y: number) {
+  return page.evaluate(([px, py]) => {
+    const element = document.elementFromPoint(px!, py!);
+    return { overlay: Boolean(element?.closest('.mantine-Modal-overlay')), text: element?.closest('.mantine-Notification-root')?.textContent ?? '' };
+  }, [x, y]);
+}
+
+// The dialog is drawn in place rather than through a portal (issue 10), so nothing of the app
+// shell may come to sit above it: the header and the sidebar are under its overlay, on a
+// computer as on a phone, and a toast still shows above it.
+for (const viewport of [
+  { name: 'a computer', width: 1280, height: 800 },
+  { name: 'a phone', width: 390, height: 844 },
+]) {
+  test(`on ${viewport.name} the dialog covers the whole app shell and a toast shows above it`, async ({ page }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto('/app');
+    const welcome = dialog(page);
+    await expect(welcome).toBeVisible();
+
+    // The app shell's header (under the open dialog it is out of the accessibility tree).
+    const header = await page.locator('header.mantine-AppShell-header').boundingBox();
+    expect(header).not.toBeNull();
+    expect(await topmostAt(page, header!.x + 8, header!.y + header!.height / 2)).toMatchObject({ overlay: true });
+    expect(await topmostAt(page, header!.x + header!.width - 8, header!.y + header!.height / 2)).toMatchObject({ overlay: true });
+    expect(await topmostAt(page, 8, viewport.height - 8)).toMatchObject({ overlay: true });
+
+    await welcome.getByRole('button', { name: /Gmail/ }).click();
+    const toast = page.getByText(onboardingTexts.connectedToast('Gmail'));
+    await expect(toast).toBeVisible();
+    await expect(async () => {
+      const box = await toast.boundingBox();
+      expect(box).not.toBeNull();
+      expect((await topmostAt(page, box!.x + box!.width / 2, box!.y + box!.height / 2)).text).toContain(onboardingTexts.connectedToast('Gmail'));
+    }).toPass({ timeout: 5000 });
+  });
+}
+
 test('Escape closes the dialog and it does not come back', async ({ page }) => {
   await page.goto('/app');
   await expect(dialog(page)).toBeVisible();

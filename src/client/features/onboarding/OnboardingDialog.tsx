@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { hasSeenOnboarding, markOnboardingSeen } from './onboardingData';
 
 // The dialog's steps, form and Modal are loaded only when it shows, on a first visit; later
@@ -10,7 +10,13 @@ const OnboardingModal = lazy(() => import('./OnboardingModal').then((module) => 
 export function OnboardingDialog() {
   const [needed] = useState(() => !hasSeenOnboarding());
   const [opened, setOpened] = useState(needed);
-  if (!needed) return null;
+  // Drawn after the page it covers has been, as a transition: React then renders the dialog a
+  // few milliseconds at a time, not in one task of its own (issue 10: TBT on a first visit).
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (needed) startTransition(() => setDrawn(true));
+  }, [needed]);
+  if (!needed || !drawn) return null;
   return (
     <Suspense fallback={null}>
       <OnboardingModal

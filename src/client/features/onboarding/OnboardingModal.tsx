@@ -117,6 +117,11 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
       size="lg"
       centered
       closeOnClickOutside={false}
+      // Drawn in place, not through a portal: Mantine's Portal mounts empty and draws its content
+      // in a second, synchronous render from a layout effect, one long task on a phone however the
+      // dialog was opened. In place, the first render draws it, as a transition (OnboardingDialog;
+      // issue 10: TBT). It sits at the end of the app's shell, whose root makes no stacking context.
+      withinPortal={false}
       closeButtonProps={{ 'aria-label': onboardingTexts.close }}
       styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
