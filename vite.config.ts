@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import path from 'node:path';
 import { compression } from 'vite-plugin-compression2';
 import type { Plugin } from 'vite';
+import { colorSchemeScript } from './src/shared/colorSchemeScript';
 
 // Mantine's ScrollArea (which every Modal's module imports) takes one hook, useMergeRefs, from
 // @floating-ui/react; that import alone put all of floating-ui (about 17 KB gzipped) in the chunk
@@ -35,6 +36,14 @@ const mantineUseIdWithoutEffect: Plugin = {
   },
 };
 
+// The stored colour scheme applied before the first paint (src/shared/colorSchemeScript.ts): the
+// first thing in every page's <head>, so the prerendered pages carry it too. The server's CSP
+// allows it by its hash.
+const colorSchemeFirst: Plugin = {
+  name: 'color-scheme-first',
+  transformIndexHtml: () => [{ tag: 'script', children: colorSchemeScript, injectTo: 'head-prepend' }],
+};
+
 // Two builds (npm run build): the client (dist/client), then `vite build --ssr` of
 // src/client/prerender.tsx (dist/prerender), which scripts/prerender.mjs uses to write the public
 // pages as static HTML into dist/client/prerendered/ (issue 10: the largest paint needs no script).
@@ -58,6 +67,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     scrollAreaWithoutFloatingUi,
     mantineUseIdWithoutEffect,
+    colorSchemeFirst,
     // Brotli and gzip copies of the built files (assets/*.js.br, *.js.gz, index.html.br ...), made
     // once at build time at the highest levels; the server sends them as they are
     // (src/server/http/staticAssets.ts). A copy that would not be smaller is not written.

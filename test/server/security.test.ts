@@ -1,6 +1,8 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
 import { socketFrameLimit } from '../../src/server/http/socketFlood.js';
+import { colorSchemeScript } from '../../src/shared/colorSchemeScript.js';
 import { chatTexts } from '../../src/shared/texts/index.js';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
@@ -16,6 +18,10 @@ afterAll(async () => {
   await server.stop();
 });
 
+// The one inline script the CSP allows, by its hash: the stored colour scheme applied before the
+// first paint.
+const colorSchemeHash = `'sha256-${crypto.createHash('sha256').update(colorSchemeScript).digest('base64')}'`;
+
 function directives(csp: string): Map<string, string[]> {
   return new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).filter((p) => p[0]).map(([name, ...values]) => [name!, values]));
 }
@@ -24,7 +30,7 @@ describe('security headers', () => {
   it.each(['/', '/app', '/api/chats', '/healthz'])('%s carries a strict CSP and the usual protections', async (path) => {
     const res = await fetch(server.url + path);
     const csp = directives(res.headers.get('content-security-policy') ?? '');
-    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'", colorSchemeHash]);
     expect(csp.get('default-src')).toEqual(["'self'"]);
     expect(csp.get('script-src-attr')).toEqual(["'none'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
@@ -38,12 +44,14 @@ describe('security headers', () => {
     expect(res.headers.get('x-powered-by')).toBeNull();
   });
 
-  it('serves a built page whose scripts all come from files (the CSP allows no inline script)', async () => {
-    const res = await fetch(`${server.url}/`);
+  it.each(['/', '/app', '/login', '/no-such-page'])('serves %s with no inline script but the colour scheme one, whose hash the CSP names', async (path) => {
+    const res = await fetch(server.url + path);
     const html = await res.text();
     if (res.status === 503) return; // the client is not built in this run: nothing to serve
     const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, attributes, body]) => !/\bsrc=/.test(attributes!) || body!.trim());
-    expect(inline).toEqual([]);
+    expect(inline.map(([, , body]) => body)).toEqual([colorSchemeScript]);
+    const hash = `'sha256-${crypto.createHash('sha256').update(inline[0]![2]!).digest('base64')}'`;
+    expect(directives(res.headers.get('content-security-policy') ?? '').get('script-src')).toContain(hash);
   });
 });
 

@@ -2,13 +2,17 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { colorSchemeScript } from '../../shared/colorSchemeScript.js';
 import { authTexts } from '../../shared/texts/index.js';
 import { isSecureRequest } from './requestContext.js';
 
 // Development only: Vite's dev server injects a few inline scripts (hot reload, React refresh).
 // It stamps them with this nonce (vite.ts), so the dev CSP allows them and no other inline script.
-// The built app has no inline script at all: its CSP is script-src 'self'.
 export const devScriptNonce = crypto.randomBytes(16).toString('base64');
+
+// The built pages' one inline script, which applies the stored colour scheme before the first
+// paint (src/shared/colorSchemeScript.ts), is allowed by its hash: that text and nothing else.
+export const colorSchemeScriptHash = `'sha256-${crypto.createHash('sha256').update(colorSchemeScript).digest('base64')}'`;
 
 export function securityHeaders(dev: boolean) {
   return precomputed(
@@ -16,7 +20,7 @@ export function securityHeaders(dev: boolean) {
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: dev ? ["'self'", `'nonce-${devScriptNonce}'`] : ["'self'"],
+          scriptSrc: dev ? ["'self'", colorSchemeScriptHash, `'nonce-${devScriptNonce}'`] : ["'self'", colorSchemeScriptHash],
           // Mantine writes CSS variables into style attributes and <style> tags.
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
