@@ -9,9 +9,10 @@ import { routeTree } from './routeTree.gen';
 
 // The app as both the browser (main.tsx) and the build's prerendering (prerender.tsx) render it:
 // the same router options and providers, so prerendered HTML and the browser's first render match.
-// No ColorSchemeScript: an inline script, which the Content-Security-Policy (script-src 'self')
-// blocks in prerendered HTML and which never ran when React inserted it; MantineProvider's
-// colour scheme manager applies the stored scheme when the app mounts.
+// No Mantine ColorSchemeScript: rendered by React it never ran, and the Content-Security-Policy
+// would block it. Every built page carries src/shared/colorSchemeScript.ts first in its head (the
+// CSP allows it by its hash), which applies the stored scheme before the first paint;
+// MantineProvider's colour scheme manager takes over when the app mounts.
 
 export function createAppRouter(options: { queryClient: QueryClient; history?: RouterHistory; origin?: string; prerendering?: boolean }) {
   return createRouter({
