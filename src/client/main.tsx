@@ -4,9 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App';
 import { queryClient } from './lib/queryClient';
 
-const router = createAppRouter({ queryClient });
 const root = document.getElementById('root')!;
-const app = <App router={router} queryClient={queryClient} />;
 
 // A prerendered page looks ready before React has taken it over: a click on a tab or a button, or
 // a form sent with Enter, would do nothing (or reload the page). They are held here and given
@@ -47,27 +45,39 @@ function holdInteractionsUntilHydrated(): () => void {
   };
 }
 
-if (root.querySelector('[data-app-placeholder]')) {
-  // /app's placeholder (AppShellPlaceholder, prerendered): not what the app renders, so it is
-  // replaced, not hydrated. It stays on screen while the route's code and data load; the app is
-  // then rendered as a transition, which React does in slices of a few milliseconds, so a phone's
-  // main thread is never blocked for long (issue 10: Lighthouse TBT), and replaces it in one commit.
-  // It is inert: nothing in it was clicked or typed into (the boot script's hold is let go).
-  window.takeEarlyInteractions?.();
-  delete document.documentElement.dataset.hydration;
-  // A route that fails to load renders its error (the router's own state), as it would anyway.
-  void router
-    .load()
-    .catch(() => undefined)
-    .then(() => startTransition(() => createRoot(root).render(app)));
-} else if (root.firstElementChild) {
-  // A public page prerendered at build time (scripts/prerender.mjs): load the route's code first,
-  // so that the first render is the prerendered one, then take over the existing DOM.
-  const release = holdInteractionsUntilHydrated();
-  void router.load().then(() => {
-    hydrateRoot(root, app);
-    setTimeout(release, 0);
-  });
-} else {
-  createRoot(root).render(app);
+// The router is made, and its first load started, in a task of its own after the one that ran
+// this module and everything it imports (React DOM, the router, Mantine's provider): together
+// they were the longest task of /app's first visit, 15 to 18 ms of CPU here, over Lighthouse's
+// 50 ms at its 4x (issue 10: TBT). Clicks meanwhile are held (the boot script's hold lasts until
+// holdInteractionsUntilHydrated takes it over).
+setTimeout(start, 0);
+
+function start() {
+  const router = createAppRouter({ queryClient });
+  const app = <App router={router} queryClient={queryClient} />;
+
+  if (root.querySelector('[data-app-placeholder]')) {
+    // /app's placeholder (AppShellPlaceholder, prerendered): not what the app renders, so it is
+    // replaced, not hydrated. It stays on screen while the route's code and data load; the app is
+    // then rendered as a transition, which React does in slices of a few milliseconds, so a phone's
+    // main thread is never blocked for long (issue 10: Lighthouse TBT), and replaces it in one commit.
+    // It is inert: nothing in it was clicked or typed into (the boot script's hold is let go).
+    window.takeEarlyInteractions?.();
+    delete document.documentElement.dataset.hydration;
+    // A route that fails to load renders its error (the router's own state), as it would anyway.
+    void router
+      .load()
+      .catch(() => undefined)
+      .then(() => startTransition(() => createRoot(root).render(app)));
+  } else if (root.firstElementChild) {
+    // A public page prerendered at build time (scripts/prerender.mjs): load the route's code first,
+    // so that the first render is the prerendered one, then take over the existing DOM.
+    const release = holdInteractionsUntilHydrated();
+    void router.load().then(() => {
+      hydrateRoot(root, app);
+      setTimeout(release, 0);
+    });
+  } else {
+    createRoot(root).render(app);
+  }
 }
