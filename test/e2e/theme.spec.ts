@@ -18,6 +18,8 @@ test('the theme is light by default; dark is kept under theme across reloads', a
   await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
   expect(await page.evaluate(() => window.localStorage.getItem('theme'))).toBe('dark');
 
+  await expect(page.locator('meta[name="theme-color"]').first()).toHaveAttribute('content', '#242424');
+
   await page.reload();
   await expect(html).toHaveClass(/(^|\s)dark(\s|$)/);
   await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
@@ -25,6 +27,7 @@ test('the theme is light by default; dark is kept under theme across reloads', a
   await page.getByRole('button', { name: /Account menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Light theme' }).click();
   await expect(html).toHaveClass(/(^|\s)light(\s|$)/);
+  for (const meta of await page.locator('meta[name="theme-color"]').all()) await expect(meta).toHaveAttribute('content', '#ffffff');
   expect(await page.evaluate(() => window.localStorage.getItem('theme'))).toBe('light');
 });
 
@@ -44,8 +47,10 @@ for (const path of ['/', '/app', '/terms', '/login', '/no-such-page']) {
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
     await expect(html).toHaveClass(/(^|\s)dark(\s|$)/);
-    // Mantine's dark body colour (dark 7), not white.
+    // Mantine's dark body colour (dark 7), not white; the phone's address bar takes it too (the
+    // first theme-color of the document is the one that counts).
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(36, 36, 36)');
+    expect(await page.locator('meta[name="theme-color"]').first().getAttribute('content')).toBe('#242424');
     expect(refused).toEqual([]);
   });
 }
@@ -58,4 +63,6 @@ test('with nothing stored, or something unknown, the pages stay light', async ({
   await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
   await expect(html).toHaveClass(/(^|\s)light(\s|$)/);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+  await expect(page.locator('meta[name="theme-color"]')).toHaveCount(1);
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#ffffff');
 });

@@ -2,6 +2,7 @@ import { useMantineColorScheme } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { darkThemeColor, lightThemeColor } from '../../shared/colorSchemeScript';
 
 // Only the query client: route loaders import the tRPC client themselves when they run, so that
 // it is not part of the entry script every page loads (issue 10).
@@ -17,6 +18,9 @@ function RootLayout() {
     // SPEC section 3: the theme is applied as a class attribute on the document.
     document.documentElement.classList.remove('light', 'dark');
     document.documentElement.classList.add(colorScheme === 'dark' ? 'dark' : 'light');
+    // The phone's address bar follows the page (the pages' colour-scheme script sets it first).
+    const dark = colorScheme === 'dark' || (colorScheme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.setAttribute('content', dark ? darkThemeColor : lightThemeColor);
   }, [colorScheme]);
   return <Outlet />;
 }
