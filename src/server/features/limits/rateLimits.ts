@@ -71,14 +71,36 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
   const pool = target.kind === 'postgresql' ? new pg.Pool({ connectionString: target.url, max: 4 }) : undefined;
   pool?.on('error', () => {}); // an idle client's error; the next query reconnects
 
+  // The library makes its table (CREATE TABLE IF NOT EXISTS) when a limiter is made: here once a
+  // start, by the first limiter; the others are told it is there. PostgreSQL's IF NOT EXISTS is
+  // not safe against a concurrent CREATE: instances started together on an empty database raced,
+  // and the loser failed to start with 'type "rate_limit" already exists' (42710; the library
+  // itself forgives only the other form of the race, a unique violation, 23505). The loser finds
+  // the table made by the winner.
+  let tableReady = false;
+  const madeConcurrently = (error: unknown) => ['42710', '42P07', '23505'].includes((error as { code?: string }).code ?? '');
+
+  function postgresLimiter(store: pg.Pool, keyPrefix: string, points: number, duration: number, tableCreated: boolean): Promise<RateLimiterPostgres> {
+    const options = { storeClient: store, storeType: 'pool', tableName: rateLimitTable, keyPrefix, points, duration, tableCreated };
+    // Told the table is there, the library calls back from inside its constructor: nothing to wait for.
+    if (tableCreated) return Promise.resolve(new RateLimiterPostgres(options));
+    return new Promise((resolve, reject) => {
+      const created: RateLimiterPostgres = new RateLimiterPostgres(options, (error?: unknown) => (error ? reject(error) : resolve(created)));
+    });
+  }
+
   async function limiter(keyPrefix: string, points: number, duration: number): Promise<RateLimiterAbstract> {
     if (!pool) return new RateLimiterMemory({ keyPrefix, points, duration });
-    return new Promise((resolve, reject) => {
-      const created: RateLimiterPostgres = new RateLimiterPostgres(
-        { storeClient: pool, storeType: 'pool', tableName: rateLimitTable, keyPrefix, points, duration },
-        (error?: unknown) => (error ? reject(error) : resolve(created)),
-      );
-    });
+    if (tableReady) return postgresLimiter(pool, keyPrefix, points, duration, true);
+    try {
+      const first = await postgresLimiter(pool, keyPrefix, points, duration, false);
+      tableReady = true;
+      return first;
+    } catch (error) {
+      if (!madeConcurrently(error)) throw error;
+      tableReady = true;
+      return postgresLimiter(pool, keyPrefix, points, duration, true);
+    }
   }
 
   async function limit(keyPrefix: string, points: number, duration: number, message: (seconds: number) => string): Promise<Limit> {
