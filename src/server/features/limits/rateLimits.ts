@@ -78,7 +78,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
   // itself forgives only the other form of the race, a unique violation, 23505). The loser finds
   // the table made by the winner.
   let tableReady = false;
-  const madeConcurrently = (error: unknown) => ['42710', '42P07', '23505'].includes((error as { code?: string }).code ?? '');
+  const madeConcurrently = (error: unknown) => ['42710', '42P07'].includes((error as { code?: string }).code ?? ''); // duplicate object, table
 
   function postgresLimiter(store: pg.Pool, keyPrefix: string, points: number, duration: number, tableCreated: boolean): Promise<RateLimiterPostgres> {
     const options = { storeClient: store, storeType: 'pool', tableName: rateLimitTable, keyPrefix, points, duration, tableCreated };
