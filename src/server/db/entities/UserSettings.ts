@@ -16,6 +16,11 @@ export const UserSettingsSchema = defineEntity({
     user: () => p.oneToOne(User).owner().primary().deleteRule('cascade'),
     email: p.string().length(profileLimits.emailMax).nullable(),
     phone: p.string().length(profileLimits.phoneMax).nullable(),
+    // When the phone above was proved by an SMS code (issue 22); null for a number nobody verified.
+    // Changing the number clears it. Only a verified number is called, or trusted as caller ID.
+    phoneVerifiedAt: p.datetime().nullable(),
+    // The phone PIN a caller keys in when caller ID alone cannot identify them (hashPassword's format).
+    phonePinHash: p.string().length(255).nullable().hidden(),
     emailNotifications: p.boolean().default(notificationDefaults.emailNotifications),
     pushNotifications: p.boolean().default(notificationDefaults.pushNotifications),
     weeklyDigest: p.boolean().default(notificationDefaults.weeklyDigest),
