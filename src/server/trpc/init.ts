@@ -1,7 +1,7 @@
 import { NotFoundError } from '@mikro-orm/core';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { z, ZodError } from 'zod';
-import { authTexts, commonTexts } from '../../shared/texts/index.js';
+import { apiKeyTexts, authTexts, commonTexts } from '../../shared/texts/index.js';
 import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
@@ -87,4 +87,14 @@ export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
 export const protectedProcedure = userProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
   return next({ ctx: { user: ctx.user } });
+});
+
+// DESIGN rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
+// the whole account (export, deletion, sessions, password) takes a registered account's own
+// signed-in session: never a demo visitor's or guest's account, never an API key. Issue 22 refines
+// the messages per integration; procedures that need it use this one base.
+export const accountProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
+  if (ctx.user.isDemo) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accountRequired });
+  return next();
 });

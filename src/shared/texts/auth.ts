@@ -26,6 +26,7 @@ export const authTexts = {
   authenticationSuccessful: 'Authentication successful',
   accessKeyNotEnabled: 'Access key login is not enabled',
   notAuthenticated: 'Not authenticated',
+  accountRequired: 'Create an account to do this: a guest space cannot connect anything outside the app.',
   tooManyAttempts: (minutes: number) =>
     `Too many failed login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
   foreignOrigin: 'Cross-site request refused',
