@@ -2,12 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { makeTestCertificates } from './test/fakes/tls.js';
-import { makeFakeMicrophoneWav, voiceReply } from './test/e2e/support/fakeMicrophone';
+import { testCertificates } from './test/fakes/tls.js';
+import { voiceReply } from './test/e2e/support/fakeMicrophone';
 
 // Real servers on fresh embedded databases: one in demo mode (with an access key), one with demo
 // mode off, and one per set of fakes below. Tests drive Debian's Chromium (Playwright cannot download browsers here).
-const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-e2e-'));
+// Loading this file runs no program and does no slow work (every worker loads it again): it names
+// paths, and test/e2e/support/globalSetup.ts prepares files. The run's directory is made once, by
+// the runner, and handed to the workers through the environment they inherit.
+process.env.E2E_RUN_DIR ||= fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-e2e-'));
+const runDir = process.env.E2E_RUN_DIR;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // E2E_PORT_BASE moves every port at once, so two checkouts can run their suites side by side.
@@ -76,8 +80,8 @@ function modelEnv(fakePort: number) {
   return { DEMO_MODE: 'true', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1` };
 }
 
-// The Microsoft fakes serve https with a certificate made now; the apps trust its authority.
-const tls = makeTestCertificates(path.join(runDir, 'tls'));
+// The Microsoft fakes serve https with the committed test certificate; the apps trust its authority.
+const tls = testCertificates();
 function microsoftFakes(graphPort: number, entraPort: number, args: string) {
   return {
     command: `npx tsx test/fakes/microsoft-cli.ts --graph-port ${graphPort} --entra-port ${entraPort} ${args}`,
@@ -112,12 +116,15 @@ const styleGraph = {
   stderr: 'pipe' as const,
   env: { TEST_TLS_DIR: tls.dir },
 };
-// The voice project's microphone: Chromium plays this WAV (spoken by espeak-ng) as its input.
-const fakeMicrophone = makeFakeMicrophoneWav(path.join(runDir, 'fake-microphone.wav'));
+// The voice project's microphone: Chromium plays this WAV as its input (written by the global
+// setup from the committed recording: test/e2e/support/fake-microphone.md).
+const fakeMicrophone = path.join(runDir, 'fake-microphone.wav');
+process.env.E2E_FAKE_MICROPHONE = fakeMicrophone;
 const voiceLaunchArgs = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${fakeMicrophone}`, '--autoplay-policy=no-user-gesture-required'];
 
 export default defineConfig({
   testDir: 'test/e2e',
+  globalSetup: './test/e2e/support/globalSetup.ts',
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

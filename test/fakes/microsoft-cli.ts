@@ -3,7 +3,7 @@ import { startFakeEntra } from './entra/index.js';
 import { startFakeGraph, type FakeMailbox } from './graph/index.js';
 
 // The Graph and Entra ID fakes as one process, for Playwright's webServer entries:
-//   TEST_TLS_DIR=... NODE_EXTRA_CA_CERTS=... npx tsx test/fakes/microsoft-cli.ts --graph-port 5320 --entra-port 5321
+//   npx tsx test/fakes/microsoft-cli.ts --graph-port 5320 --entra-port 5321
 // Every token Entra issues, and every pasted token starting with "e2e-", opens a fresh mailbox
 // seeded with the same sample mail, so parallel tests never share one. Device codes are approved
 // on their second poll and expire after --device-code-lifetime seconds.

@@ -5,9 +5,9 @@ import { startFakeGraph } from './index.js';
 // The https Graph fake as a process of its own, for Playwright's webServer entries, with one
 // mailbox per corpus style of sent mail (test/fixtures/sentMailCorpus.ts), reached with the token
 // `e2e-<style>` (e2e-formal, e2e-friendly, e2e-terse, e2e-bullets), and `e2e-few` holding only 3.
-//   TEST_TLS_DIR=<dir> npx tsx test/fakes/graph/seeded-cli.ts --port 4351
-// TEST_TLS_DIR names the test certificates (test/fakes/tls.ts); the app trusts their authority
-// through NODE_EXTRA_CA_CERTS. Stops on SIGINT or SIGTERM.
+//   npx tsx test/fakes/graph/seeded-cli.ts --port 4351
+// It serves the committed test certificates (test/fakes/tls.ts; TEST_TLS_DIR names others); the
+// app trusts their authority through NODE_EXTRA_CA_CERTS=test/fakes/tls/ca.pem. Stops on SIGINT or SIGTERM.
 
 const { values } = parseArgs({ options: { port: { type: 'string' } }, strict: true });
 const port = Number(values.port);
