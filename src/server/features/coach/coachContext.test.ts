@@ -65,7 +65,7 @@ describe('coach context', () => {
 
   it('does not look at mail when the message has no mail word', async () => {
     const mail = inbox(3);
-    const text = allText(await context('Help me with emailing strategy and messages', mail));
+    const text = allText(await context('Help me with emailing strategy and messaging', mail));
     expect(mail.asked).toEqual([]);
     expect(text).not.toContain('most recent emails');
     expect(text).not.toContain(coachTexts.emailNotConnected);
@@ -96,7 +96,7 @@ describe('coach context', () => {
   });
 
   it('does not add folder guidance otherwise', async () => {
-    expect(allText(await context('organization chart and folders of paper'))).not.toContain('Folder guidance');
+    expect(allText(await context('organization chart and an organiser for paper'))).not.toContain('Folder guidance');
   });
 
   it('takes more contributors, in order, for features that add context', async () => {

@@ -1,5 +1,6 @@
 import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
 import { coachTexts } from '../../../shared/texts/coach.js';
+import { folderTrigger, mailTrigger } from './helpTriggers.js';
 import { goalsTurns, type CoachGoal } from './goalsContext.js';
 import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
@@ -43,9 +44,6 @@ export const maxContextEmails = 10;
 
 const system = (content: string): ChatTurn => ({ role: 'system', content });
 
-// SPEC section 4, Chat keyword routing: case-insensitive whole words.
-const mailKeywords = /\b(?:email|emails|inbox|message|unread)\b/i;
-const folderKeywords = /\b(?:folder|organize|categorize)\b/i;
 
 export const coachRole: ContextContributor = () => [
   system(
@@ -83,7 +81,7 @@ export const goalsContext: ContextContributor = ({ goals }) => goalsTurns(goals)
 
 /** Keyword routing for mail: up to 10 recent emails, or the note that mail is unavailable. */
 export const mailContext: ContextContributor = async ({ latestUserMessage, mail }) => {
-  if (!mailKeywords.test(latestUserMessage)) return [];
+  if (!mailTrigger.test(latestUserMessage)) return [];
   if (!mail?.connected) return [system(formatMailNote(coachTexts.emailNotConnected))];
   try {
     const emails = await mail.recentEmails(maxContextEmails);
@@ -97,7 +95,7 @@ export const mailContext: ContextContributor = async ({ latestUserMessage, mail 
 };
 
 export const folderGuidance: ContextContributor = ({ latestUserMessage }) =>
-  folderKeywords.test(latestUserMessage)
+  folderTrigger.test(latestUserMessage)
     ? [
         system(
           'Folder guidance: the user wants to organise their mail. Suggest a small folder structure (for example Action, ' +

@@ -1,3 +1,4 @@
+import { folderTrigger, mailTrigger } from '../helpTriggers.js';
 import { wordCount } from './language.js';
 import type { FrameworkId } from './types.js';
 
@@ -105,8 +106,8 @@ export function idleIntent(text: string): Intent {
   if (restartPattern.test(text) && wordCount(text) <= 8) return { kind: 'restart' };
   if (cancelPattern.test(text.trim())) return { kind: 'cancel' };
   // SPEC section 4 keyword routing: folder words first ("organize my inbox"), then mail words.
-  if (/\b(?:folder|folders|organi[sz]e|categori[sz]e)\b/i.test(text)) return { kind: 'folders' };
-  if (/\b(?:e-?mail|emails|inbox|message|messages|unread|mail)\b/i.test(text)) return { kind: 'inbox' };
+  if (folderTrigger.test(text)) return { kind: 'folders' };
+  if (mailTrigger.test(text)) return { kind: 'inbox' };
   const short = wordCount(text) <= 6;
   if (short && /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|yo)\b/i.test(text.trim())) return { kind: 'greeting' };
   if (short && /^(?:thanks|thank you|thx|ty|cheers|great|awesome|perfect|nice|cool|brilliant|excellent|ok(?:ay)?|got it)\b/i.test(text.trim())) {
