@@ -28,6 +28,9 @@ export const chatLimits = {
   messageMax: 8000,
   pageDefault: 30,
   pageMax: 100,
+  // GET /api/chats/{id}/messages: a page of up to 200, 100 when no limit is given.
+  restPageMax: 200,
+  restPageDefault: 100,
   // The conversation sent to the model: the most recent turns, within a character budget.
   historyTurns: 40,
   historyChars: 48_000,

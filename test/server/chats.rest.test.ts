@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authTexts, chatTexts } from '../../src/shared/texts/index.js';
+import { Message } from '../../src/server/db/entities/Message.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -95,6 +96,56 @@ describe('chat REST paths', () => {
     expect(latest[0]!.content).toBe('three');
     const older = (await http.get(`/api/chats/${chat.id}/messages?limit=2&before=${latest[0]!.id}`)).json as Msg[];
     expect(older[0]!.content).toBe('two');
+  });
+
+  it('answers where a page starts in Next-Cursor, null at the start of the chat, and checks limit (issue 28)', async () => {
+    const { http } = await signUp(server.url, 'rest_cursor');
+    const chat = (await http.post('/api/chats')).json;
+    // 250 stored messages, oldest first: 'm1' .. 'm250'.
+    const em = server.deps.orm.em.fork();
+    for (let i = 1; i <= 250; i++) em.create(Message, { chat: chat.id, role: i % 2 ? 'user' : 'assistant', content: `m${i}`, status: 'complete' });
+    await em.flush();
+    const get = (query: string) => http.get(`/api/chats/${chat.id}/messages${query}`);
+
+    // No limit: the newest 100, the body an array as before, and the cursor of the older page.
+    const first = await get('');
+    expect(first.status).toBe(200);
+    const newest = first.json as Msg[];
+    expect(newest).toHaveLength(100);
+    expect(newest[0]!.content).toBe('m151');
+    expect(newest.at(-1)!.content).toBe('m250');
+    expect(first.headers.get('next-cursor')).toBe(String(newest[0]!.id));
+
+    // Up to 200 at once; walking back with the cursor ends with null at the start of the chat.
+    const big = await get(`?limit=200&before=${first.headers.get('next-cursor')}`);
+    expect((big.json as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 150 }, (_, i) => `m${i + 1}`));
+    expect(big.headers.get('next-cursor')).toBe('null');
+    const exact = await get('?limit=200');
+    expect(exact.headers.get('next-cursor')).toBe(String((exact.json as Msg[])[0]!.id));
+    const all = await get(`?limit=50&before=${(exact.json as Msg[])[0]!.id}`);
+    expect((all.json as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i + 1}`));
+    expect(all.headers.get('next-cursor')).toBe('null');
+
+    for (const bad of ['?limit=0', '?limit=201', '?limit=abc', '?limit=-5', '?limit=1.5', '?limit=1&limit=2']) {
+      expect(await get(bad), bad).toMatchObject({ status: 400, json: { message: chatTexts.pageLimit } });
+    }
+    expect(await get('?before=x')).toMatchObject({ status: 400, json: { message: chatTexts.pageCursor } });
+    expect(await get('?before=0')).toMatchObject({ status: 400, json: { message: chatTexts.pageCursor } });
+    expect((await get('?limit=1')).json).toHaveLength(1);
+    expect((await get('?limit=200')).json).toHaveLength(200);
+  });
+
+  it('answers the statuses the OpenAPI document gives for the chat POSTs (201)', async () => {
+    const { http } = await signUp(server.url, 'rest_status');
+    const doc = (await http.get('/api/openapi.json')).json as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const created = await http.post('/api/chats');
+    expect(Object.keys(doc.paths['/api/chats']!.post!.responses)).toContain(String(created.status));
+    const sent = await http.post(`/api/chats/${created.json.id}/messages`, { role: 'user', content: 'hello' });
+    expect(sent.status).toBe(201);
+    expect(Object.keys(doc.paths['/api/chats/{id}/messages']!.post!.responses)).toContain('201');
+    expect(Object.keys(doc.paths['/api/chats/{id}/messages']!.post!.responses)).not.toContain('200');
+    expect(doc.paths['/api/microsoft-email/folders']!.post!.responses).toHaveProperty('201');
+    expect(doc.paths['/api/chats/{id}/messages']!.get!.responses['200']).toMatchObject({ headers: { 'Next-Cursor': expect.any(Object) } });
   });
 
   it('deletes a chat with its messages', async () => {

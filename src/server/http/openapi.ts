@@ -3,7 +3,7 @@ import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
-import { createChatSchema, messageContentSchema, titleSchema } from '../../shared/schemas/chats.js';
+import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -34,7 +34,7 @@ type Operation = {
   body?: z.ZodType;
   query?: z.ZodObject;
   /** The success status and what it carries. */
-  ok: { status: number; description: string; contentType?: string };
+  ok: { status: number; description: string; contentType?: string; headers?: Record<string, { description: string; schema: object }> };
 };
 
 const id = z.string().regex(/^\d+$/).describe('A numeric id');
@@ -55,8 +55,15 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/chats', tag: 'Chats', summary: 'Start a chat', auth: 'user', body: createChatSchema, ok: { status: 201, description: 'The chat' } },
   { method: 'put', path: '/api/chats/:id', tag: 'Chats', summary: 'Rename or pin a chat', auth: 'user', body: z.object({ title: titleSchema.optional(), isPinned: z.boolean().optional() }), ok: { status: 200, description: 'The chat' } },
   { method: 'delete', path: '/api/chats/:id', tag: 'Chats', summary: 'Delete a chat and its messages', auth: 'user', ok: { status: 204, description: 'Deleted' } },
-  { method: 'get', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'A page of a chat’s messages, newest first', auth: 'user', query: z.object({ limit: z.string().optional(), before: z.string().optional() }), ok: { status: 200, description: 'Messages' } },
-  { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ content: messageContentSchema }), ok: { status: 200, description: 'The user message and the reply' } },
+  {
+    method: 'get', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'A page of a chat’s messages: the newest `limit` before `before`', auth: 'user', query: messagesQuerySchema,
+    ok: {
+      status: 200,
+      description: 'An array of messages, oldest to newest. The Next-Cursor header says where the page starts: pass it as `before` for the older page; it is `null` when the page reaches the start of the chat.',
+      headers: { 'Next-Cursor': { description: 'The id to send as `before` for the older page, or `null` at the start of the chat', schema: { type: 'string', pattern: '^(\\d+|null)$' } } },
+    },
+  },
+  { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ role: z.literal('user').optional(), content: messageContentSchema }), ok: { status: 201, description: 'The user message; the coach’s reply streams on /ws and tRPC, and is read with GET' } },
   // Goals (issue 12).
   { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },
   { method: 'post', path: '/api/goals', tag: 'Goals', summary: 'Create a goal', auth: 'user', body: createGoalSchema, ok: { status: 201, description: 'The goal' } },
@@ -79,7 +86,7 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/ai-coach/microsoft/emails', tag: 'Microsoft', summary: 'Up to 10 recent emails', auth: 'user', ok: { status: 200, description: '{ emails, message }' } },
   { method: 'get', path: '/api/microsoft-graph/real-emails', tag: 'Microsoft', summary: 'A page of the inbox', auth: 'user', query: z.object({ pageToken: z.string().optional() }), ok: { status: 200, description: '{ success, emails, nextPageToken }' } },
   { method: 'get', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Mail folders with counts', auth: 'user', ok: { status: 200, description: '{ success, folders }' } },
-  { method: 'post', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Create a mail folder', auth: 'user', body: createFolderSchema, ok: { status: 200, description: '{ success, folder }' } },
+  { method: 'post', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Create a mail folder', auth: 'user', body: createFolderSchema, ok: { status: 201, description: '{ success, folder }' } },
   { method: 'post', path: '/api/microsoft-email/move-emails', tag: 'Microsoft', summary: 'Move emails (one result per message)', auth: 'user', body: moveEmailsSchema, ok: { status: 200, description: '{ success, results: [{ messageId, success }] }' } },
   // Writing style (issue 7).
   { method: 'get', path: '/api/writing-analysis/sent-emails', tag: 'Writing style', summary: 'How many sent emails can be analysed', auth: 'user', ok: { status: 200, description: '{ success, count }' } },
@@ -152,7 +159,7 @@ export function openApiDocument(): object {
       ...(requestBody ? { requestBody } : {}),
       security: securityOf[op.auth],
       responses: {
-        [op.ok.status]: { description: op.ok.description, ...(okContent ? { content: okContent } : {}) },
+        [op.ok.status]: { description: op.ok.description, ...(op.ok.headers ? { headers: op.ok.headers } : {}), ...(okContent ? { content: okContent } : {}) },
         ...(op.auth === 'twilio'
           ? { 403: { description: 'The X-Twilio-Signature does not match' } }
           : {

@@ -28,9 +28,22 @@ export const messagesPageSchema = z.object({
   chatId: chatIdSchema,
   // The id of the oldest message already shown: the page holds the ones before it.
   cursor: z.number().int().positive().nullish(),
-  limit: z.number().int().min(1).max(chatLimits.pageMax).default(chatLimits.pageDefault),
+  limit: z.number().int().min(1).max(chatLimits.restPageMax).default(chatLimits.pageDefault),
 });
 export type MessagesPageInput = z.input<typeof messagesPageSchema>;
+
+// The query string of GET /api/chats/{id}/messages. `before` takes the page's Next-Cursor.
+const wholeNumber = (message: string) => z.string({ error: message }).regex(/^\d{1,15}$/, message).transform(Number);
+export const messagesQuerySchema = z.object({
+  limit: wholeNumber(chatTexts.pageLimit)
+    .pipe(z.number().min(1, chatTexts.pageLimit).max(chatLimits.restPageMax, chatTexts.pageLimit))
+    .optional()
+    .describe(`How many messages, ${1} to ${chatLimits.restPageMax} (default ${chatLimits.restPageDefault})`),
+  before: wholeNumber(chatTexts.pageCursor)
+    .pipe(z.number().min(1, chatTexts.pageCursor))
+    .optional()
+    .describe('The Next-Cursor of the page before: the messages older than it'),
+});
 
 export const messageContentSchema = z
   .string({ message: chatTexts.emptyMessage })

@@ -36,6 +36,8 @@ export const chatTexts = {
   dailyQuotaSpent: (limit: number) =>
     `You have reached today's limit of ${limit} coach ${limit === 1 ? 'reply' : 'replies'}. It resets at midnight UTC; your messages and chats are kept.`,
   onlyUserMessages: 'Only user messages can be sent',
+  pageLimit: 'limit must be a whole number from 1 to 200',
+  pageCursor: 'before must be the id of a message (a whole number)',
   noReplyRunning: 'No reply is running in this chat',
   offlineCoachNotice:
     'Offline coach: replies come from the built-in coaching engine because no AI model is configured (set OPENAI_API_KEY).',

@@ -1,5 +1,7 @@
 import { Router, type Request } from 'express';
 import { TRPCError } from '@trpc/server';
+import { chatLimits } from '../../../shared/constants.js';
+import { messagesQuerySchema } from '../../../shared/schemas/chats.js';
 import { chatTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
@@ -11,9 +13,9 @@ function chatIdOf(req: Request): number {
   return Number.isSafeInteger(id) ? id : -1;
 }
 
-function optionalNumber(value: unknown): number | undefined {
-  return typeof value === 'string' && value !== '' ? Number(value) : undefined;
-}
+
+/** The response header of GET /api/chats/{id}/messages naming the older page's cursor. */
+export const nextCursorHeader = 'Next-Cursor';
 
 export function chatRestRoutes(deps: AppDeps): Router {
   const routes = Router();
@@ -24,12 +26,18 @@ export function chatRestRoutes(deps: AppDeps): Router {
     await caller.chats.delete({ chatId: chatIdOf(req) });
     return undefined;
   }));
-  routes.get('/api/chats/:id/messages', restRoute(deps, async (caller, req) => {
+  // The body stays the array of messages (oldest to newest) it always was; where the page starts
+  // is answered beside it, in the Next-Cursor header: the id to send as `before` for the older
+  // page, or `null` when the page reaches the start of the chat.
+  routes.get('/api/chats/:id/messages', restRoute(deps, async (caller, req, res) => {
+    const query = messagesQuerySchema.safeParse(req.query);
+    if (!query.success) throw new TRPCError({ code: 'BAD_REQUEST', message: query.error.issues[0]?.message ?? chatTexts.pageLimit, cause: query.error });
     const page = await caller.chats.messages({
       chatId: chatIdOf(req),
-      limit: optionalNumber(req.query.limit) ?? 100,
-      cursor: optionalNumber(req.query.before),
+      limit: query.data.limit ?? chatLimits.restPageDefault,
+      cursor: query.data.before,
     });
+    res.setHeader(nextCursorHeader, String(page.nextCursor));
     return page.items;
   }));
   // Posting the user's message also starts the coach's reply (streamed on /ws and tRPC).
