@@ -1,6 +1,7 @@
 import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
+import { fetchWithHttpErrors } from './errors';
 import { forgetUserLocalCopies } from './localCopies';
 import { queryClient } from './queryClient';
 
@@ -20,7 +21,7 @@ export const trpcClient = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: wsLink({ client: wsClient }),
-      false: httpBatchLink({ url: '/trpc' }),
+      false: httpBatchLink({ url: '/trpc', fetch: fetchWithHttpErrors }),
     }),
   ],
 });

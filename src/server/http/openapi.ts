@@ -110,7 +110,11 @@ export const undocumentedRoutes: Array<{ method: string; path: string; reason: s
   { method: 'get', path: '/api/docs/init.js', reason: 'the script that starts that reference' },
 ];
 
-const messageError = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.array(z.string())).optional() });
+const messageError = z.object({
+  message: z.string(),
+  error: z.string().optional().describe('The same text as message, on POST /api/auth/microsoft/manual-token (SPEC section 7)'),
+  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+});
 const openAiError = z.object({ error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }) });
 
 function jsonSchema(schema: z.ZodType) {

@@ -14,10 +14,13 @@ type Caller = ReturnType<typeof createCaller>;
 
 // DESIGN rule 1: a spec REST path parses the request, calls the same tRPC procedure through a
 // server-side caller, and shapes the reply. Errors keep the procedure's status and message.
+// `errorAlsoAs: 'error'` repeats the message as `error` for the paths SPEC section 7 reads an
+// error field from (the manual token).
 export function restRoute(
   deps: AppDeps,
   handle: (caller: Caller, req: Request, res: Response) => Promise<unknown>,
   successStatus = 200,
+  options: { errorAlsoAs?: 'error' } = {},
 ) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -38,7 +41,8 @@ export function restRoute(
         if (error instanceof RateLimitError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         const fieldErrors =
           error.cause instanceof ZodError ? z.flattenError(error.cause).fieldErrors : undefined;
-        res.status(status).json({ message: publicMessage(error), ...(fieldErrors ? { fieldErrors } : {}) });
+        const message = publicMessage(error);
+        res.status(status).json({ message, ...(options.errorAlsoAs ? { [options.errorAlsoAs]: message } : {}), ...(fieldErrors ? { fieldErrors } : {}) });
         return;
       }
       next(error);

@@ -92,6 +92,7 @@ export const writingStyleTexts = {
   failedTitle: 'Analysis Failed',
   failedBody: 'Could not analyze your writing style',
   unexpected: 'An unexpected error occurred',
+  analysisFailedTitle: 'Analysis failed',
   generationFailedTitle: 'Generation failed',
   generationFailedBody: 'Could not generate your email template. Please try again.',
   refreshFailedTitle: 'Refresh failed',

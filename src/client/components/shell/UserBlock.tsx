@@ -12,7 +12,8 @@ import { LazyMenu } from '../LazyFloating';
 // Initials, full name and job title, with a menu of Settings and Logout (SPEC section 2).
 export function UserBlock(props: { showSettings: boolean; onNavigate?: () => void }) {
   const { user, signedIn } = useSession();
-  const { logout, isPending } = useLogout();
+  // A failed logout is shown, not only logged: the user must know they are still signed in.
+  const { logout, isPending } = useLogout({ onFailure: 'toast' });
   const { colorScheme, toggleColorScheme } = useMantineColorScheme();
   if (!user) return null;
   return (

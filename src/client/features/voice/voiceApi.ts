@@ -1,4 +1,5 @@
 import { voiceTexts } from '../../../shared/texts';
+import { nonJsonFailure } from '../../lib/errors';
 
 // POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7), with the server's
 // message kept for the toast.
@@ -13,6 +14,8 @@ export class VoiceRequestError extends Error {
 }
 
 async function failure(res: Response, fallback: string): Promise<VoiceRequestError> {
+  const notJson = await nonJsonFailure(res);
+  if (notJson) return new VoiceRequestError(res.status, notJson.message);
   const body = (await res.json().catch(() => null)) as { message?: string } | null;
   return new VoiceRequestError(res.status, body?.message ?? fallback);
 }

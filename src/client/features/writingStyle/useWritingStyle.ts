@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { writingStyleStorageKey } from '../../../shared/constants';
 import type { WritingStyle, WritingStyleResponse } from '../../../shared/schemas/writingStyle';
 import { writingStyleTexts } from '../../../shared/texts';
-import { errorMessage } from '../../lib/errors';
+import { errorMessage, httpErrorOf } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc, trpcClient } from '../../lib/trpc';
 
@@ -40,8 +40,21 @@ function readMirror(value: unknown): WritingStyle | null {
   return { tone, toneSource, commonPhrases, greeting, signOff, structure, length, lastUpdated, emailsAnalyzed };
 }
 
+// The server was not reached (a tRPC client error with no server data, not an HTTP answer).
 function isNetworkError(error: unknown): boolean {
-  return error instanceof TRPCClientError && !error.data;
+  return error instanceof TRPCClientError && !error.data && !httpErrorOf(error);
+}
+
+// SPEC section 8 for a failed analysis on the page: a network failure 'Error' / 'Could not
+// connect to the server'; an answer that is not JSON 'Analysis failed' / '{status}: {body}';
+// anything that is not an answer at all (a thrown bug) 'Error' / 'An unexpected error occurred';
+// otherwise the server's refusal, titled by the step that failed.
+function notifyPageFailure(error: unknown, title: string, fallback: string) {
+  const http = httpErrorOf(error);
+  if (http) notify.error(writingStyleTexts.analysisFailedTitle, http.message);
+  else if (!(error instanceof TRPCClientError)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.unexpected);
+  else if (isNetworkError(error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
+  else notify.error(title, errorMessage(error, fallback));
 }
 
 export function useWritingStyle() {
@@ -90,8 +103,7 @@ export function useAnalyzeWritingStyle() {
         count = (await trpcClient.writingStyle.sentEmails.query()).count;
       } catch (error) {
         if (toasts !== 'page') failRefresh();
-        else if (isNetworkError(error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
-        else notify.error(writingStyleTexts.emailErrorTitle, errorMessage(error, writingStyleTexts.sentEmailsFailed));
+        else notifyPageFailure(error, writingStyleTexts.emailErrorTitle, writingStyleTexts.sentEmailsFailed);
         return false;
       }
       if (count < 5) {
@@ -114,8 +126,7 @@ export function useAnalyzeWritingStyle() {
         return true;
       } catch (error) {
         if (toasts !== 'page') failRefresh();
-        else if (isNetworkError(error)) notify.error(writingStyleTexts.errorTitle, writingStyleTexts.serverUnreachable);
-        else notify.error(writingStyleTexts.failedTitle, errorMessage(error, writingStyleTexts.failedBody));
+        else notifyPageFailure(error, writingStyleTexts.failedTitle, writingStyleTexts.failedBody);
         return false;
       }
     } finally {

@@ -13,7 +13,8 @@ export function microsoftRestRoutes(deps: AppDeps): Router {
   }));
   routes.post('/api/auth/microsoft/device-code', restRoute(deps, (caller, req) => caller.microsoft.startDeviceCode(req.body ?? {})));
   routes.post('/api/auth/microsoft/poll-token', restRoute(deps, (caller, req) => caller.microsoft.pollDeviceCode(req.body ?? {})));
-  routes.post('/api/auth/microsoft/manual-token', restRoute(deps, (caller, req) => caller.microsoft.manualToken(req.body ?? {})));
+  // A failure answers { message, error } (SPEC section 7 lists userEmail and error).
+  routes.post('/api/auth/microsoft/manual-token', restRoute(deps, (caller, req) => caller.microsoft.manualToken(req.body ?? {}), 200, { errorAlsoAs: 'error' }));
   routes.post('/api/auth/microsoft/disconnect', restRoute(deps, (caller, req) => caller.microsoft.disconnect(req.body ?? {})));
   routes.get('/api/ai-coach/microsoft/connection-status', restRoute(deps, (caller) => caller.microsoft.connectionStatus()));
   routes.get('/api/ai-coach/microsoft/emails', restRoute(deps, async (caller) => {
