@@ -10,9 +10,22 @@ export const limits = {
   companyMax: 100,
 } as const;
 
+// SPEC section 9: toasts and tooltips.
 export const toastDefaults = {
   limit: 1,
   autoCloseMs: 5000,
+  /** A toast dragged right this far is dismissed. */
+  swipeThresholdPx: 50,
+  /** Width at most, on medium screens and up (full width below). */
+  maxWidthPx: 420,
+  /** Moves focus to the toast region. */
+  hotkey: 'F8',
+} as const;
+
+export const tooltipDefaults = {
+  openDelayMs: 700,
+  /** Within this long of a tooltip closing, the next opens at once. */
+  skipDelayMs: 300,
 } as const;
 
 export const accessKeyCookie = { name: 'access_key', maxAgeSeconds: 86400 } as const;

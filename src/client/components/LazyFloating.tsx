@@ -1,4 +1,5 @@
 import type { MenuProps, TooltipProps } from '@mantine/core';
+import { tooltipDefaults } from '../../shared/constants';
 import { cloneElement, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
 
 // Tooltips and menus whose code (floating-ui, Mantine's Popover, Menu and Tooltip) loads when first
@@ -59,6 +60,13 @@ function chain(own: unknown, next: (event: SyntheticEvent) => void) {
   };
 }
 
+// SPEC section 9: within 300 ms of a tooltip closing the next opens at once. Loaded tooltips get
+// that from their delay group (App.tsx); a tooltip not yet loaded skips its own delay the same way.
+let lastTooltipLeftAt = Number.NEGATIVE_INFINITY;
+const leftTooltip = () => {
+  lastTooltipLeftAt = performance.now();
+};
+
 /** Mantine's Tooltip (same props), its code loaded when the pointer first rests on the target. */
 export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: TargetElement }) {
   const floating = useFloating();
@@ -77,7 +85,7 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
     // Mantine's Tooltip keeps the child's own ref alongside its own.
     return (
       <floating.Tooltip {...props} defaultOpened>
-        {cloneElement(props.children, { ref })}
+        {cloneElement(props.children, { ref, onPointerLeave: chain(props.children.props.onPointerLeave, leftTooltip) })}
       </floating.Tooltip>
     );
   }
@@ -90,7 +98,8 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
       hadFocus.current = event.currentTarget === document.activeElement;
       preload();
       clearTimeout(timer.current);
-      timer.current = setTimeout(() => setArmed(true), props.openDelay ?? 0);
+      const skip = performance.now() - lastTooltipLeftAt <= tooltipDefaults.skipDelayMs;
+      timer.current = setTimeout(() => setArmed(true), skip ? 0 : (props.openDelay ?? tooltipDefaults.openDelayMs));
     }),
     onPointerLeave: chain(child.props.onPointerLeave, () => clearTimeout(timer.current)),
   });

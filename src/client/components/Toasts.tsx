@@ -1,6 +1,7 @@
 import { useNotifications } from '@mantine/notifications';
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { toastDefaults } from '../../shared/constants';
+import { toastRegionSelector } from './toastRegion';
 
 // Mantine's toast container (and its transitions) is not part of the entry script: most visits,
 // the landing page's included, never show a toast (issue 10, first-visit JavaScript). `notify`
@@ -42,7 +43,28 @@ export function usePreloadToasts() {
   }, []);
 }
 
+// F8 (SPEC section 9) moves focus to the toast region, mounting it first when needed.
+function useToastHotkey() {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== toastDefaults.hotkey || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      request();
+      const started = performance.now();
+      const focusRegion = () => {
+        const region = document.querySelector<HTMLElement>(toastRegionSelector);
+        if (region) region.focus();
+        else if (performance.now() - started < 5000) requestAnimationFrame(focusRegion);
+      };
+      focusRegion();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
 export function Toasts() {
+  useToastHotkey();
   const { notifications, queue } = useNotifications();
   const preloaded = useSyncExternalStore(
     subscribe,

@@ -1,12 +1,17 @@
 import { notifications } from '@mantine/notifications';
 import { toastDefaults } from '../../shared/constants';
+import { swipeToDismiss } from '../components/toastRegion';
 
-// The only way the app shows a toast (CONVENTIONS 9): one visible at a time, 5000 ms.
+// The only way the app shows a toast (CONVENTIONS 9): one visible at a time, 5000 ms, dismissed
+// by a swipe right of 50 px (SPEC section 9).
 type Toast = { title: string; message?: string };
 
+let shown = 0;
 function show(color: string, { title, message }: Toast) {
   notifications.clean();
-  notifications.show({ title, message: message ?? '', color, autoClose: toastDefaults.autoCloseMs, withBorder: true });
+  shown += 1;
+  const id = `toast-${shown}`;
+  notifications.show({ id, title, message: message ?? '', color, autoClose: toastDefaults.autoCloseMs, withBorder: true, ...swipeToDismiss(id) });
 }
 
 export const notify = {

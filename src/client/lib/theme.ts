@@ -1,5 +1,5 @@
 import { createTheme, DEFAULT_THEME, localStorageColorSchemeManager, type MantineColorsTuple } from '@mantine/core';
-import { storageKeys } from '../../shared/constants';
+import { storageKeys, tooltipDefaults } from '../../shared/constants';
 
 // Text contrast (WCAG AA, 4.5:1 for body text; issue 10's accessibility budget):
 // - Mantine's default light primary shade, indigo 6 (#4c6ef5), is 4.3:1 against white, both as
@@ -21,6 +21,9 @@ export const theme = createTheme({
     // importing Modal here would put it (and its scroll lock, focus trap and transitions) in the
     // entry script of every page.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // SPEC section 9: a tooltip opens after 700 ms (TooltipDelays in App.tsx skips the delay
+    // within 300 ms of another closing).
+    Tooltip: { defaultProps: { openDelay: tooltipDefaults.openDelayMs } },
   },
 });
 

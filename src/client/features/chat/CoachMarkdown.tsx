@@ -1,19 +1,15 @@
-import { memo, useMemo, type ReactElement, type ReactNode } from 'react';
+import { memo, useMemo, type ReactElement } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import classes from './chat.module.css';
+import { withNumberedLines } from './numberedLines';
 import { closeOpenMarkdown, splitStreamingText } from './streamingMarkdown';
+
+const lineClasses = { line: classes.line, numbered: classes.numberedLine };
 
 // The coach's replies as Markdown, safely: react-markdown builds React elements, never HTML, so
 // HTML in a reply is shown as text (no rehype-raw); unsafe link protocols are dropped by its
 // default URL filter. GFM adds the tables, strikethrough and bare links that models write.
-
-const numberedLine = /^[1-7]\.(\s|$)/;
-
-function startsWithNumber(children: ReactNode): boolean {
-  const first = Array.isArray(children) ? children[0] : children;
-  return typeof first === 'string' && numberedLine.test(first);
-}
 
 const components: Components = {
   a: ({ node: _node, children, ...props }) => (
@@ -22,12 +18,15 @@ const components: Components = {
     </a>
   ),
   // SPEC: lines starting with 1. to 7. are indented. Numbered lists are (chat.module.css);
-  // such a line that Markdown does not read as a list item is indented here.
-  p: ({ node: _node, children, ...props }) => (
-    <p {...props} className={startsWithNumber(children) ? classes.numberedLine : undefined}>
-      {children}
-    </p>
-  ),
+  // such a line that Markdown kept in a paragraph is indented here (numberedLines.tsx).
+  p: ({ node: _node, children, ...props }) => {
+    const { whole, content } = withNumberedLines(children, lineClasses);
+    return (
+      <p {...props} className={whole ? classes.numberedLine : undefined} data-numbered-line={whole || undefined}>
+        {content}
+      </p>
+    );
+  },
   table: ({ node: _node, ...props }) => (
     <div className={classes.tableWrap}>
       <table {...props} />

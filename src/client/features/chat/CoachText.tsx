@@ -1,5 +1,8 @@
 import { lazy, Suspense } from 'react';
 import classes from './chat.module.css';
+import { withNumberedLines } from './numberedLines';
+
+const lineClasses = { line: classes.line, numbered: classes.numberedLine };
 
 // The Markdown renderer (react-markdown with remark-gfm, the largest part of the chat's code)
 // loads with the first reply drawn, not with /app: a new visitor's empty chat never needs it
@@ -18,12 +21,16 @@ export function PlainText(props: { text: string }) {
     .filter(Boolean);
   return (
     <div className={classes.markdown}>
-      {paragraphs.map((paragraph, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one fixed text, never reordered
-        <p key={index} className={classes.plainParagraph}>
-          {paragraph}
-        </p>
-      ))}
+      {paragraphs.map((paragraph, index) => {
+        // Numbered lines indented as in the Markdown (SPEC section 2).
+        const { whole, content } = withNumberedLines(paragraph, lineClasses);
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one fixed text, never reordered
+          <p key={index} className={whole ? `${classes.plainParagraph} ${classes.numberedLine}` : classes.plainParagraph} data-numbered-line={whole || undefined}>
+            {content}
+          </p>
+        );
+      })}
     </div>
   );
 }
