@@ -91,10 +91,10 @@ describe('chat REST paths', () => {
       await http.post(`/api/chats/${chat.id}/messages`, { content });
       await replyOf(http, chat.id);
     }
-    const latest = (await http.get(`/api/chats/${chat.id}/messages?limit=2`)).json as Msg[];
+    const latest = (await http.get(`/api/chats/${chat.id}/messages?limit=2`)).json.messages as Msg[];
     expect(latest.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(latest[0]!.content).toBe('three');
-    const older = (await http.get(`/api/chats/${chat.id}/messages?limit=2&before=${latest[0]!.id}`)).json as Msg[];
+    const older = (await http.get(`/api/chats/${chat.id}/messages?limit=2&before=${latest[0]!.id}`)).json.messages as Msg[];
     expect(older[0]!.content).toBe('two');
   });
 
@@ -116,23 +116,26 @@ describe('chat REST paths', () => {
     expect(newest.at(-1)!.content).toBe('m250');
     expect(first.headers.get('next-cursor')).toBe(String(newest[0]!.id));
 
-    // Up to 200 at once; walking back with the cursor ends with null at the start of the chat.
+    // A client that pages gets { messages, nextCursor }: up to 200 at once, and walking back with
+    // the cursor ends with null at the start of the chat.
     const big = await get(`?limit=200&before=${first.headers.get('next-cursor')}`);
-    expect((big.json as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 150 }, (_, i) => `m${i + 1}`));
+    expect((big.json.messages as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 150 }, (_, i) => `m${i + 1}`));
+    expect(big.json.nextCursor).toBeNull();
     expect(big.headers.get('next-cursor')).toBe('null');
     const exact = await get('?limit=200');
-    expect(exact.headers.get('next-cursor')).toBe(String((exact.json as Msg[])[0]!.id));
-    const all = await get(`?limit=50&before=${(exact.json as Msg[])[0]!.id}`);
-    expect((all.json as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i + 1}`));
-    expect(all.headers.get('next-cursor')).toBe('null');
+    expect(exact.json.nextCursor).toBe((exact.json.messages as Msg[])[0]!.id);
+    expect(exact.headers.get('next-cursor')).toBe(String(exact.json.nextCursor));
+    const all = await get(`?limit=50&before=${exact.json.nextCursor}`);
+    expect((all.json.messages as Msg[]).map((m) => m.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i + 1}`));
+    expect(all.json.nextCursor).toBeNull();
 
     for (const bad of ['?limit=0', '?limit=201', '?limit=abc', '?limit=-5', '?limit=1.5', '?limit=1&limit=2']) {
       expect(await get(bad), bad).toMatchObject({ status: 400, json: { message: chatTexts.pageLimit } });
     }
     expect(await get('?before=x')).toMatchObject({ status: 400, json: { message: chatTexts.pageCursor } });
     expect(await get('?before=0')).toMatchObject({ status: 400, json: { message: chatTexts.pageCursor } });
-    expect((await get('?limit=1')).json).toHaveLength(1);
-    expect((await get('?limit=200')).json).toHaveLength(200);
+    expect((await get('?limit=1')).json.messages).toHaveLength(1);
+    expect((await get('?limit=200')).json.messages).toHaveLength(200);
   });
 
   it('answers the statuses the OpenAPI document gives for the chat POSTs (201)', async () => {

@@ -59,7 +59,7 @@ export const restOperations: Operation[] = [
     method: 'get', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'A page of a chat’s messages: the newest `limit` before `before`', auth: 'user', query: messagesQuerySchema,
     ok: {
       status: 200,
-      description: 'An array of messages, oldest to newest. The Next-Cursor header says where the page starts: pass it as `before` for the older page; it is `null` when the page reaches the start of the chat.',
+      description: 'Without `limit` or `before`: an array of the newest 100 messages, oldest to newest (as before). With either: `{ messages, nextCursor }`, where `nextCursor` is the id to pass as `before` for the older page, or `null` when the page reaches the start of the chat. The Next-Cursor header carries the same cursor on both forms.',
       headers: { 'Next-Cursor': { description: 'The id to send as `before` for the older page, or `null` at the start of the chat', schema: { type: 'string', pattern: '^(\\d+|null)$' } } },
     },
   },

@@ -26,9 +26,10 @@ export function chatRestRoutes(deps: AppDeps): Router {
     await caller.chats.delete({ chatId: chatIdOf(req) });
     return undefined;
   }));
-  // The body stays the array of messages (oldest to newest) it always was; where the page starts
-  // is answered beside it, in the Next-Cursor header: the id to send as `before` for the older
-  // page, or `null` when the page reaches the start of the chat.
+  // Backwards compatible (issue 28): a request without `limit` or `before` is answered the array
+  // of the newest messages (oldest to newest) it always was; a client that pages (sends either)
+  // is answered `{ messages, nextCursor }`. Both carry the cursor in the Next-Cursor header too:
+  // the id to send as `before` for the older page, or null at the start of the chat.
   routes.get('/api/chats/:id/messages', restRoute(deps, async (caller, req, res) => {
     const query = messagesQuerySchema.safeParse(req.query);
     if (!query.success) throw new TRPCError({ code: 'BAD_REQUEST', message: query.error.issues[0]?.message ?? chatTexts.pageLimit, cause: query.error });
@@ -38,7 +39,8 @@ export function chatRestRoutes(deps: AppDeps): Router {
       cursor: query.data.before,
     });
     res.setHeader(nextCursorHeader, String(page.nextCursor));
-    return page.items;
+    const paging = req.query.limit !== undefined || req.query.before !== undefined;
+    return paging ? { messages: page.items, nextCursor: page.nextCursor ?? null } : page.items;
   }));
   // Posting the user's message also starts the coach's reply (streamed on /ws and tRPC).
   routes.post('/api/chats/:id/messages', restRoute(deps, async (caller, req) => {
