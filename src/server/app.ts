@@ -11,6 +11,7 @@ import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
+import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/writing-analysis'], writingStyleRestRoutes(deps)));
   app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
   app.use(under(['/api/goals'], goalsRestRoutes(deps)));
+  app.use(under(['/api/security-events'], securityRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

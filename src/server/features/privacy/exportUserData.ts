@@ -6,6 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { exportRules, neverExportedColumn, neverExportedEntity, type ExportRule } from './exportRules.js';
 import { renderExportMarkdown } from './exportMarkdown.js';
 import { ownedBy, userOwnedEntities, type UserOwnedEntity } from './userOwnedEntities.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 export type ExportRow = Record<string, unknown>;
 export type ExportSection = { section: string; title: string; entity: string; single: boolean; rows: ExportRow[] };
@@ -90,6 +91,7 @@ export async function exportMyData(ctx: AuthedContext, input: { format: ExportFo
   } catch (cause) {
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: privacyTexts.exportFailed, cause });
   }
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'data_exported'));
   const day = data.exportedAt.slice(0, 10);
   if (input.format === 'markdown') {
     return { fileName: `ai-coach-export-${day}.md`, mimeType: 'text/markdown', content: renderExportMarkdown(data) };
