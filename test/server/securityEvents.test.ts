@@ -145,7 +145,7 @@ describe('security events', () => {
     await http.post('/api/api-keys', { name: 'k' });
     const exported = await trpcMutate(http, 'privacy.exportMyData', { format: 'json' });
     const file = JSON.parse(exported.json.result.data.content);
-    expect(file.securityEvents.map((e: { kind: string }) => e.kind)).toEqual(['sign_in', 'api_key_created']);
+    expect(file.securityEvents.map((e: { kind: string }) => e.kind)).toEqual(['sign_in', 'api_key_created', 'data_exported']);
     expect(file.securityEvents[0]).toMatchObject({ kind: 'sign_in', address: '127.0.0.1', userId: user.id });
 
     expect((await trpcMutate(http, 'privacy.deleteAccount', { confirmation: 'DELETE' })).status).toBe(200);

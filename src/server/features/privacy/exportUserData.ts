@@ -85,13 +85,13 @@ export function exportAsJson(data: UserDataExport): string {
 
 // 'Export my data' (Settings, Privacy tab): everything the user has, as a file to download.
 export async function exportMyData(ctx: AuthedContext, input: { format: ExportFormat }) {
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'data_exported'));
   let data: UserDataExport;
   try {
     data = await collectUserData(ctx.deps.orm, ctx.em, ctx.user.id);
   } catch (cause) {
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: privacyTexts.exportFailed, cause });
   }
-  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'data_exported'));
   const day = data.exportedAt.slice(0, 10);
   if (input.format === 'markdown') {
     return { fileName: `ai-coach-export-${day}.md`, mimeType: 'text/markdown', content: renderExportMarkdown(data) };
