@@ -195,19 +195,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
+      // No WebSocket instrumentation of OpenTelemetry fits ws 8 and this SDK: a span of our own
+      // covers each upgrade (the endpoint and the outcome, nothing a client sent).
+      const span = spans?.start('websocket upgrade', { 'url.path': pathname });
       // A cookie of an ended session is refused; a live session's sockets close when it ends.
       upgradeSession(deps, req).then(
         (session) => {
           if (session.ended) {
+            span?.set('ai_coach.outcome', 'refused');
+            span?.end();
             socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
             return;
           }
           wss.handleUpgrade(req, socket, head, (ws) => {
+            span?.set('ai_coach.outcome', 'open');
+            span?.end();
             if (session.id) deps.sessions.trackSocket(session.id, ws);
             wss.emit('connection', ws, req);
           });
         },
         (error) => {
+          span?.end(error);
           log.error({ err: error }, 'upgrade failed');
           socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
         },

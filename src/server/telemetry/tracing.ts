@@ -36,7 +36,10 @@ const untraced = new Set(['/ping', '/healthz', '/readyz', '/metrics']);
 export async function startTracing(config: TelemetryConfig, options: { hookModules?: boolean } = {}): Promise<SpanSink> {
   if (started) return started;
   if (!config.otlpEndpoint) throw new Error('OTEL_EXPORTER_OTLP_ENDPOINT is not set');
-  if (options.hookModules) module.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  // Only the instrumented modules pass through the hook: hooking every import slowed the start a lot.
+  if (options.hookModules) {
+    module.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: ['express', 'pg', 'http', 'https', 'node:http', 'node:https'] } });
+  }
 
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
