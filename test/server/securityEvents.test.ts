@@ -76,7 +76,7 @@ describe('security events', () => {
     expect(text).not.toContain(key.json.key);
     expect(text).not.toContain(token);
     expect(text).not.toContain('wrong-password');
-  });
+  }, 60_000);
 
   it('records a session ended from another device, and signing out the others', async () => {
     const username = uniqueName('sec_sessions');
@@ -90,7 +90,7 @@ describe('security events', () => {
     expect((await trpcMutate(http, 'auth.endSession', { id: other.id })).status).toBe(200);
     expect((await trpcMutate(http, 'auth.endOtherSessions', {})).status).toBe(200);
     expect((await kinds(http)).slice(0, 2)).toEqual(['session_ended', 'session_ended']);
-  });
+  }, 60_000);
 
   it('shows a user only their own events, whatever cursor they send', async () => {
     const jane = await signUp(server.url, uniqueName('sec_jane'));
