@@ -11,6 +11,7 @@ import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
+import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
@@ -21,6 +22,7 @@ import { clientAssets, compressAnswers, isClientBuilt } from './http/staticAsset
 import { refuseForeignOrigins, securityHeaders, strictTransportSecurity } from './http/security.js';
 import { RateLimitError } from './features/limits/rateLimits.js';
 import { appRouter } from './trpc/root.js';
+import type { Metrics } from './telemetry/metrics.js';
 
 // src/server/app.ts (tsx) and dist/server/app.js (the compiled start) both sit two levels down.
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +33,8 @@ export type AppOptions = {
   clientMiddleware?: RequestHandler;
   /** The built client to serve; dist/client by default (tests pass a fixture). */
   clientDir?: string;
+  /** GET /metrics and the per-request measurements; absent when METRICS_TOKEN is not set. */
+  metrics?: Pick<Metrics, 'requests' | 'handler'>;
 };
 
 /**
@@ -59,6 +63,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // /api/chats"). Static files keep theirs (serve-static sets its own).
   app.disable('etag');
   app.set('trust proxy', deps.config.trustProxy);
+  // First, so that a request's duration counts everything the app does for it.
+  if (options.metrics) {
+    app.use(options.metrics.requests);
+    app.get('/metrics', options.metrics.handler);
+  }
   app.use(securityHeaders(Boolean(options.clientMiddleware)));
   app.use(strictTransportSecurity(deps.config.trustProxy));
 
@@ -112,6 +121,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/writing-analysis'], writingStyleRestRoutes(deps)));
   app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
   app.use(under(['/api/goals'], goalsRestRoutes(deps)));
+  app.use(under(['/api/security-events'], securityRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -41,6 +41,9 @@ async function main() {
     // The embedded database is locked and started first (a few milliseconds: its worker thread
     // opens it on its own), then the server's modules load on this thread meanwhile. Loading
     // them is synchronous work, so the lock is taken before it begins, not alongside.
+    // Traces: started before the server's modules load, so that their instrumentations patch
+    // http, express and pg as they are imported. Nothing of it is loaded without the endpoint.
+    if (config.telemetry.otlpEndpoint) await (await import('./telemetry/tracing.js')).startTracing(config.telemetry, { hookModules: true });
     const target = databaseTarget(config);
     if (target.kind === 'pglite') {
       options.embedded = await startEmbeddedDatabase(config.dataDir, target.directory, (error) => log.error({ err: error }, 'the data directory lock was lost'));

@@ -48,6 +48,9 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://coach.example.com' }).optional()),
   TOKEN_ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as http://localhost:4318' }).optional()),
+  OTEL_SERVICE_NAME: z.preprocess(emptyAsUndefined, z.string().min(1).default('ai-coach')),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
   OPENAI_SPEECH_MODEL: z.string().min(1).default('tts-1'),
   TWILIO_ACCOUNT_SID: z.preprocess(emptyAsUndefined, z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hex digits').optional()),
@@ -98,6 +101,15 @@ export type Config = {
   modelStallTimeoutMs: number;
   /** Model turns per user and UTC day; 0 = no limit. */
   modelDailyQuota: number;
+  telemetry: TelemetryConfig;
+};
+
+export type TelemetryConfig = {
+  /** GET /metrics answers only with `Authorization: Bearer <this>`; off when unset. */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP traces go to `<this>/v1/traces`; no tracing code is loaded when unset. */
+  otlpEndpoint: string | undefined;
+  serviceName: string;
 };
 
 export type MicrosoftConfig = {
@@ -164,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
+    telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''), serviceName: e.OTEL_SERVICE_NAME },
   };
 }
 

@@ -7,6 +7,7 @@ import type { ReplyRunner } from './features/chats/replyRunner.js';
 import type { MicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import type { CoachModel } from './providers/ai/types.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
+import type { Telemetry } from './telemetry/telemetry.js';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -21,4 +22,6 @@ export type AppDeps = {
   chatBus: ChatBus;
   replies: ReplyRunner;
   microsoft: MicrosoftDeps;
+  /** Metrics and traces hooks (telemetry/): each is null when not configured. */
+  telemetry: Telemetry;
 };

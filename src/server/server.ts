@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import { WebSocketServer } from 'ws';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
@@ -33,6 +34,8 @@ import { createCoachModel } from './providers/ai/index.js';
 import { startDataRetentionJob } from './features/privacy/dataRetention.js';
 import type { CoachModel } from './providers/ai/types.js';
 import { appRouter } from './trpc/root.js';
+import { instrumentCoach, instrumentRateLimits, providerCall, type Telemetry } from './telemetry/telemetry.js';
+import type { Metrics } from './telemetry/metrics.js';
 
 export type RunningServer = {
   url: string;
@@ -85,6 +88,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
     });
     const db: MikroORM = database.orm;
+    // Metrics and traces, each loaded only when configured (telemetry/telemetry.ts).
+    let metrics: Metrics | undefined;
+    let sockets: { trpc?: WebSocketServer; chat?: WebSocketServer } = {};
+    if (config.telemetry.metricsToken) {
+      const { createMetrics } = await import('./telemetry/metrics.js');
+      const pool = target.kind === 'postgresql' ? ((await db.em.getConnection().getNativeClient()) as pg.Pool) : null;
+      metrics = createMetrics({
+        token: config.telemetry.metricsToken,
+        procedures: Object.keys(appRouter._def.procedures),
+        gauges: {
+          openSockets: () => ({ '/trpc': sockets.trpc?.clients.size ?? 0, '/ws': sockets.chat?.clients.size ?? 0 }),
+          activeReplies: () => deps.replies.runningIds().length,
+          // The embedded database is one connection in its worker thread.
+          databasePool: async () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : { total: 1, idle: 0, waiting: 0 }),
+        },
+      });
+    }
+    const spans = config.telemetry.otlpEndpoint ? await (await import('./telemetry/tracing.js')).startTracing(config.telemetry) : null;
+    const telemetry: Telemetry = { metrics: metrics ?? null, spans };
     await prepareDemoAccount(db, config.demoMode);
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
@@ -97,8 +119,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
               (await db.em.fork().find(Message, { chat: chatId, $or: [{ createdAt: { $gte: since } }, { id: { $in: ids } }] }, { orderBy: { id: 'asc' } })).map((m) => m.toDto()),
           })
         : createLocalChatBus();
-    rateLimits = await createRateLimits(config, target);
-    const coach = options.coach ?? createCoachModel(config.openai);
+    rateLimits = instrumentRateLimits(await createRateLimits(config, target), telemetry);
+    const coach = instrumentCoach(options.coach ?? createCoachModel(config.openai), telemetry);
+    const microsoft = createMicrosoftDeps(config);
+    if (metrics || spans) {
+      // Every Graph request passes its mailbox's gate: the one place to count and trace them.
+      const run = microsoft.gates.run;
+      microsoft.gates.run = (key, work) => run(key, () => providerCall(telemetry, 'microsoft_graph', 'request', work));
+    }
     const deps: AppDeps = {
       config,
       orm: db,
@@ -116,7 +144,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         facts: (em, userId) => loadCoachFacts(deps, em, userId),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
-      microsoft: createMicrosoftDeps(config),
+      microsoft,
+      telemetry,
     };
     // Replies whose instance died mid-stream (even killed) are marked stopped with their partial
     // text, at start and then periodically. The embedded database has one server at a time, so at
@@ -136,7 +165,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
-    const app = createApp(deps, { clientMiddleware: client?.middleware });
+    const app = createApp(deps, { clientMiddleware: client?.middleware, metrics });
     httpServer.on('request', app);
 
     // One port for HTTP and both WebSocket endpoints; upgrades are routed by path.
@@ -152,6 +181,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     closeFloodingSockets(trpcWss);
     const chatWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    sockets = { trpc: trpcWss, chat: chatWss };
     attachChatSocket(deps, chatWss);
     const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss, '/ws': chatWss };
     httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -165,19 +195,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }
+      // No WebSocket instrumentation of OpenTelemetry fits ws 8 and this SDK: a span of our own
+      // covers each upgrade (the endpoint and the outcome, nothing a client sent).
+      const span = spans?.start('websocket upgrade', { 'url.path': pathname });
       // A cookie of an ended session is refused; a live session's sockets close when it ends.
       upgradeSession(deps, req).then(
         (session) => {
           if (session.ended) {
+            span?.set('ai_coach.outcome', 'refused');
+            span?.end();
             socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
             return;
           }
           wss.handleUpgrade(req, socket, head, (ws) => {
+            span?.set('ai_coach.outcome', 'open');
+            span?.end();
             if (session.id) deps.sessions.trackSocket(session.id, ws);
             wss.emit('connection', ws, req);
           });
         },
         (error) => {
+          span?.end(error);
           log.error({ err: error }, 'upgrade failed');
           socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
         },
@@ -212,6 +250,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.chatBus.close();
         await deps.rateLimits.close();
         await database!.close();
+        await spans?.flush().catch(() => {});
         await releaseLock();
       })());
 

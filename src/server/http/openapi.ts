@@ -50,6 +50,8 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt }' } },
   { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
+  // Security activity (issue 27).
+  { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of sign_in, sign_in_failed, sign_out, session_ended, password_changed, api_key_created, api_key_revoked, data_exported, microsoft_connected, microsoft_disconnected, phone_verified' } },
   // Chats.
   { method: 'get', path: '/api/chats', tag: 'Chats', summary: 'Your chats, pinned first, then by last activity', auth: 'user', ok: { status: 200, description: 'An array of chats' } },
   { method: 'post', path: '/api/chats', tag: 'Chats', summary: 'Start a chat', auth: 'user', body: createChatSchema, ok: { status: 201, description: 'The chat' } },

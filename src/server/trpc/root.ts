@@ -9,6 +9,7 @@ import { profileRouter } from '../features/profile/profile.router.js';
 import { microsoftRouter } from '../features/microsoft/microsoft.router.js';
 import { writingStyleRouter } from '../features/writingStyle/writingStyle.router.js';
 import { twilioRouter } from '../features/telephony/twilio.router.js';
+import { securityRouter } from '../features/security/security.router.js';
 import { voiceRouter } from '../features/voice/voice.router.js';
 import { createCallerFactory, router } from './init.js';
 
@@ -25,6 +26,7 @@ export const appRouter = router({
   voice: voiceRouter,
   apiKeys: apiKeysRouter,
   goals: goalsRouter,
+  security: securityRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc';
 import { ApiKeys } from './ApiKeys';
 import { DataRightsSection } from './DataRightsSection';
 import { ActiveSessions } from './ActiveSessions';
+import { SecurityActivity } from './SecurityActivity';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
@@ -49,6 +50,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
           <ActiveSessions />
           <ApiKeys />
+          <SecurityActivity />
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
           <NotificationSettingsForm notifications={data.notifications} />

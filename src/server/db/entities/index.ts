@@ -8,6 +8,7 @@ import { MicrosoftConnection } from './MicrosoftConnection.js';
 import { User } from './User.js';
 import { UserSettings } from './UserSettings.js';
 import { WritingStyleProfile } from './WritingStyleProfile.js';
+import { SecurityEvent } from './SecurityEvent.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -16,4 +17,5 @@ export { WritingStyleProfile };
 export { AuthSession };
 export { ApiKey };
 export { CheckIn, Goal, GoalReminder, KeyResult };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder];
+export { SecurityEvent };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent];

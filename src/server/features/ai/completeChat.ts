@@ -29,6 +29,7 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
   let reported: TokenUsage | undefined;
   let reply = '';
   const deltas = coach.stream({
+    path: 'api',
     messages: input.messages,
     user: coachUserOf(ctx.user),
     signal,

@@ -4,6 +4,7 @@ import { apiKeyTexts } from '../../../shared/texts/index.js';
 import { ApiKey } from '../../db/entities/ApiKey.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { newApiKey } from './apiKeyAuth.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 export type ApiKeySummary = ReturnType<ApiKey['toSummary']>;
 
@@ -14,6 +15,7 @@ export async function createApiKey(ctx: AuthedContext, input: { name: string }):
   const { key, prefix, keyHash } = newApiKey();
   const row = ctx.em.create(ApiKey, { owner: ctx.user, name: input.name, prefix, keyHash });
   await ctx.em.flush();
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'api_key_created'));
   const { lastUsedAt: _never, ...summary } = row.toSummary();
   return { ...summary, key, lastUsedAt: null };
 }
@@ -27,5 +29,6 @@ export async function listApiKeys(ctx: AuthedContext): Promise<{ keys: ApiKeySum
 export async function revokeApiKey(ctx: AuthedContext, input: { id: number }): Promise<void> {
   const deleted = await ctx.em.nativeDelete(ApiKey, { id: input.id, owner: ctx.user.id });
   if (deleted === 0) throw new TRPCError({ code: 'NOT_FOUND', message: apiKeyTexts.notFound });
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'api_key_revoked'));
 }
 

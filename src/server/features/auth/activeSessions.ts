@@ -2,6 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { EndSessionInput } from '../../../shared/schemas/auth.js';
 import { sessionTexts } from '../../../shared/texts/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 // Settings, Security: the signed-in user's sessions. The demo account is shared by every demo
 // visitor, so there a visitor sees and ends only their own.
@@ -18,11 +19,14 @@ export async function endSession(ctx: AuthedContext, input: EndSessionInput) {
   if (!allowed || !(await ctx.deps.sessions.endOne(ctx.user.id, input.id))) {
     throw new TRPCError({ code: 'NOT_FOUND', message: sessionTexts.notFound });
   }
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, input.id === ctx.session.id ? 'sign_out' : 'session_ended'));
   if (input.id === ctx.session.id) await ctx.session.end();
   return { success: true as const };
 }
 
 export async function endOtherSessions(ctx: AuthedContext) {
   if (ctx.user.isDemo || !ctx.session.id) return { ended: 0 };
-  return { ended: await ctx.deps.sessions.endOthers(ctx.user.id, ctx.session.id) };
+  const ended = await ctx.deps.sessions.endOthers(ctx.user.id, ctx.session.id);
+  if (ended > 0) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'session_ended'));
+  return { ended };
 }

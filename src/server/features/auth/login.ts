@@ -4,6 +4,7 @@ import { authTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 // Every attempt consumes a point of its address's and its username's budget before the password
 // is checked, so attempts in flight together (or batched) count one by one. A success gives the
@@ -16,6 +17,7 @@ export async function login(ctx: DbContext, input: LoginInput) {
   const user = await ctx.em.findOne(User, { usernameKey });
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !passwordOk || (user.isDemo && !config.demoMode)) {
+    if (user && !user.isDemo) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in_failed', user.id));
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidCredentials });
   }
   await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
@@ -25,5 +27,6 @@ export async function login(ctx: DbContext, input: LoginInput) {
     await ctx.em.flush();
   }
   await ctx.session.start(user.id);
+  if (!user.isDemo) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in', user.id));
   return { user: user.toPublic() };
 }

@@ -6,6 +6,7 @@ import { authTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword } from './password.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
   await ctx.deps.rateLimits.register.consume(ctx.clientIp);
@@ -32,5 +33,6 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     throw error;
   }
   await ctx.session.start(user.id);
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in', user.id));
   return { user: user.toPublic() };
 }

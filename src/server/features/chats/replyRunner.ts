@@ -122,7 +122,7 @@ export function createReplyRunner(deps: {
       lastActivity = performance.now();
       watchStall(stallTimeoutMs);
       const { signal } = abort;
-      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal })) {
+      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal, path: 'chat' })) {
         lastActivity = performance.now();
         if (signal.aborted) break;
         if (!delta) continue;

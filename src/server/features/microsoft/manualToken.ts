@@ -6,6 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import type { z } from 'zod';
 import { saveConnection } from './connections.js';
 import { asPublicError } from './graphErrors.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 // SPEC section 3: a pasted Graph access token. It is checked against Graph /me before anything
 // is stored; a token Graph refuses connects nothing.
@@ -26,6 +27,7 @@ export async function connectWithManualToken(ctx: AuthedContext, input: z.infer<
     throw asPublicError(error, microsoftTexts.graphUnreachable);
   }
   await saveConnection(ctx.deps, ctx.em, ctx.user.id, service, { accessToken: input.token, refreshToken: null, expiresAt: expiryOf(input.token), accountEmail: me.email || null });
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'microsoft_connected'));
   return { success: true as const, userEmail: me.email, service: serviceNameOfKey(service) };
 }
 

@@ -7,6 +7,7 @@ import type { Identity } from '../../providers/microsoft/identity.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { saveConnection } from './connections.js';
 import { asPublicError } from './graphErrors.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 // Browser sign-in (authorization code with PKCE S256) and device-code sign-in. What a flow must
 // remember travels sealed (iron-session's sealData with the session password): the browser's
@@ -79,6 +80,7 @@ export async function finishBrowserSignIn(ctx: AuthedContext, input: { state?: s
   try {
     const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r });
     await saveConnection(ctx.deps, ctx.em, ctx.user.id, state.s, tokens);
+    await recordSecurityEvent(ctx.em, requestEvent(ctx, 'microsoft_connected'));
   } catch (error) {
     ctx.deps.log.warn({ err: asPublicError(error, microsoftTexts.signInFailed).message }, 'Microsoft browser sign-in failed');
     return failed(microsoftTexts.signInFailed);
@@ -134,6 +136,7 @@ export async function pollDeviceCode(ctx: AuthedContext, input: { deviceCodeInfo
   if (poll.state === 'expired') return { expired: true, success: false, message: microsoftTexts.expiredBody };
   if (poll.state === 'declined') return { success: false, error: microsoftTexts.declined, message: microsoftTexts.declined };
   await saveConnection(ctx.deps, ctx.em, ctx.user.id, info.s, poll.tokens);
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'microsoft_connected'));
   const service = serviceNameOfKey(info.s);
   return { success: true, service, userEmail: poll.tokens.accountEmail, message: microsoftTexts.connectionActiveBody(service) };
 }

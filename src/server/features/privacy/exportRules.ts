@@ -28,6 +28,8 @@ export const exportRules: Record<string, ExportRule> = {
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
+  // The account's security activity (issue 27): what happened, when, from which address and browser.
+  SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,

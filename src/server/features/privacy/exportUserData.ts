@@ -6,6 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { exportRules, neverExportedColumn, neverExportedEntity, type ExportRule } from './exportRules.js';
 import { renderExportMarkdown } from './exportMarkdown.js';
 import { ownedBy, userOwnedEntities, type UserOwnedEntity } from './userOwnedEntities.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 export type ExportRow = Record<string, unknown>;
 export type ExportSection = { section: string; title: string; entity: string; single: boolean; rows: ExportRow[] };
@@ -84,6 +85,7 @@ export function exportAsJson(data: UserDataExport): string {
 
 // 'Export my data' (Settings, Privacy tab): everything the user has, as a file to download.
 export async function exportMyData(ctx: AuthedContext, input: { format: ExportFormat }) {
+  await recordSecurityEvent(ctx.em, requestEvent(ctx, 'data_exported'));
   let data: UserDataExport;
   try {
     data = await collectUserData(ctx.deps.orm, ctx.em, ctx.user.id);

@@ -77,7 +77,7 @@ export async function continueCall(ctx: Ctx, query: WebhookParams, params: Webho
   const context = user ? await buildCoachContext(contextInput) : await buildCoachContext(contextInput, [coachRole]);
   let reply = '';
   try {
-    for await (const delta of ctx.deps.coach.stream({ messages: [...context, voiceReplyRule, ...turns, latest], user: coachUser, signal: AbortSignal.timeout(replyTimeoutMs) })) {
+    for await (const delta of ctx.deps.coach.stream({ messages: [...context, voiceReplyRule, ...turns, latest], user: coachUser, signal: AbortSignal.timeout(replyTimeoutMs), path: 'phone' })) {
       reply += delta;
     }
   } catch (error) {

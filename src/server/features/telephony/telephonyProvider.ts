@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.js';
 import { createTwilioCalls, type TelephonyProvider } from '../../providers/telephony/twilioCalls.js';
+import { instrumentMethods } from '../../telemetry/telemetry.js';
 
 // Twilio settings complete enough to place calls and check webhooks, or null (the phone card
 // then explains what to configure).
@@ -15,7 +16,7 @@ const providers = new WeakMap<AppDeps, TelephonyProvider>();
 export function telephonyProviderOf(deps: AppDeps, settings: NonNullable<ReturnType<typeof telephonySettingsOf>>): TelephonyProvider {
   let provider = providers.get(deps);
   if (!provider) {
-    provider = createTwilioCalls(settings);
+    provider = instrumentMethods(createTwilioCalls(settings), deps.telemetry, 'twilio', ['placeCall']);
     providers.set(deps, provider);
   }
   return provider;

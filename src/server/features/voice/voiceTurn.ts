@@ -30,7 +30,7 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
 
   let reply = '';
   try {
-    for await (const delta of ctx.deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal })) reply += delta;
+    for await (const delta of ctx.deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal, path: 'voice' })) reply += delta;
   } catch (error) {
     if (error instanceof ProviderError) throw new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.aiError, cause: error });
     throw error;

@@ -19,6 +19,7 @@ export async function describeToneWithModel(coach: CoachModel, emails: CleanedEm
   if (!sample) return null;
   let reply = '';
   for await (const delta of coach.stream({
+    path: 'writing_style',
     messages: [
       {
         role: 'system',

@@ -76,7 +76,7 @@ export async function generateEmail(ctx: WritingStyleContext, input: { topic: st
     // What the coach may know of the user comes from the one loader; the profile read above is the style written in.
     const facts = { ...(await loadCoachFacts(ctx.deps, ctx.em, ctx.user.id)), writingStyle: style };
     const messages = await generationPrompt({ user, audience: input.audience, topic: input.topic, facts });
-    for await (const delta of coach.stream({ messages, user, maxTokens: 700, temperature: 0.4 })) {
+    for await (const delta of coach.stream({ messages, user, maxTokens: 700, temperature: 0.4, path: 'writing_style' })) {
       email += delta;
     }
   } catch (cause) {

@@ -17,6 +17,8 @@ export type CoachRequest = {
   temperature?: number;
   /** Called with the provider's own token counts, when it reports them (at the end of the stream). */
   onUsage?: (usage: TokenUsage) => void;
+  /** Where the turn comes from, for metrics and traces only (never sent to the provider). */
+  path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'other';
 };
 
 export type TokenUsage = { promptTokens: number; completionTokens: number };
