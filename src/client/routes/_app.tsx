@@ -74,8 +74,9 @@ function AppLayout() {
             <OnboardingDialog />
             <ConnectionFlagsWatcher />
             <GoalReminders />
-            <SearchDialog />
           </AfterFirstPaint>
+          {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
+          <SearchDialog />
         </>
       ) : (
         // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.

@@ -187,6 +187,14 @@ export function ChatThread(props: {
     focusedOnce.current = focusMessageId;
     atBottom.current = false;
     virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+    // Rows measured as they are drawn move it: settle it again once they are.
+    const timers = [100, 400].map((ms) =>
+      setTimeout(() => {
+        atBottom.current = false;
+        virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+      }, ms),
+    );
+    return () => timers.forEach(clearTimeout);
   }, [focusMessageId, focusIndex, hasOlder, loadingOlder, olderFailed]);
 
   // Which row holds the focus (see rangeExtractor), followed on the list rather than per row.
