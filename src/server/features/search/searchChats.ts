@@ -14,14 +14,24 @@ export const messageSearchVector = `to_tsvector('english', m."content")`;
 // marks without ever rendering the user's text as HTML.
 const escapedContent = `replace(replace(replace(m."content", '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
 
+// Ranking reads each match's text again (ts_rank_cd over to_tsvector): it is done for the most
+// recent matches only, so a common word over a long history costs the same as a rare one.
+const rankedMatches = 300;
+
 export async function searchMessages(em: EntityManager, userId: number, q: string): Promise<SearchResult[]> {
   const rows: Array<{ chat_id: number; title: string; id: number; snippet: string; created_at: Date | string }> = await em.getConnection().execute(
     `with query as (select websearch_to_tsquery('english', ?) as q),
-     hits as (
-       select m."id", m."chat_id", c."title", m."created_at", m."content", ts_rank_cd(${messageSearchVector}, query.q) as rank
+     matches as (
+       select m."id", m."chat_id", m."created_at", m."content"
        from "message" m join "chat" c on c."id" = m."chat_id", query
        where c."owner_id" = ? and m."role" in ('user', 'assistant') and m."status" <> 'streaming'
          and ${messageSearchVector} @@ query.q
+       order by m."id" desc
+       limit ${rankedMatches}
+     ),
+     hits as (
+       select m.*, c."title", ts_rank_cd(${messageSearchVector}, query.q) as rank
+       from matches m join "chat" c on c."id" = m."chat_id", query
        order by rank desc, m."id" desc
        limit ${searchLimits.maxResults}
      )
