@@ -6,6 +6,8 @@ import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
+import { memoriesRestRoutes } from './features/memories/memories.rest.js';
+import { searchRestRoutes } from './features/search/search.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
@@ -122,6 +124,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
   app.use(under(['/api/goals'], goalsRestRoutes(deps)));
   app.use(under(['/api/security-events'], securityRestRoutes(deps)));
+  app.use(under(['/api/memories'], memoriesRestRoutes(deps)));
+  app.use(under(['/api/search'], searchRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

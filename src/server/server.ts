@@ -26,6 +26,8 @@ import { attachChatSocket } from './features/chats/chatSocket.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
 import { callGoalReminders } from './features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from './features/goals/goalReminders.js';
+import { extractMemories } from './features/memories/rememberFromChat.js';
+import { buildMessageSearchIndex, type MessageSearchIndexBuild } from './features/search/messageSearchIndex.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
@@ -79,6 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let rateLimits: RateLimits | undefined;
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
+  let searchIndex: MessageSearchIndexBuild | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -107,6 +110,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
     const spans = config.telemetry.otlpEndpoint ? await (await import('./telemetry/tracing.js')).startTracing(config.telemetry) : null;
     const telemetry: Telemetry = { metrics: metrics ?? null, spans };
+    // Search across chats: the message content index, built without blocking writes (messageSearchIndex.ts).
+    searchIndex = buildMessageSearchIndex(target, db, log);
     await prepareDemoAccount(db, config.demoMode);
     // Data retention runs at start (before anyone is served) and then daily.
     retention = startDataRetentionJob(db, log);
@@ -142,6 +147,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         coach,
         log,
         facts: (em, userId) => loadCoachFacts(deps, em, userId),
+        // Memory (issue 24): durable facts from each completed exchange, in the background.
+        afterReply: (done) => extractMemories(deps, db.em.fork(), done),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
       microsoft,
@@ -244,6 +251,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.replies.drain();
         await orphanSweep?.stop();
         await goalReminders?.stop();
+        await searchIndex?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -258,6 +266,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await orphanSweep?.stop().catch(() => {});
     await goalReminders?.stop().catch(() => {});
+    await searchIndex?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

@@ -72,6 +72,8 @@ async function userWithEverything(server: TestServer = app) {
     expect(sent.status).toBe(201);
   }
   expect((await user.client.post('/api/api-keys', { name: `Key ${marker}` })).status).toBe(201);
+  expect((await user.client.post('/api/memories', { text: `Memory ${marker}`, kind: 'preference' })).status).toBe(201);
+  expect((await user.client.put('/api/memories/settings', { enabled: true })).status).toBe(200);
   const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });
   expect(goal.status).toBe(201);
   expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);

@@ -11,6 +11,7 @@ import { useSession } from '../features/auth/useSession';
 import { GoalReminders } from '../features/goals/GoalReminders';
 import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
+import { SearchDialog } from '../features/search/SearchDialog';
 
 // Shown only when demo mode is off and nobody is signed in: its forms (tabs, zod schemas) are not
 // part of the app's first visit (issue 10).
@@ -74,6 +75,8 @@ function AppLayout() {
             <ConnectionFlagsWatcher />
             <GoalReminders />
           </AfterFirstPaint>
+          {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
+          <SearchDialog />
         </>
       ) : (
         // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.

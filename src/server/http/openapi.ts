@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
+import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
 import {
@@ -25,7 +26,7 @@ import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
 type Auth = 'user' | 'public' | 'session' | 'twilio';
 type Operation = {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** As Express writes it (':id'). */
   path: string;
   tag: string;
@@ -73,6 +74,15 @@ export const restOperations: Operation[] = [
   { method: 'put', path: '/api/goals/:id', tag: 'Goals', summary: 'Edit a goal (key results with check-ins are kept), or mark it done', auth: 'user', body: updateGoalSchema.omit({ goalId: true }), ok: { status: 200, description: 'The goal' } },
   { method: 'delete', path: '/api/goals/:id', tag: 'Goals', summary: 'Delete a goal and its check-ins', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'post', path: '/api/goals/:id/check-ins', tag: 'Goals', summary: 'Log a key result’s current value', auth: 'user', body: checkInSchema.omit({ goalId: true }), ok: { status: 201, description: 'The goal with the new check-in' } },
+  // Memories and search across chats (issue 24).
+  { method: 'get', path: '/api/memories', tag: 'Memory', summary: 'What the coach remembers about you, newest first', auth: 'user', ok: { status: 200, description: '{ memories: [{ id, text, kind, dueAt, doneAt, sourceChatId, createdAt, updatedAt }] }' } },
+  { method: 'post', path: '/api/memories', tag: 'Memory', summary: 'Add a memory (at most 500)', auth: 'user', body: createMemorySchema, ok: { status: 201, description: 'The memory' } },
+  { method: 'delete', path: '/api/memories', tag: 'Memory', summary: 'Forget everything', auth: 'user', ok: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/api/memories/settings', tag: 'Memory', summary: 'Whether the coach remembers and uses memories', auth: 'user', ok: { status: 200, description: '{ enabled }' } },
+  { method: 'put', path: '/api/memories/settings', tag: 'Memory', summary: 'Turn memory on or off', auth: 'user', body: memorySettingsSchema, ok: { status: 200, description: '{ enabled }' } },
+  { method: 'patch', path: '/api/memories/:id', tag: 'Memory', summary: 'Edit a memory, or close a commitment', auth: 'user', body: updateMemorySchema.omit({ memoryId: true }), ok: { status: 200, description: 'The memory' } },
+  { method: 'delete', path: '/api/memories/:id', tag: 'Memory', summary: 'Delete a memory', auth: 'user', ok: { status: 204, description: 'Deleted' } },
+  { method: 'get', path: '/api/search', tag: 'Search', summary: 'Search every chat (your messages and the coach’s replies), best matches first, at most 50', auth: 'user', query: z.object({ q: z.string().min(2).max(200) }), ok: { status: 200, description: '{ results: [{ chatId, chatTitle, messageId, snippet, createdAt }] }; matched words between <mark> and </mark>, the rest HTML-escaped' } },
   // The OpenAI-compatible surface (issue 15).
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
   { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },

@@ -1,6 +1,8 @@
 import { aiRouter } from '../features/ai/ai.router.js';
 import { apiKeysRouter } from '../features/apiKeys/apiKeys.router.js';
 import { goalsRouter } from '../features/goals/goals.router.js';
+import { memoriesRouter } from '../features/memories/memories.router.js';
+import { searchRouter } from '../features/search/search.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
@@ -27,6 +29,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   goals: goalsRouter,
   security: securityRouter,
+  memories: memoriesRouter,
+  search: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -18,3 +18,4 @@ export { sessionTexts } from './sessions.js';
 export { apiKeyTexts } from './apiKeys.js';
 export { goalTexts } from './goals.js';
 export { securityTexts } from './security.js';
+export { commitmentQuestion, memoryTexts } from './memories.js';

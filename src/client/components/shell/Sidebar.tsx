@@ -1,11 +1,12 @@
 import { Button, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { IconTarget } from '@tabler/icons-react';
 import { IconTargetArrow } from '@tabler/icons-react';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
 import { IconSettings } from '@tabler/icons-react';
 import { IconBook } from '@tabler/icons-react';
+import { IconBrain } from '@tabler/icons-react';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { IconMail } from '@tabler/icons-react';
 import { IconFolder } from '@tabler/icons-react';
@@ -13,9 +14,10 @@ import { IconWriting } from '@tabler/icons-react';
 import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts, goalTexts } from '../../../shared/texts';
+import { chatTexts, goalTexts, memoryTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
+import { openSearch } from '../../features/search/SearchDialog';
 import { UserBlock } from './UserBlock';
 
 type MenuItem = { label: string; to: string; icon: ReactNode };
@@ -28,6 +30,7 @@ export const menuItems: MenuItem[] = [
   { label: 'Manage Folders', to: '/microsoft-folders', icon: <IconFolder size={18} aria-hidden /> },
   { label: 'User Knowledge Base', to: '/knowledge-base', icon: <IconBook size={18} aria-hidden /> },
   { label: goalTexts.sidebarItem, to: '/goals', icon: <IconTargetArrow size={18} aria-hidden /> },
+  { label: memoryTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
   { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },
@@ -51,6 +54,19 @@ export function Sidebar(props: { onNavigate: () => void }) {
           onClick={props.onNavigate}
         >
           {chatTexts.newChat}
+        </Button>
+        <Button
+          variant="default"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          rightSection={<Text size="xs" c="dimmed">{memoryTexts.searchShortcut}</Text>}
+          justify="space-between"
+          fullWidth
+          onClick={() => {
+            props.onNavigate();
+            openSearch();
+          }}
+        >
+          {memoryTexts.searchButton}
         </Button>
       </Stack>
       <ScrollArea style={{ flex: 1 }} px="md" type="auto">

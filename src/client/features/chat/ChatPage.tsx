@@ -11,7 +11,8 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import classes from './chat.module.css';
-import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertChat } from './chatCache';
+import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertChat, type MessageDto } from './chatCache';
+import { MemoryUpdatedNote, useMemoryNotes } from '../memory/MemoryUpdatedNote';
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
 import type { ChatThreadHandle } from './ChatThread';
@@ -32,10 +33,10 @@ const LazyChatThread = lazy(() => loadChatThread().then((module) => ({ default: 
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
-export function ChatPage(props: { chatId?: number }) {
+export function ChatPage(props: { chatId?: number; messageId?: number }) {
   return (
     <>
-      {props.chatId ? <OpenChat key={props.chatId} chatId={props.chatId} /> : <DraftChat />}
+      {props.chatId ? <OpenChat key={props.chatId} chatId={props.chatId} focusMessageId={props.messageId} /> : <DraftChat />}
       <WritingStyleReminder />
     </>
   );
@@ -151,7 +152,7 @@ function ChatEventsFollower(props: { chatId: number; onDeleted: () => void }) {
 }
 
 /** A stored chat: its messages page by page, live events, send and stop. */
-function OpenChat({ chatId }: { chatId: number }) {
+function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?: number }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const offline = useOfflineCoach();
@@ -166,6 +167,12 @@ function OpenChat({ chatId }: { chatId: number }) {
   const send = useMutation(trpc.chats.send.mutationOptions());
   const stop = useMutation(trpc.chats.stop.mutationOptions());
   useForgetTemporaryChat(chatId);
+  const completedReplies = messages.filter((message) => message.role === 'assistant' && message.status === 'complete').length;
+  const memoryNotes = useMemoryNotes(chatId, completedReplies);
+  const noteFor = useCallback(
+    (message: MessageDto) => (memoryNotes.has(message.id) ? <MemoryUpdatedNote chatId={chatId} messageId={message.id} /> : null),
+    [memoryNotes, chatId],
+  );
 
   const streamingReply = messages.findLast((message) => message.status === 'streaming');
   // A sent message stands in for the server's copy until that arrives, and the typing dots for
@@ -281,6 +288,8 @@ function OpenChat({ chatId }: { chatId: number }) {
             if (!query.isFetchingNextPage) void query.fetchNextPage();
           }}
           onModifyAgenda={onModifyAgenda}
+          focusMessageId={focusMessageId}
+          noteFor={noteFor}
         >
           {stylePanelTriggered(messages) && (
             <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>

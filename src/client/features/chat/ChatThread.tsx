@@ -66,6 +66,10 @@ export function ChatThread(props: {
   children?: ReactNode;
   /** Open at the top rather than at the end (a new conversation reads from its greeting). */
   startAtTop?: boolean;
+  /** A message to scroll to and mark (a search result); older pages are loaded until it is found. */
+  focusMessageId?: number;
+  /** Shown under a message (the 'Memory updated' note under a reply that stored a memory). */
+  noteFor?: (message: MessageDto) => ReactNode;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const loadOlder = useRef(props.onLoadOlder);
@@ -168,6 +172,31 @@ export function ChatThread(props: {
     if (headDrawn && hasOlder && !loadingOlder && !olderFailed) loadOlder.current?.();
   }, [headDrawn, hasOlder, loadingOlder, olderFailed, messageCount]);
 
+  // A search result: its message is loaded (older pages first, if need be), then brought to the
+  // middle of the view, once.
+  const { focusMessageId } = props;
+  const focusIndex = focusMessageId ? rows.findIndex((row) => row.kind === 'message' && row.message.id === focusMessageId) : -1;
+  const focusedOnce = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the virtualizer is stable; runs as pages arrive
+  useEffect(() => {
+    if (!focusMessageId || focusedOnce.current === focusMessageId) return;
+    if (focusIndex === -1) {
+      if (hasOlder && !loadingOlder && !olderFailed) loadOlder.current?.();
+      return;
+    }
+    focusedOnce.current = focusMessageId;
+    atBottom.current = false;
+    virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+    // Rows measured as they are drawn move it: settle it again once they are.
+    const timers = [100, 400].map((ms) =>
+      setTimeout(() => {
+        atBottom.current = false;
+        virtualizer.scrollToIndex(focusIndex, { align: 'center' });
+      }, ms),
+    );
+    return () => timers.forEach(clearTimeout);
+  }, [focusMessageId, focusIndex, hasOlder, loadingOlder, olderFailed]);
+
   // Which row holds the focus (see rangeExtractor), followed on the list rather than per row.
   const logRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -204,8 +233,18 @@ export function ChatThread(props: {
           // The greeting opens every conversation; it is not stored.
           <GreetingBubble />
         );
-      case 'message':
-        return <MessageBubble message={row.message} onModifyAgenda={props.onModifyAgenda} />;
+      case 'message': {
+        const bubble = <MessageBubble message={row.message} onModifyAgenda={props.onModifyAgenda} />;
+        const note = props.noteFor?.(row.message);
+        const found = row.message.id === focusMessageId;
+        if (!note && !found) return bubble;
+        return (
+          <div className={found ? classes.foundMessage : undefined} data-found={found || undefined}>
+            {bubble}
+            {note}
+          </div>
+        );
+      }
       case 'pending':
         return <UserBubble content={row.content} pending />;
       case 'typing':

@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { settingsTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
+import { MemorySettingsLink } from '../memory/MemorySettingsLink';
 import { ApiKeys } from './ApiKeys';
 import { DataRightsSection } from './DataRightsSection';
 import { ActiveSessions } from './ActiveSessions';
@@ -58,6 +59,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
         <Tabs.Panel value="privacy">
           <Stack gap="lg">
             <PrivacySettingsForm privacy={data.privacy} />
+            <MemorySettingsLink />
             <DataRightsSection />
           </Stack>
         </Tabs.Panel>

@@ -4,9 +4,11 @@ import { optionalBoolean, optionalId } from '../../lib/searchParams';
 
 // The chat page (SPEC section 2): ?new=true starts a new conversation, ?chat={id} opens a chat.
 export const Route = createFileRoute('/_app/app')({
-  validateSearch: (search: Record<string, unknown>): { new?: boolean; chat?: number } => ({
+  // ?message={id} (with ?chat): a search result, scrolled to and marked (issue 24).
+  validateSearch: (search: Record<string, unknown>): { new?: boolean; chat?: number; message?: number } => ({
     new: optionalBoolean(search.new),
     chat: optionalId(search.chat),
+    message: optionalId(search.message),
   }),
   loaderDeps: ({ search }) => ({ chat: search.chat }),
   // Routes load, components read (CONVENTIONS 8). A chat that cannot be read is not an error
@@ -29,6 +31,6 @@ export const Route = createFileRoute('/_app/app')({
 });
 
 function ChatRoute() {
-  const { chat } = Route.useSearch();
-  return <ChatPage chatId={chat} />;
+  const { chat, message } = Route.useSearch();
+  return <ChatPage chatId={chat} messageId={message} />;
 }

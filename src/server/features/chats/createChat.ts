@@ -3,6 +3,7 @@ import type { createChatSchema } from '../../../shared/schemas/chats.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { askAboutStaleGoal } from '../goals/chatCheckIns.js';
+import { askAboutDueCommitment } from '../memories/rememberFromChat.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
 // With storeChatHistory off (Settings, Privacy) a new chat is temporary: starting another one
@@ -14,5 +15,7 @@ export async function createChat(ctx: AuthedContext, input: z.output<typeof crea
   await ctx.em.flush();
   // A goal without a check-in for a week: the coach opens the new chat by asking about it, once.
   await askAboutStaleGoal(ctx.em, ctx.user.id, chat);
+  // A commitment past its due date (Memory, issue 24): asked about once, here.
+  await askAboutDueCommitment(ctx.em, ctx.user.id, chat);
   return chat.toDto();
 }

@@ -37,6 +37,8 @@ type ActiveReply = {
 type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
 export type FactsFor = (em: EntityManagerFork, userId: number) => Promise<CoachFacts>;
+/** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
+export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -48,8 +50,18 @@ export function createReplyRunner(deps: {
   coach: CoachModel;
   log: Logger;
   facts?: FactsFor;
+  afterReply?: AfterReply;
   stallTimeoutMs?: number;
 }) {
+  // Background work after replies, kept so tests and shutdown can wait for it (settled()).
+  const afterWork = new Set<Promise<unknown>>();
+  function startAfterReply(done: Parameters<AfterReply>[0]) {
+    if (!deps.afterReply) return;
+    const work = deps.afterReply(done)
+      .catch((cause) => deps.log.warn({ err: cause, chatId: done.chatId, messageId: done.replyId }, 'work after the reply failed'))
+      .finally(() => afterWork.delete(work));
+    afterWork.add(work);
+  }
   const stallTimeoutMs = deps.stallTimeoutMs ?? 60_000;
   const active = new Map<number, ActiveReply>();
   const store = createReplyStore(deps.orm);
@@ -150,7 +162,8 @@ export function createReplyRunner(deps: {
     // The final write must come after the last checkpoint, never in the same statement.
     reply.finishing = true;
     await reply.checkpoint;
-    await finish(em, reply.message, reply.text, status, error);
+    const stored = await finish(em, reply.message, reply.text, status, error);
+    if (stored && status === 'complete') startAfterReply({ userId, chatId, replyId: messageId });
   }
 
   // A stalled reply keeps what arrived (as stopped); with nothing, it fails like any failure.
@@ -165,16 +178,18 @@ export function createReplyRunner(deps: {
     text: string,
     status: MessageStatus,
     error: string | undefined,
-  ) {
+  ): Promise<boolean> {
     try {
       // Nothing arrived from a failed model: the reply is not kept; the user's message stays.
       const dropped = status === 'failed' && !text;
       const changed = dropped ? await em.nativeDelete(Message, { id: reply.id }) : await store.save(reply.id, text, status);
-      if (!changed) return; // the chat was deleted meanwhile, or the reply was settled elsewhere
+      if (!changed) return false; // the chat was deleted meanwhile, or the reply was settled elsewhere
       const message: MessageDto = { ...reply, content: dropped ? '' : text, status };
       deps.chatBus.publish(reply.chatId, { type: 'message.completed', message, ...(error ? { error } : {}) });
+      return !dropped;
     } catch (cause) {
       deps.log.error({ err: cause, chatId: reply.chatId, messageId: reply.id }, 'could not store the coach reply');
+      return false;
     }
   }
 
@@ -204,6 +219,11 @@ export function createReplyRunner(deps: {
       return true;
     },
     running: () => active.size,
+    /** Resolves once the replies running now, and the work after them (memories), are done. */
+    async settled() {
+      await Promise.allSettled([...active.values()].map((reply) => reply.done));
+      while (afterWork.size) await Promise.allSettled([...afterWork]);
+    },
     /** The ids of the replies running here: never orphaned, whatever their last write. */
     runningIds: () => [...active.values()].map((reply) => reply.messageId),
     /** On shutdown: stop every reply and wait until each is stored as stopped. */
@@ -211,6 +231,7 @@ export function createReplyRunner(deps: {
       const replies = [...active.values()];
       for (const reply of replies) reply.controller.abort();
       await Promise.allSettled(replies.map((reply) => reply.done));
+      await Promise.allSettled([...afterWork]);
       clearInterval(heartbeat);
       heartbeat = undefined;
       await store.drain();

@@ -8,6 +8,7 @@ import { takeModelTurn } from '../ai/modelQuota.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { recordCheckInsFromMessage } from '../goals/chatCheckIns.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
+import { closeAnsweredCommitment, rememberExplicitly } from '../memories/rememberFromChat.js';
 
 // DESIGN rule 8: the user's message is committed before the model is called. The coach's reply
 // starts as an empty 'streaming' message and is written by the reply runner as it completes.
@@ -38,6 +39,14 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
   // answers (so its context has it). A failure here never costs the user their message.
   await recordCheckInsFromMessage(ctx.em, ctx.user.id, chat.id, input.content).catch((error: unknown) => {
     ctx.deps.log.warn({ err: error }, 'check-in from chat not recorded');
+  });
+  // 'Remember that …' is stored now, as written, before the coach answers (so its reply can say
+  // so); an answer to 'how did it go?' can close that commitment (issue 24).
+  await rememberExplicitly(ctx.em, ctx.user.id, chat, input.content, reply.id).catch((error: unknown) => {
+    ctx.deps.log.warn({ err: error }, 'memory from chat not stored');
+  });
+  await closeAnsweredCommitment(ctx.em, ctx.user.id, chat.id, input.content).catch((error: unknown) => {
+    ctx.deps.log.warn({ err: error }, 'commitment answer not recorded');
   });
 
   const chatDto = chat.toDto();

@@ -3,6 +3,7 @@ import { coachTexts } from '../../../shared/texts/coach.js';
 import { folderTrigger, mailTrigger } from './helpTriggers.js';
 import { goalsTurns, type CoachGoal } from './goalsContext.js';
 import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
+import { memoryTurns, type MemorySource } from './memoryContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
 import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
 
@@ -34,6 +35,8 @@ export type CoachContextInput = {
   writingStyle?: CoachWritingStyle | null;
   /** The user's active goals with their key results' latest values; absent when none. */
   goals?: CoachGoal[] | null;
+  /** What the coach remembers of the user (memoryContext.ts); null or absent while memory is off. */
+  memories?: MemorySource | null;
 };
 
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
@@ -79,6 +82,9 @@ export const knowledgeBaseContext: ContextContributor = ({ knowledgeBase }) => k
 /** The active goals and their key results' latest values, so the coach follows up on them. */
 export const goalsContext: ContextContributor = ({ goals }) => goalsTurns(goals);
 
+/** What the coach remembers of the user, the most relevant to the latest message (issue 24). */
+export const memoryContext: ContextContributor = ({ memories, latestUserMessage }) => memoryTurns(memories, latestUserMessage);
+
 /** Keyword routing for mail: up to 10 recent emails, or the note that mail is unavailable. */
 export const mailContext: ContextContributor = async ({ latestUserMessage, mail }) => {
   if (!mailTrigger.test(latestUserMessage)) return [];
@@ -112,6 +118,7 @@ export const coachContextContributors: readonly ContextContributor[] = [
   knownUser,
   knowledgeBaseContext,
   goalsContext,
+  memoryContext,
   mailContext,
   folderGuidance,
   writingStyleContext,

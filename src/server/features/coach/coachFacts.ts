@@ -5,8 +5,9 @@ import { readWritingStyle } from '../writingStyle/writingStyleStore.js';
 import type { CoachContextInput, MailSource } from './coachContext.js';
 import { loadCoachGoals } from './goalsContext.js';
 import { loadCoachKnowledgeBase } from './knowledgeBaseContext.js';
+import { loadCoachMemories } from './memoryContext.js';
 
-export type CoachFacts = Pick<CoachContextInput, 'mail' | 'knowledgeBase' | 'writingStyle' | 'goals'>;
+export type CoachFacts = Pick<CoachContextInput, 'mail' | 'knowledgeBase' | 'writingStyle' | 'goals' | 'memories'>;
 
 /**
  * What the context assembly may know of a user beyond their name: the knowledge base (only
@@ -18,7 +19,8 @@ export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: n
   const writingStyle = await readWritingStyle(em, userId);
   const mail = await openMailForCoach(deps, em, userId);
   const goals = await loadCoachGoals(em, userId);
-  return { knowledgeBase, writingStyle, mail, goals };
+  const memories = await loadCoachMemories(em, userId);
+  return { knowledgeBase, writingStyle, mail, goals, memories };
 }
 
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.

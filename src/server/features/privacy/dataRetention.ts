@@ -15,7 +15,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 // The retention in days of a chat's owner, or null for 'forever'.
 const retentionDays = `nullif(coalesce(s."data_retention", '${privacyDefaults.dataRetention}'), 'forever')::int`;
 
-export type RetentionResult = { chats: number; messages: number; temporaryChats: number };
+export type RetentionResult = { chats: number; messages: number; temporaryChats: number; memories: number };
 
 export async function enforceDataRetention(orm: MikroORM, now = new Date()): Promise<RetentionResult> {
   const connection = orm.em.fork().getConnection();
@@ -38,7 +38,14 @@ export async function enforceDataRetention(orm: MikroORM, now = new Date()): Pro
     `delete from "chat" where "is_temporary" and "updated_at" < ?::timestamptz returning "id"`,
     [new Date(now.getTime() - temporaryChatIdleMs).toISOString()],
   );
-  return { chats: count(chats), messages: count(messages), temporaryChats: count(temporaryChats) };
+  // Memories (issue 24) are kept as chats are: one not written for longer than the retention goes.
+  const memories = await connection.execute(
+    `delete from "memory" as r using "app_user" as u left join "user_settings" as s on s."user_id" = u."id"
+     where r."owner_id" = u."id" and r."updated_at" < ?::timestamptz - make_interval(days => ${retentionDays})
+     returning r."id"`,
+    [now.toISOString()],
+  );
+  return { chats: count(chats), messages: count(messages), temporaryChats: count(temporaryChats), memories: count(memories) };
 }
 
 /** Runs the retention now (at start) and then once a day; stop() ends it (shutdown). */
@@ -49,7 +56,7 @@ export function startDataRetentionJob(orm: MikroORM, log: Logger, intervalMs = d
     failure: 'data retention failed',
     work: async () => {
       const result = await enforceDataRetention(orm);
-      if (result.chats || result.messages || result.temporaryChats) log.info(result, 'data retention applied');
+      if (result.chats || result.messages || result.temporaryChats || result.memories) log.info(result, 'data retention applied');
     },
   });
 }

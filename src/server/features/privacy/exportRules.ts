@@ -27,6 +27,9 @@ export const exportRules: Record<string, ExportRule> = {
   KeyResult: { export: true, section: 'keyResults', title: 'Key results' },
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
+  // What the coach remembers (issue 24); which chat a commitment was asked about in is bookkeeping.
+  Memory: { export: true, section: 'memories', title: 'Memories', omit: ['askedChat', 'sourceMessageId'] },
+  MemorySetting: { export: true, section: 'memorySettings', title: 'Memory settings' },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
   // The account's security activity (issue 27): what happened, when, from which address and browser.
   SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },

@@ -1,5 +1,6 @@
 import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
 import { mailNoteIn, parseRecentEmails, type MailNote, type RecentEmail } from '../mailContext.js';
+import { rememberedIn } from '../memoryContext.js';
 import { writingStyleIn } from '../writingStyleContext.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
@@ -37,6 +38,9 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
   if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
 
   const message = latest.content.trim();
+  // 'Remember that …' (issue 24): stored before this reply, which says so.
+  const remembered = systemTexts.map(rememberedIn).find(Boolean);
+  if (remembered) return rememberedReply(remembered.saved);
   const session = readSession(conversation.slice(0, -1));
   if (session) return continueSession(session, message, scope);
 
@@ -69,6 +73,12 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
     case 'unknown':
       return fallbackReply();
   }
+}
+
+function rememberedReply(saved: string | null): string {
+  return saved !== null
+    ? `Got it — I’ll remember that: “${saved}”. You can see and edit what I remember on the Memory page.`
+    : 'I could not remember that: memory is off, this chat is temporary, or your memory is full. You can change that on the Memory page.';
 }
 
 function startFramework(framework: Framework, scope: CoachScope, request: string, lead?: string): string {

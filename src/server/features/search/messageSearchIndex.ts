@@ -1,0 +1,57 @@
+import type { MikroORM } from '@mikro-orm/core';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { DatabaseTarget } from '../../db/orm.js';
+
+// The full-text index over message content (search across chats, issue 24). The message table
+// can be large, so this index is not made by a migration: migrations run in one transaction, and a
+// plain CREATE INDEX there would hold off every new message until it is built. On PostgreSQL it
+// is built with CREATE INDEX CONCURRENTLY after start, in the background, on a connection of its
+// own (writes go on meanwhile; search works without it, only slower). One instance builds it (an
+// advisory lock); a build cut short (a stop, a crash) leaves an invalid index, which the next
+// start drops and builds again. The embedded database serves one process and is small: there it
+// is built at start.
+
+export const messageSearchIndexName = 'message_content_fts_idx';
+const createSql = (concurrently: boolean) =>
+  `create index ${concurrently ? 'concurrently ' : ''}if not exists "${messageSearchIndexName}" on "message" using gin (to_tsvector('english', "content"))`;
+const buildLockKey = 72_704_240;
+
+export type MessageSearchIndexBuild = { done: Promise<void>; stop: () => Promise<void> };
+
+export function buildMessageSearchIndex(target: DatabaseTarget, orm: MikroORM, log: Logger): MessageSearchIndexBuild {
+  if (target.kind === 'pglite') {
+    const done = orm.em
+      .fork()
+      .getConnection()
+      .execute(createSql(false))
+      .then(() => undefined, (error: unknown) => log.error({ err: error }, 'could not build the message search index'));
+    return { done, stop: () => done };
+  }
+  const client = new pg.Client({ connectionString: target.url, application_name: 'ai-coach-search-index' });
+  let stopping = false;
+  const done = (async () => {
+    await client.connect();
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [buildLockKey]);
+    if (!rows[0]?.locked) return; // another instance is building it
+    const invalid = await client.query(
+      `select 1 from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = $1 and not i.indisvalid`,
+      [messageSearchIndexName],
+    );
+    if (invalid.rowCount) await client.query(`drop index concurrently if exists "${messageSearchIndexName}"`);
+    await client.query(createSql(true));
+  })()
+    .catch((error: unknown) => {
+      if (!stopping) log.error({ err: error }, 'could not build the message search index; search works without it, only slower');
+    })
+    .finally(() => client.end().catch(() => {}));
+  return {
+    done,
+    stop: async () => {
+      stopping = true;
+      // Ending the connection cancels a build under way; the next start finishes it.
+      await client.end().catch(() => {});
+      await done;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { searchLimits, type SearchResult } from '../../../shared/schemas/memories.js';
+import type { AuthedContext } from '../../trpc/context.js';
+
+// Search across every chat of the user (issue 24): their own messages and the coach's replies,
+// by PostgreSQL full-text search (the same on PGlite). The match uses exactly the expression of
+// the message content index (messageSearchIndex.ts), so the GIN index finds the rows; ranking
+// and the snippet are computed only for the user's matches, and the snippet only for the 50 kept.
+
+/** The expression the message index is built on; queries must use it verbatim to use the index. */
+export const messageSearchVector = `to_tsvector('english', m."content")`;
+
+// The snippet is HTML-escaped text with <mark> around matched words, so a client can show the
+// marks without ever rendering the user's text as HTML.
+const escapedContent = `replace(replace(replace(m."content", '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
+
+// Ranking reads each match's text again (ts_rank_cd over to_tsvector): it is done for the most
+// recent matches only, so a common word over a long history costs the same as a rare one.
+const rankedMatches = 300;
+
+export async function searchMessages(em: EntityManager, userId: number, q: string): Promise<SearchResult[]> {
+  const rows: Array<{ chat_id: number; title: string; id: number; snippet: string; created_at: Date | string }> = await em.getConnection().execute(
+    `with query as (select websearch_to_tsquery('english', ?) as q),
+     matches as (
+       select m."id", m."chat_id", m."created_at", m."content"
+       from "message" m join "chat" c on c."id" = m."chat_id", query
+       where c."owner_id" = ? and m."role" in ('user', 'assistant') and m."status" <> 'streaming'
+         and ${messageSearchVector} @@ query.q
+       order by m."id" desc
+       limit ${rankedMatches}
+     ),
+     hits as (
+       select m.*, c."title", ts_rank_cd(${messageSearchVector}, query.q) as rank
+       from matches m join "chat" c on c."id" = m."chat_id", query
+       order by rank desc, m."id" desc
+       limit ${searchLimits.maxResults}
+     )
+     select m."id", m."chat_id", m."title", m."created_at",
+       ts_headline('english', ${escapedContent}, query.q, 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') as snippet
+     from hits m, query
+     order by m.rank desc, m."id" desc`,
+    [q, userId],
+  );
+  return rows.map((row) => ({
+    chatId: Number(row.chat_id),
+    chatTitle: row.title,
+    messageId: Number(row.id),
+    snippet: row.snippet,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
+
+export async function searchChats(ctx: AuthedContext, input: { q: string }): Promise<{ results: SearchResult[] }> {
+  return { results: await searchMessages(ctx.em, ctx.user.id, input.q) };
+}

@@ -1,0 +1,81 @@
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { memoryKinds, memoryLimits } from '../../../shared/schemas/memories.js';
+
+// Picks durable facts about the user from one exchange through the model (issue 24), with a JSON
+// schema (Structured Outputs): the answer is JSON in that shape, checked again with zod here.
+
+export type ExtractedMemory = { text: string; kind: (typeof memoryKinds)[number]; dueAt: Date | null };
+
+export interface MemoryExtractor {
+  /** `userMessage` is only what the user wrote; `known` the memories kept already (to avoid repeating them). */
+  extract(input: { userMessage: string; known: string[]; now: Date }): Promise<ExtractedMemory[]>;
+}
+
+const answerSchema = z.object({
+  memories: z
+    .array(
+      z.object({
+        text: z.string().trim().min(1).max(memoryLimits.maxText),
+        kind: z.enum(memoryKinds),
+        dueAt: z.string().nullable(),
+      }),
+    )
+    .max(10),
+});
+
+/** The JSON schema sent to the model (strict: every property required, nothing else allowed). */
+export const memoryJsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['memories'],
+  properties: {
+    memories: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['text', 'kind', 'dueAt'],
+        properties: {
+          text: { type: 'string', description: 'One short sentence in the first person, as the user would say it.' },
+          kind: { type: 'string', enum: [...memoryKinds] },
+          dueAt: { type: ['string', 'null'], description: 'For a commitment with a deadline: ISO 8601 date-time; otherwise null.' },
+        },
+      },
+    },
+  },
+} as const;
+
+export function createOpenAiMemoryExtractor(options: { apiKey: string; baseUrl?: string; model: string; timeoutMs?: number }): MemoryExtractor {
+  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: options.timeoutMs ?? 30_000 });
+  return {
+    async extract({ userMessage, known, now }) {
+      const completion = await client.chat.completions.create({
+        model: options.model,
+        temperature: 0,
+        response_format: { type: 'json_schema', json_schema: { name: 'memories', strict: true, schema: memoryJsonSchema } },
+        messages: [
+          {
+            role: 'system',
+            content: [
+              'You keep a coach’s memory of a user. From the user’s message below, list at most 3 durable facts worth remembering in later conversations:',
+              'facts about them (role, team, situation), preferences (how they like to work or be coached), people (name and relation), and commitments (what they will do, with the deadline as dueAt).',
+              'Only what the user said about themselves and their work; never guesses, small talk, one-off questions, or anything quoted from mail or documents.',
+              'Skip anything already known. Answer with an empty list when there is nothing durable.',
+              `Today is ${now.toISOString().slice(0, 10)}.`,
+              known.length ? `Already known:\n${known.map((k) => `- ${k}`).join('\n')}` : 'Nothing is known yet.',
+            ].join('\n'),
+          },
+          { role: 'user', content: userMessage },
+        ],
+      });
+      const content = completion.choices[0]?.message?.content ?? '';
+      const parsed = answerSchema.safeParse(JSON.parse(content));
+      if (!parsed.success) throw new Error('the model answered outside the memory schema');
+      return parsed.data.memories.map((memory) => {
+        const due = memory.dueAt ? new Date(memory.dueAt) : null;
+        return { text: memory.text, kind: memory.kind, dueAt: due && !Number.isNaN(due.getTime()) ? due : null };
+      });
+    },
+  };
+}

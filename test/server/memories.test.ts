@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Memory } from '../../src/server/db/entities/Memory.js';
+import { enforceDataRetention } from '../../src/server/features/privacy/dataRetention.js';
+import { buildCoachContext } from '../../src/server/features/coach/coachContext.js';
+import { loadCoachMemories } from '../../src/server/features/coach/memoryContext.js';
+import { extractByRules, explicitRemember, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
+import { memoryTexts } from '../../src/shared/texts/index.js';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
+import { signUp } from '../helpers/clients.js';
+import { startTestServer, type HttpClient, type TestServer } from '../helpers/server.js';
+
+// Memory (issue 24) on the offline coach: the REST contract, the limit under parallel writes,
+// explicit remembering, the offline rules' extraction, the off switch, temporary chats, isolation,
+// memories in and out of the context, commitments asked about once, search ranking and isolation.
+let server: TestServer;
+let users = 0;
+beforeAll(async () => {
+  server = await startTestServer({ DEMO_MODE: 'false' });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const newUser = async (s: TestServer = server) => signUp(s.url, `mem-${++users}-${Date.now()}`, 'Jane Doe');
+const trpcMutate = (client: HttpClient, path: string, input: unknown) => client.post(`/trpc/${path}`, input);
+
+async function say(s: TestServer, http: HttpClient, chatId: number, content: string) {
+  const sent = await http.post(`/api/chats/${chatId}/messages`, { content });
+  expect(sent.status).toBe(201);
+  await s.deps.replies.settled();
+  const messages = (await http.get(`/api/chats/${chatId}/messages`)).json as Array<{ id: number; role: string; content: string }>;
+  return { messages, reply: messages.find((m) => m.role === 'assistant' && m.id > sent.json.id)! };
+}
+const newChat = async (http: HttpClient) => (await http.post('/api/chats', {})).json as { id: number; isTemporary: boolean };
+const memoriesOf = async (http: HttpClient) => (await http.get('/api/memories')).json.memories as Array<{ id: number; text: string; kind: string; dueAt: string | null; sourceChatId: number | null }>;
+
+describe('the memory rules', () => {
+  it('reads explicit requests to remember, as written', () => {
+    expect(explicitRemember('Remember that my daughter starts school on Monday')).toBe('My daughter starts school on Monday');
+    expect(explicitRemember('Please remember I prefer short answers.')).toBe('I prefer short answers.');
+    expect(explicitRemember("Don't forget that Ana leads the design team")).toBe('Ana leads the design team');
+    expect(explicitRemember('I always remember names')).toBeNull();
+    expect(explicitRemember('Remember that')).toBeNull();
+  });
+
+  it('extracts people, commitments, preferences and facts the user stated, at most 3', () => {
+    const now = new Date('2026-11-23T10:00:00Z'); // a Monday
+    const found = extractByRules('My manager is Priya Shah. I will send the roadmap by Friday. I prefer written feedback. I work at Acme as a PM.', now);
+    expect(found).toHaveLength(3);
+    expect(found[0]).toEqual({ text: 'I will send the roadmap by Friday', kind: 'commitment', dueAt: new Date('2026-11-27T17:00:00Z') });
+    expect(found[1]).toEqual({ text: 'My manager is Priya Shah', kind: 'person', dueAt: null });
+    expect(found[2]).toMatchObject({ text: 'I prefer written feedback', kind: 'preference' });
+    expect(extractByRules('What is a good agenda for a 1:1?')).toEqual([]);
+  });
+
+  it('sees near-duplicates and answers that close a commitment', () => {
+    expect(nearDuplicate('My manager is Priya', 'my manager is Priya Shah')).toBe(true);
+    expect(nearDuplicate('My manager is Priya', 'I prefer written feedback')).toBe(false);
+    expect(saysDone('Done, I sent it on Thursday')).toBe(true);
+    expect(saysDone('Not yet, it slipped')).toBe(false);
+  });
+});
+
+describe('the memories REST paths', () => {
+  it('creates, lists newest first, edits, deletes and forgets everything', async () => {
+    const { http } = await newUser();
+    const first = await http.post('/api/memories', { text: 'I lead the platform team' });
+    expect(first.status).toBe(201);
+    expect(first.json).toMatchObject({ id: expect.any(Number), text: 'I lead the platform team', kind: 'fact', dueAt: null, sourceChatId: null });
+    const second = await http.post('/api/memories', { text: 'Ship the plan', kind: 'commitment', dueAt: '2099-01-01T09:00:00Z' });
+    expect(second.json.dueAt).toBe('2099-01-01T09:00:00.000Z');
+    expect((await memoriesOf(http)).map((m) => m.id)).toEqual([second.json.id, first.json.id]);
+
+    const edited = await http.request('PATCH', `/api/memories/${first.json.id}`, { text: 'I lead the data team', kind: 'fact' });
+    expect(edited.status).toBe(200);
+    expect(edited.json.text).toBe('I lead the data team');
+    expect((await http.delete(`/api/memories/${first.json.id}`)).status).toBe(204);
+    expect((await http.delete(`/api/memories/${first.json.id}`)).status).toBe(404);
+    expect((await http.delete('/api/memories')).status).toBe(204);
+    expect(await memoriesOf(http)).toEqual([]);
+  });
+
+  it('answers bad input with 400 naming the field', async () => {
+    const { http } = await newUser();
+    const cases = [
+      [{ text: '' }, 'text', memoryTexts.textRequired],
+      [{ text: 'x'.repeat(501) }, 'text', memoryTexts.textTooLong],
+      [{ text: 'ok', kind: 'secret' }, 'kind', memoryTexts.unknownKind],
+      [{ text: 'ok', dueAt: 'friday' }, 'dueAt', memoryTexts.dueAtInvalid],
+    ] as const;
+    for (const [body, field, message] of cases) {
+      const res = await http.post('/api/memories', body);
+      expect(res.status).toBe(400);
+      expect(res.json.fieldErrors[field]).toContain(message);
+    }
+    expect((await http.put('/api/memories/settings', { enabled: 'yes' })).json.fieldErrors.enabled).toBeDefined();
+    expect((await http.request('PATCH', '/api/memories/abc', { text: 'x' })).status).toBe(400);
+  });
+
+  it('keeps each user to their own memories: foreign ids answer 404', async () => {
+    const alice = await newUser();
+    const bob = await newUser();
+    const mine = (await alice.http.post('/api/memories', { text: 'Alice private note' })).json;
+    expect((await bob.http.request('PATCH', `/api/memories/${mine.id}`, { text: 'hacked' })).status).toBe(404);
+    expect((await bob.http.delete(`/api/memories/${mine.id}`)).status).toBe(404);
+    expect((await bob.http.delete('/api/memories')).status).toBe(204);
+    expect(await memoriesOf(bob.http)).toEqual([]);
+    expect((await memoriesOf(alice.http)).map((m) => m.text)).toEqual(['Alice private note']);
+    expect((await trpcMutate(bob.http, 'memories.undo', { messageId: 1 })).status).toBe(404);
+  });
+
+  it('has memory on by default and turns it off and on', async () => {
+    const { http } = await newUser();
+    expect((await http.get('/api/memories/settings')).json).toEqual({ enabled: true });
+    expect((await http.put('/api/memories/settings', { enabled: false })).json).toEqual({ enabled: false });
+    expect((await http.get('/api/memories/settings')).json).toEqual({ enabled: false });
+    expect((await http.put('/api/memories/settings', { enabled: true })).json).toEqual({ enabled: true });
+  });
+
+  it('keeps at most 500 a user, counted right under parallel creates', async () => {
+    const { http, user } = await newUser();
+    const em = server.deps.orm.em.fork();
+    for (let i = 0; i < 495; i++) em.create(Memory, { owner: user.id, text: `Seeded memory ${i}`, kind: 'fact' });
+    await em.flush();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => http.post('/api/memories', { text: `Parallel ${i}` })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(5);
+    expect(results.filter((r) => r.status === 409).every((r) => r.json.message === memoryTexts.tooMany(500))).toBe(true);
+    expect(await server.deps.orm.em.fork().count(Memory, { owner: user.id })).toBe(500);
+  });
+});
+
+describe('remembering in the chat (offline coach)', () => {
+  it('stores "Remember that …" as written, before the reply, which says so', async () => {
+    const { http } = await newUser();
+    const chat = await newChat(http);
+    const sent = await http.post(`/api/chats/${chat.id}/messages`, { content: 'Remember that I am presenting to the board in March' });
+    // Stored with the message, not after the reply.
+    const now = await memoriesOf(http);
+    expect(now).toEqual([expect.objectContaining({ text: 'I am presenting to the board in March', kind: 'fact', sourceChatId: chat.id })]);
+    await server.deps.replies.settled();
+    const messages = (await http.get(`/api/chats/${chat.id}/messages`)).json as Array<{ id: number; role: string; content: string }>;
+    const reply = messages.find((m) => m.role === 'assistant' && m.id > sent.json.id)!;
+    expect(reply.content).toContain('I’ll remember that: “I am presenting to the board in March”');
+    const notes = (await http.get(`/trpc/memories.chatNotes?input=${encodeURIComponent(JSON.stringify({ chatId: chat.id }))}`)).json.result.data;
+    expect(notes.notes).toEqual([{ messageId: reply.id, memoryIds: [now[0]!.id] }]);
+    // Undo of the note forgets it.
+    expect((await trpcMutate(http, 'memories.undo', { messageId: reply.id })).status).toBe(200);
+    expect(await memoriesOf(http)).toEqual([]);
+  });
+
+  it('extracts facts after a reply by the offline rules, merging near-duplicates, at most 3', async () => {
+    const { http } = await newUser();
+    const chat = await newChat(http);
+    await say(server, http, chat.id, 'My manager is Priya and I will finish the hiring plan by Friday.');
+    const kept = await memoriesOf(http);
+    expect(kept.map((m) => [m.kind, m.text]).sort()).toEqual([
+      ['commitment', 'My manager is Priya and I will finish the hiring plan by Friday'],
+      ['person', 'My manager is Priya'],
+    ].sort());
+    expect(kept.find((m) => m.kind === 'commitment')!.dueAt).not.toBeNull();
+    await say(server, http, chat.id, 'By the way, my manager is Priya Shah.');
+    const after = await memoriesOf(http);
+    expect(after).toHaveLength(2);
+    expect(after.map((m) => m.text)).toContain('My manager is Priya Shah');
+  });
+
+  it('remembers nothing while memory is off, and uses none', async () => {
+    const { http } = await newUser();
+    await http.post('/api/memories', { text: 'I work at Globex' });
+    await http.put('/api/memories/settings', { enabled: false });
+    const chat = await newChat(http);
+    const { reply } = await say(server, http, chat.id, 'Remember that my manager is Priya');
+    expect(reply.content).toContain('I could not remember that');
+    await say(server, http, chat.id, 'My manager is Priya. I prefer mornings.');
+    expect((await memoriesOf(http)).map((m) => m.text)).toEqual(['I work at Globex']);
+  });
+
+  it('remembers nothing from a temporary chat (chat history off)', async () => {
+    const { http } = await newUser();
+    expect((await trpcMutate(http, 'profile.updatePrivacy', { dataRetention: '90', shareAnonymousData: false, storeChatHistory: false })).status).toBe(200);
+    const chat = await newChat(http);
+    expect(chat.isTemporary).toBe(true);
+    await say(server, http, chat.id, 'Remember that my manager is Priya');
+    await say(server, http, chat.id, 'I will send the report by Friday.');
+    expect(await memoriesOf(http)).toEqual([]);
+  });
+
+  it('asks once about a commitment past its due date in the next chat, and an answer closes it', async () => {
+    const { http, user } = await newUser();
+    const created = await http.post('/api/memories', { text: 'I will send the roadmap to Priya by Friday', kind: 'commitment', dueAt: '2020-01-03T17:00:00Z' });
+    const chat = await newChat(http);
+    const opening = (await http.get(`/api/chats/${chat.id}/messages`)).json as Array<{ role: string; content: string }>;
+    expect(opening.map((m) => m.content)).toEqual([expect.stringMatching(/you planned to send the roadmap to Priya — how did it go\?$/)]);
+    // Once only.
+    const next = await newChat(http);
+    expect((await http.get(`/api/chats/${next.id}/messages`)).json).toEqual([]);
+    await say(server, http, chat.id, 'Done, I sent it on Thursday.');
+    const row = await server.deps.orm.em.fork().findOneOrFail(Memory, { id: created.json.id, owner: user.id });
+    expect(row.doneAt).not.toBeNull();
+  });
+});
+
+describe('memories in the context', () => {
+  it('puts all memories when few, the 20 most relevant when many, and never a deleted one', async () => {
+    const { http, user } = await newUser();
+    const em = server.deps.orm.em.fork();
+    for (let i = 0; i < 30; i++) em.create(Memory, { owner: user.id, text: `Routine fact number ${i} about weekly planning`, kind: 'fact' });
+    const target = em.create(Memory, { owner: user.id, text: 'My daughter plays violin on Thursdays', kind: 'person', updatedAt: new Date('2020-01-01') });
+    await em.flush();
+    const context = async (latest: string) => {
+      const memories = await loadCoachMemories(server.deps.orm.em.fork(), user.id);
+      const turns = await buildCoachContext({ user: { fullName: 'Jane', jobTitle: null, company: null }, history: [], latestUserMessage: latest, mail: null, memories });
+      return turns.map((t) => t.content).join('\n');
+    };
+    const text = await context('Any tips for the violin recital?');
+    expect(text).toContain('What you know about the user');
+    expect(text).toContain('My daughter plays violin on Thursdays');
+    expect(text.match(/^- /gm)?.length).toBe(20);
+    // Irrelevant and old: not among the 20.
+    expect(await context('How do I run a retro?')).not.toContain('violin');
+    await http.delete(`/api/memories/${target.id}`);
+    expect(await context('Any tips for the violin recital?')).not.toContain('violin');
+    await http.put('/api/memories/settings', { enabled: false });
+    expect(await context('weekly planning')).not.toContain('What you know about the user');
+  });
+});
+
+describe('search across chats', () => {
+  it('finds the user’s own messages and replies, ranked, marked, and never another user’s', async () => {
+    const alice = await newUser();
+    const bob = await newUser();
+    const a1 = await newChat(alice.http);
+    await say(server, alice.http, a1.id, 'The quarterly budget review went badly; budget cuts again. <b>sigh</b>');
+    const a2 = await newChat(alice.http);
+    await say(server, alice.http, a2.id, 'I need to talk about the budget with finance');
+    const b1 = await newChat(bob.http);
+    await say(server, bob.http, b1.id, 'Bob budget secret');
+
+    const res = await alice.http.get('/api/search?q=budget');
+    expect(res.status).toBe(200);
+    const results = res.json.results as Array<{ chatId: number; chatTitle: string; messageId: number; snippet: string; createdAt: string }>;
+    expect(results.length).toBeGreaterThanOrEqual(2);
+    expect(results.every((r) => r.chatId === a1.id || r.chatId === a2.id)).toBe(true);
+    // Two matches rank above one.
+    expect(results[0]!.chatId).toBe(a1.id);
+    expect(results[0]!.snippet).toContain('<mark>budget</mark>');
+    expect(results[0]!.snippet).toContain('&lt;b&gt;sigh');
+    expect(results[0]!.snippet).not.toContain('<b>');
+    expect(results[0]).toMatchObject({ chatTitle: expect.any(String), messageId: expect.any(Number), createdAt: expect.any(String) });
+    expect((await bob.http.get('/api/search?q=quarterly')).json.results).toEqual([]);
+
+    expect((await alice.http.get('/api/search?q=b')).status).toBe(400);
+    expect((await alice.http.get(`/api/search?q=${'x'.repeat(201)}`)).status).toBe(400);
+    expect((await alice.http.get('/api/search')).status).toBe(400);
+    expect((await alice.http.get('/api/search?q=%22%20or%20(')).status).toBe(200);
+  });
+});
+
+describe('privacy', () => {
+  it('exports memories, and retention removes old ones as it does chats', async () => {
+    const { http, user } = await newUser();
+    await http.post('/api/memories', { text: 'Exported memory' });
+    const exported = await trpcMutate(http, 'privacy.exportMyData', { format: 'json' });
+    const body = JSON.parse(exported.json.result.data.content);
+    expect(body.memories).toEqual([expect.objectContaining({ text: 'Exported memory', kind: 'fact' })]);
+    expect(body.memorySettings).toBeNull();
+    const em = server.deps.orm.em.fork();
+    await em.nativeUpdate(Memory, { owner: user.id }, { updatedAt: new Date(Date.now() - 100 * 86_400_000) });
+    const result = await enforceDataRetention(server.deps.orm);
+    expect(result.memories).toBeGreaterThanOrEqual(1);
+    expect(await memoriesOf(http)).toEqual([]);
+  });
+});
+
+describe('extraction through the model', () => {
+  let fake: FakeOpenAI;
+  let modelServer: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    modelServer = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'sk-test-memory', OPENAI_BASE_URL: fake.url });
+  });
+  afterAll(async () => {
+    await modelServer?.stop();
+    await fake?.close();
+  });
+
+  it('asks the model with a JSON schema, stores what it finds (at most 3), and puts them in the next context', async () => {
+    const extraction = (body: FakeChatRequest) => (body.response_format ? 'json' : 'chat');
+    fake.behave({
+      reply: (body) =>
+        extraction(body) === 'json'
+          ? JSON.stringify({
+              memories: [
+                { text: 'Leads a team of 8 engineers', kind: 'fact', dueAt: null },
+                { text: 'Prefers direct feedback', kind: 'preference', dueAt: null },
+                { text: 'Will hire two engineers', kind: 'commitment', dueAt: '2099-02-01T17:00:00Z' },
+                { text: 'Manager is Priya', kind: 'person', dueAt: null },
+              ],
+            })
+          : 'Noted, thanks.',
+    });
+    const { http } = await newUser(modelServer);
+    const chat = await newChat(http);
+    await say(modelServer, http, chat.id, 'I lead a team of 8 engineers and like direct feedback. Hiring two more by February.');
+    const jsonRequest = fake.requests.find((r) => r.body.response_format)!;
+    expect(jsonRequest.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'memories', strict: true } });
+    // Only what the user said goes to the extraction.
+    expect(jsonRequest.body.messages!.at(-1)).toEqual({ role: 'user', content: 'I lead a team of 8 engineers and like direct feedback. Hiring two more by February.' });
+    const kept = await memoriesOf(http);
+    expect(kept.map((m) => m.text).sort()).toEqual(['Leads a team of 8 engineers', 'Prefers direct feedback', 'Will hire two engineers']);
+
+    fake.reset();
+    fake.behave({ reply: (body) => (body.response_format ? '{"memories":[]}' : 'Sure.') });
+    await say(modelServer, http, chat.id, 'What should I ask in interviews?');
+    const chatRequest = fake.requests.find((r) => !r.body.response_format)!;
+    const system = chatRequest.body.messages!.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+    expect(system).toContain('What you know about the user');
+    expect(system).toContain('Prefers direct feedback');
+  });
+
+  it('acknowledges an explicit remember through the model without an extraction call', async () => {
+    fake.reset();
+    fake.behave({ reply: (body) => (body.response_format ? '{"memories":[]}' : 'I will remember that.') });
+    const { http } = await newUser(modelServer);
+    const chat = await newChat(http);
+    await say(modelServer, http, chat.id, "Don't forget that I am off on Fridays");
+    expect(fake.requests.filter((r) => r.body.response_format)).toHaveLength(0);
+    const system = fake.requests[0]!.body.messages!.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+    expect(system).toContain('Saved to memory just now, at the user’s request: “I am off on Fridays”');
+    expect((await memoriesOf(http)).map((m) => m.text)).toEqual(['I am off on Fridays']);
+  });
+});
