@@ -54,7 +54,7 @@ export async function startBrowserSignIn(ctx: AuthedContext, input: { service: M
     { password: ctx.deps.sessionPassword, ttl: stateTtlSeconds },
   );
   try {
-    return { authUrl: await identity.authCodeUrl({ redirectUri: redirect, state, codeChallenge: challenge }) };
+    return { authUrl: await identity.authCodeUrl({ redirectUri: redirect, state, codeChallenge: challenge, service: serviceKeyOfName(input.service) }) };
   } catch (error) {
     throw asPublicError(error, microsoftTexts.signInFailed);
   }
@@ -77,7 +77,7 @@ export async function finishBrowserSignIn(ctx: AuthedContext, input: { state?: s
   // The same session that started it: another session of the same user connects nothing.
   if ((state.i ?? null) !== (ctx.session.id ?? null)) return failed(microsoftTexts.badState);
   try {
-    const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r });
+    const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r, service: state.s });
     await saveConnection(ctx.deps, ctx.em, ctx.user.id, state.s, tokens);
   } catch (error) {
     ctx.deps.log.warn({ err: asPublicError(error, microsoftTexts.signInFailed).message }, 'Microsoft browser sign-in failed');
@@ -90,7 +90,7 @@ export async function startDeviceCode(ctx: AuthedContext, input: { service: Micr
   const identity = requireIdentity(ctx);
   let started;
   try {
-    started = await identity.startDeviceCode();
+    started = await identity.startDeviceCode(serviceKeyOfName(input.service));
   } catch (error) {
     throw asPublicError(error, microsoftTexts.signInFailed);
   }
