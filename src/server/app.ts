@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
+import { meetingsRestRoutes } from './features/meetings/meetings.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/writing-analysis'], writingStyleRestRoutes(deps)));
   app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
   app.use(under(['/api/goals'], goalsRestRoutes(deps)));
+  app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -25,6 +25,8 @@ import { attachChatSocket } from './features/chats/chatSocket.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
 import { callGoalReminders } from './features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from './features/goals/goalReminders.js';
+import { notificationsEnabled, renewSubscriptions } from './features/meetings/subscriptions.js';
+import { startPeriodicJob } from './jobs/periodicJob.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
@@ -76,6 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let rateLimits: RateLimits | undefined;
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
+  let calendarRenewals: ReturnType<typeof startPeriodicJob> | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -113,7 +116,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         chatBus,
         coach,
         log,
-        facts: (em, userId) => loadCoachFacts(deps, em, userId),
+        facts: (em, userId, chatId) => loadCoachFacts(deps, em, userId, chatId),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
       microsoft: createMicrosoftDeps(config),
@@ -133,6 +136,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Goal check-in reminders due (while the server was down too) are claimed at start, then each
     // minute; those that asked for a call are called.
     goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
+    // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
+    if (notificationsEnabled(deps)) {
+      calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
+    }
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -206,6 +213,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.replies.drain();
         await orphanSweep?.stop();
         await goalReminders?.stop();
+        await calendarRenewals?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -219,6 +227,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await orphanSweep?.stop().catch(() => {});
     await goalReminders?.stop().catch(() => {});
+    await calendarRenewals?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

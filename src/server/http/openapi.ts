@@ -3,6 +3,7 @@ import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
+import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js';
 import { createChatSchema, messageContentSchema, titleSchema } from '../../shared/schemas/chats.js';
 import {
   createFolderSchema,
@@ -64,6 +65,13 @@ export const restOperations: Operation[] = [
   { method: 'put', path: '/api/goals/:id', tag: 'Goals', summary: 'Edit a goal (key results with check-ins are kept), or mark it done', auth: 'user', body: updateGoalSchema.omit({ goalId: true }), ok: { status: 200, description: 'The goal' } },
   { method: 'delete', path: '/api/goals/:id', tag: 'Goals', summary: 'Delete a goal and its check-ins', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'post', path: '/api/goals/:id/check-ins', tag: 'Goals', summary: 'Log a key result’s current value', auth: 'user', body: checkInSchema.omit({ goalId: true }), ok: { status: 201, description: 'The goal with the new check-in' } },
+  // Meetings (issue 23).
+  { method: 'get', path: '/api/meetings', tag: 'Meetings', summary: 'The coming meetings of your Microsoft calendar (series expanded, cancelled left out), ordered by start', auth: 'user', query: z.object({ days: z.string().regex(/^\d+$/).optional().describe('1 to 14, default 7') }), ok: { status: 200, description: '{ meetings: [{ id, subject, start, end, organizer, attendees, location, isOnline, joinUrl, bodyPreview, prepChatId, agendaSavedAt, needsReflection }] }; 409 without Microsoft Calendar' } },
+  { method: 'post', path: '/api/meetings/:id/prep', tag: 'Meetings', summary: "Prepare a meeting: a chat 'Prep: {subject}' whose first coach message is its agenda", auth: 'user', ok: { status: 201, description: '{ chatId } (200 with the existing prep chat)' } },
+  { method: 'post', path: '/api/meetings/:id/agenda', tag: 'Meetings', summary: "Write the agenda into the invite (organizer only; the invite's own text is kept below it)", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, meetingId, agendaSavedAt }' } },
+  { method: 'post', path: '/api/meetings/:id/agenda/email', tag: 'Meetings', summary: "Email the agenda from your mailbox to every other participant ('Agenda: {subject}')", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, subject, recipients: [{ name, email }] }' } },
+  { method: 'post', path: '/api/meetings/:id/reflection', tag: 'Meetings', summary: "Answer 'How did it go?' for a prepared meeting that ended in the last 24 hours", auth: 'user', body: reflectionSchema.omit({ id: true }), ok: { status: 201, description: '{ chatId, userMessage, reply } (the reflection streams into the prep chat)' } },
+  { method: 'post', path: '/api/microsoft/notifications', tag: 'Meetings', summary: "Microsoft Graph change notifications for calendars (validationToken handshake; clientState checked)", auth: 'public', ok: { status: 202, description: 'Accepted (200 text/plain echo for a validation request)' } },
   // The OpenAI-compatible surface (issue 15).
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
   { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },

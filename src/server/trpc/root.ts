@@ -3,6 +3,7 @@ import { apiKeysRouter } from '../features/apiKeys/apiKeys.router.js';
 import { goalsRouter } from '../features/goals/goals.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
+import { meetingsRouter } from '../features/meetings/meetings.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
 import { privacyRouter } from '../features/privacy/privacy.router.js';
 import { profileRouter } from '../features/profile/profile.router.js';
@@ -25,6 +26,7 @@ export const appRouter = router({
   voice: voiceRouter,
   apiKeys: apiKeysRouter,
   goals: goalsRouter,
+  meetings: meetingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

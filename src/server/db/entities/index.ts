@@ -1,6 +1,8 @@
 import { ApiKey } from './ApiKey.js';
 import { CheckIn, Goal, GoalReminder, KeyResult } from './Goal.js';
 import { AuthSession } from './AuthSession.js';
+import { CalendarSubscription } from './CalendarSubscription.js';
+import { MeetingPrep } from './MeetingPrep.js';
 import { Chat } from './Chat.js';
 import { KnowledgeBase } from './KnowledgeBase.js';
 import { Message } from './Message.js';
@@ -16,4 +18,5 @@ export { WritingStyleProfile };
 export { AuthSession };
 export { ApiKey };
 export { CheckIn, Goal, GoalReminder, KeyResult };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder];
+export { CalendarSubscription, MeetingPrep };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, MeetingPrep, CalendarSubscription];

@@ -3,6 +3,7 @@ import { coachTexts } from '../../../shared/texts/coach.js';
 import { goalsTurns, type CoachGoal } from './goalsContext.js';
 import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
+import { meetingsTurns, type CoachMeetings } from './meetingsContext.js';
 import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
 
 // The system context put before the conversation: who the coach is, what is known of the user,
@@ -33,6 +34,8 @@ export type CoachContextInput = {
   writingStyle?: CoachWritingStyle | null;
   /** The user's active goals with their key results' latest values; absent when none. */
   goals?: CoachGoal[] | null;
+  /** The meeting a prep chat is about, and the coming week (meetingsContext.ts); absent without a calendar. */
+  meetings?: CoachMeetings | null;
 };
 
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
@@ -96,6 +99,9 @@ export const mailContext: ContextContributor = async ({ latestUserMessage, mail 
   }
 };
 
+/** The meeting a prep chat prepares, and the coming week when the user asks about it. */
+export const meetingsContext: ContextContributor = ({ meetings, latestUserMessage }) => meetingsTurns(meetings, latestUserMessage);
+
 export const folderGuidance: ContextContributor = ({ latestUserMessage }) =>
   folderKeywords.test(latestUserMessage)
     ? [
@@ -117,6 +123,7 @@ export const coachContextContributors: readonly ContextContributor[] = [
   mailContext,
   folderGuidance,
   writingStyleContext,
+  meetingsContext,
 ];
 
 export async function buildCoachContext(

@@ -1,9 +1,12 @@
 import type { MicrosoftServiceKey } from '../../../shared/schemas/microsoft.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { dropCalendarState } from '../meetings/subscriptions.js';
 import { deleteConnection } from './connections.js';
 
 // Disconnecting deletes the service's tokens on the server (not only a local flag).
 export async function disconnectService(ctx: AuthedContext, input: { service: MicrosoftServiceKey }) {
+  // The calendar's subscriptions are deleted with its token still at hand, and its cached events dropped.
+  if (input.service === 'calendar') await dropCalendarState(ctx.deps, ctx.em, ctx.user.id);
   await deleteConnection(ctx.em, ctx.user.id, input.service);
   return { success: true as const, service: input.service };
 }

@@ -28,6 +28,9 @@ export const exportRules: Record<string, ExportRule> = {
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
+  // Meetings prepared with the coach: the invite as the coach saw it, and what was done with the agenda.
+  MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
+  CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,
