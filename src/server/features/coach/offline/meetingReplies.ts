@@ -32,7 +32,7 @@ function topicsIn(body: string): string[] {
   const lines = body
     .split('\n')
     .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
-    .filter((line) => line && line.length <= 120 && !/^(?:hi|hello|dear|hey|thanks|thank you|best|regards|cheers|join|microsoft teams|meeting id|passcode|https?:)/i.test(line) && !/^_+$/.test(line));
+    .filter((line) => line && line.length <= 120 && !line.endsWith(':') && !/^(?:hi|hello|dear|hey|thanks|thank you|best|regards|cheers|join|microsoft teams|meeting id|passcode)\b|^https?:/i.test(line) && !/^_+$/.test(line));
   const items = lines.flatMap((line) => (/[,;]/.test(line) && line.length <= 80 ? listItems(line) : [clause(line)]));
   return [...new Set(items.filter((item) => item.split(/\s+/).length <= 14))].slice(0, 4);
 }
@@ -56,7 +56,7 @@ export function prepAgendaReply(prep: Prep, scope: CoachScope): string {
   const plan = timed(titles, minutes);
   const people = prep.attendees.length ? `, with ${prep.attendees.slice(0, 6).join(', ')}${prep.attendees.length > 6 ? ' and others' : ''}` : '';
   return [
-    `Here is a draft agenda${byName(scope)} for **${subject}** (${when(prep.start)}, ${minutes} minutes${people}).`,
+    `Here is a draft agenda for **${subject}**${byName(scope)} (${when(prep.start)}, ${minutes} minutes${people}).`,
     '',
     ...plan.map((item, i) => `${i + 1}. ${item.title} (${item.minutes} min)`),
     '',
@@ -65,6 +65,7 @@ export function prepAgendaReply(prep: Prep, scope: CoachScope): string {
 }
 
 const commitmentWords = /\b(?:will|agreed|commit(?:ted)?|promised|by (?:monday|tuesday|wednesday|thursday|friday|next week|end of)|deadline|action item|follow up|follow-up)\b/i;
+const strongCommitment = /\b(?:I|we|they|he|she|you)(?:'ll| will| are going to| am going to)\b|\bby (?:monday|tuesday|wednesday|thursday|friday|next week|end of)\b/i;
 const troubleWords = /\b(?:ran over|late|overran|went off|derailed|tense|conflict|confus|unclear|didn't|did not|no decision|stuck|too long)\b/i;
 
 export function reflectionReply(prep: Prep, message: string, scope: CoachScope): string {
@@ -72,7 +73,8 @@ export function reflectionReply(prep: Prep, message: string, scope: CoachScope):
   const sentences = message.split(/(?<=[.!?])\s+|\n+/).map((s) => clause(s)).filter(Boolean);
   const good = sentences.find((s) => !troubleWords.test(s)) ?? null;
   const trouble = sentences.find((s) => troubleWords.test(s)) ?? null;
-  const commitment = sentences.find((s) => commitmentWords.test(s)) ?? null;
+  // A promise of someone's ("I will", "by Friday") before a mere agreement ("we agreed").
+  const commitment = sentences.find((s) => strongCommitment.test(s)) ?? sentences.find((s) => s !== good && commitmentWords.test(s)) ?? null;
   return [
     `Thanks for looking back on **${subject}**${byName(scope)}.`,
     '',
