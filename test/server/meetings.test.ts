@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { meetingsTexts, microsoftTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -10,6 +10,9 @@ import { type HttpClient, startTestServer, type TestServer } from '../helpers/se
 // cancelled left out, paging, time zone, 429, 401), prep chats and what the model is given, both
 // agenda actions as Graph receives them, reflections, the week in the coach's context, isolation,
 // and change notifications (handshake, clientState, disconnect).
+
+// Each test signs users up and connects them through Graph: slower than the default on a busy machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 let graph: FakeGraph;
 let openai: FakeOpenAI;
