@@ -79,7 +79,7 @@ test('the Meetings page: connect, the week (series expanded, cancelled left out,
 
   // Back on the page the meeting opens its prep; a revoked sign-in asks to reconnect.
   await page.goto('/meetings');
-  await expect(page.getByRole('article', { name: 'Quarterly planning' }).getByRole('button', { name: `${meetingsTexts.openPrep}: Quarterly planning` })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Quarterly planning' }).getByRole('button', { name: `${meetingsTexts.openPrep}: Quarterly planning` })).toBeVisible({ timeout: 30_000 });
   await page.request.post(`${control}/revoke`);
   await page.getByRole('combobox', { name: meetingsTexts.daysLabel }).click();
   await page.getByRole('option', { name: meetingsTexts.days(3) }).click();
