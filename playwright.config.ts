@@ -30,6 +30,10 @@ export const ports = {
   graphFakeExpiry: base + 24,
   entraFakeExpiry: base + 25,
   styleMail: base + 40,
+  meetings: base + 50,
+  graphFakeMeetings: base + 51,
+  entraFakeMeetings: base + 52,
+  meetingsControl: base + 53,
   styleGraph: base + 41,
   voice: base + 4,
   voiceFake: base + 12,
@@ -155,7 +159,7 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'demo', testIgnore: /\.(nodemo|slowmodel|failmodel|microsoft|msexpiry|stylemail|voice)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
+    { name: 'demo', testIgnore: /\.(nodemo|slowmodel|failmodel|microsoft|msexpiry|stylemail|voice|meetings)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.demo}` } },
     { name: 'no-demo', testMatch: /\.nodemo\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.noDemo}` } },
     // A model that streams slowly (stop mid-reply) and one that always fails (the error toast).
     { name: 'slow-model', testMatch: /\.slowmodel\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.slowModel}` } },
@@ -163,6 +167,8 @@ export default defineConfig({
     // Microsoft 365 against the Graph and Entra ID fakes; device codes expire after 4 s in the second.
     { name: 'microsoft', testMatch: /\.microsoft\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoft}` } },
     { name: 'microsoft-expiry', testMatch: /\.msexpiry\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoftExpiry}` } },
+    // Meetings (issue 23): one shared calendar, tokens that expire at once, pages of 2, a control port.
+    { name: 'meetings', testMatch: /\.meetings\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.meetings}` } },
     { name: 'style-mail', testMatch: /\.stylemail\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.styleMail}` } },
     // A fake microphone, a fake OpenAI (speech too) and a fake Twilio behind the voice server.
     {
@@ -186,6 +192,8 @@ export default defineConfig({
     server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),
     microsoftFakes(ports.graphFakeExpiry, ports.entraFakeExpiry, '--approve-after-polls 0 --device-code-lifetime 4'),
     server('microsoft-expiry', ports.microsoftExpiry, microsoftEnv(ports.graphFakeExpiry, ports.entraFakeExpiry)),
+    microsoftFakes(ports.graphFakeMeetings, ports.entraFakeMeetings, `--approve-after-polls 2 --shared-mailbox --access-token-lifetime 120 --page-size 2 --control-port ${ports.meetingsControl}`),
+    server('meetings', ports.meetings, microsoftEnv(ports.graphFakeMeetings, ports.entraFakeMeetings)),
     styleGraph,
     server('style-mail', ports.styleMail, { DEMO_MODE: 'true', MICROSOFT_GRAPH_BASE_URL: `https://localhost:${ports.styleGraph}/v1.0`, NODE_EXTRA_CA_CERTS: tls.caFile }),
     fakeModel(ports.voiceFake, `--reply "${voiceReply}"`),

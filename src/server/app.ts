@@ -8,6 +8,7 @@ import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
 import { memoriesRestRoutes } from './features/memories/memories.rest.js';
 import { searchRestRoutes } from './features/search/search.rest.js';
+import { meetingsRestRoutes } from './features/meetings/meetings.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
@@ -126,6 +127,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/security-events'], securityRestRoutes(deps)));
   app.use(under(['/api/memories'], memoriesRestRoutes(deps)));
   app.use(under(['/api/search'], searchRestRoutes(deps)));
+  app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -28,6 +28,8 @@ import { callGoalReminders } from './features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from './features/goals/goalReminders.js';
 import { extractMemories } from './features/memories/rememberFromChat.js';
 import { buildMessageSearchIndex, type MessageSearchIndexBuild } from './features/search/messageSearchIndex.js';
+import { notificationsEnabled, renewSubscriptions } from './features/meetings/subscriptions.js';
+import { startPeriodicJob } from './jobs/periodicJob.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
@@ -82,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   let searchIndex: MessageSearchIndexBuild | undefined;
+  let calendarRenewals: ReturnType<typeof startPeriodicJob> | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -146,9 +149,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         chatBus,
         coach,
         log,
-        facts: (em, userId) => loadCoachFacts(deps, em, userId),
         // Memory (issue 24): durable facts from each completed exchange, in the background.
         afterReply: (done) => extractMemories(deps, db.em.fork(), done),
+        facts: (em, userId, chatId) => loadCoachFacts(deps, em, userId, chatId),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
       microsoft,
@@ -169,6 +172,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Goal check-in reminders due (while the server was down too) are claimed at start, then each
     // minute; those that asked for a call are called.
     goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
+    // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
+    if (notificationsEnabled(deps)) {
+      calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
+    }
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -252,6 +259,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await orphanSweep?.stop();
         await goalReminders?.stop();
         await searchIndex?.stop();
+        await calendarRenewals?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -267,6 +275,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await orphanSweep?.stop().catch(() => {});
     await goalReminders?.stop().catch(() => {});
     await searchIndex?.stop().catch(() => {});
+    await calendarRenewals?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

@@ -5,6 +5,7 @@ import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/
 import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
+import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -83,6 +84,13 @@ export const restOperations: Operation[] = [
   { method: 'patch', path: '/api/memories/:id', tag: 'Memory', summary: 'Edit a memory, or close a commitment', auth: 'user', body: updateMemorySchema.omit({ memoryId: true }), ok: { status: 200, description: 'The memory' } },
   { method: 'delete', path: '/api/memories/:id', tag: 'Memory', summary: 'Delete a memory', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/api/search', tag: 'Search', summary: 'Search every chat (your messages and the coach’s replies), best matches first, at most 50', auth: 'user', query: z.object({ q: z.string().min(2).max(200) }), ok: { status: 200, description: '{ results: [{ chatId, chatTitle, messageId, snippet, createdAt }] }; matched words between <mark> and </mark>, the rest HTML-escaped' } },
+  // Meetings (issue 23).
+  { method: 'get', path: '/api/meetings', tag: 'Meetings', summary: 'The coming meetings of your Microsoft calendar (series expanded, cancelled left out), ordered by start', auth: 'user', query: z.object({ days: z.string().regex(/^\d+$/).optional().describe('1 to 14, default 7') }), ok: { status: 200, description: '{ meetings: [{ id, subject, start, end, organizer, attendees, location, isOnline, joinUrl, bodyPreview, prepChatId, agendaSavedAt, needsReflection }] }; 409 without Microsoft Calendar' } },
+  { method: 'post', path: '/api/meetings/:id/prep', tag: 'Meetings', summary: "Prepare a meeting: a chat 'Prep: {subject}' whose first coach message is its agenda", auth: 'user', ok: { status: 201, description: '{ chatId } (200 with the existing prep chat)' } },
+  { method: 'post', path: '/api/meetings/:id/agenda', tag: 'Meetings', summary: "Write the agenda into the invite (organizer only; the invite's own text is kept below it)", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, meetingId, agendaSavedAt }' } },
+  { method: 'post', path: '/api/meetings/:id/agenda/email', tag: 'Meetings', summary: "Email the agenda from your mailbox to every other participant ('Agenda: {subject}')", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, subject, recipients: [{ name, email }] }' } },
+  { method: 'post', path: '/api/meetings/:id/reflection', tag: 'Meetings', summary: "Answer 'How did it go?' for a prepared meeting that ended in the last 24 hours", auth: 'user', body: reflectionSchema.omit({ id: true }), ok: { status: 201, description: '{ chatId, userMessage, reply } (the reflection streams into the prep chat)' } },
+  { method: 'post', path: '/api/microsoft/notifications', tag: 'Meetings', summary: "Microsoft Graph change notifications for calendars (validationToken handshake; clientState checked)", auth: 'public', ok: { status: 202, description: 'Accepted (200 text/plain echo for a validation request)' } },
   // The OpenAI-compatible surface (issue 15).
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
   { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },

@@ -5,6 +5,7 @@ import { memoriesRouter } from '../features/memories/memories.router.js';
 import { searchRouter } from '../features/search/search.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
+import { meetingsRouter } from '../features/meetings/meetings.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
 import { privacyRouter } from '../features/privacy/privacy.router.js';
 import { profileRouter } from '../features/profile/profile.router.js';
@@ -31,6 +32,7 @@ export const appRouter = router({
   security: securityRouter,
   memories: memoriesRouter,
   search: searchRouter,
+  meetings: meetingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,3 +19,4 @@ export { apiKeyTexts } from './apiKeys.js';
 export { goalTexts } from './goals.js';
 export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
+export { meetingsTexts } from './meetings.js';

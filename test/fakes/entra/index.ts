@@ -41,8 +41,10 @@ export type FakeEntra = {
   setAccessTokenLifetime(seconds: number | null): void;
   /** A pause before every token answer, so overlapping requests can be observed. */
   setTokenDelayMs(ms: number): void;
-  /** Token requests seen, by grant type (no secrets kept). */
-  tokenRequests: Array<{ grantType: string; status: number; error?: string }>;
+  /** Token requests seen, by grant type, with the scope asked (no secrets kept). */
+  tokenRequests: Array<{ grantType: string; status: number; error?: string; scope?: string }>;
+  /** The scope parameter of each authorize and devicecode request, in order. */
+  scopeRequests: Array<{ endpoint: 'authorize' | 'devicecode'; scope: string }>;
   pollsOf(userCode: string): number;
   close(): Promise<void>;
 };
@@ -76,7 +78,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
     })}.`;
     return {
       token_type: 'Bearer',
-      scope: 'User.Read Mail.ReadWrite Calendars.Read Chat.Read openid profile offline_access',
+      scope: 'User.Read Mail.ReadWrite Mail.Send Calendars.ReadWrite Chat.Read openid profile offline_access',
       expires_in: lifetime ?? options.accessTokenLifetime ?? 3600,
       ext_expires_in: lifetime ?? options.accessTokenLifetime ?? 3600,
       access_token: accessToken,
@@ -134,6 +136,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
       if (!redirectUri || !q.get('client_id')) return json(res, 400, oauthError('invalid_request', 'redirect_uri and client_id are required'));
       if (!challenge || q.get('code_challenge_method') !== 'S256') return json(res, 400, oauthError('invalid_request', 'PKCE S256 is required'));
       // The fake account signs in and consents at once.
+      fake.scopeRequests.push({ endpoint: 'authorize', scope: q.get('scope') ?? '' });
       const code = `fake-code-${random()}`;
       codes.set(code, { challenge, redirectUri, clientId: q.get('client_id')! });
       const back = new URL(redirectUri);
@@ -147,6 +150,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
     if (req.method === 'POST' && route === 'oauth2/v2.0/devicecode') {
       const body = await form(req);
       if (!body.get('client_id')) return json(res, 400, oauthError('invalid_request', 'client_id is required'));
+      fake.scopeRequests.push({ endpoint: 'devicecode', scope: body.get('scope') ?? '' });
       const userCode = random(6).replace(/[^A-Za-z0-9]/g, 'X').slice(0, 8).toUpperCase();
       const lifetime = options.deviceCodeLifetime ?? 900;
       const entry: DeviceCode = { deviceCode: `fake-dc-${random()}`, userCode, expiresAt: Date.now() + lifetime * 1000, polls: 0, state: 'pending' };
@@ -166,7 +170,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
       if (tokenDelayMs) await new Promise((resolve) => setTimeout(resolve, tokenDelayMs));
       const grantType = body.get('grant_type') ?? '';
       const answer = (status: number, payload: Record<string, unknown>) => {
-        fake.tokenRequests.push({ grantType, status, ...(typeof payload.error === 'string' ? { error: payload.error } : {}) });
+        fake.tokenRequests.push({ grantType, status, ...(typeof payload.error === 'string' ? { error: payload.error } : {}), ...(body.get('scope') ? { scope: body.get('scope')! } : {}) });
         return json(res, status, payload);
       };
       const clientId = body.get('client_id') ?? '';
@@ -219,6 +223,7 @@ export async function startFakeEntra(options: FakeEntraOptions = {}): Promise<Fa
     url: origin,
     host: `localhost:${port}`,
     tokenRequests: [],
+    scopeRequests: [],
     approveDeviceCode(userCode) {
       const entry = userCode ? deviceCodes.get(userCode) : latest();
       if (entry && entry.state === 'pending') entry.state = 'approved';

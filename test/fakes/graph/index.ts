@@ -11,6 +11,12 @@ import { testTlsOptions } from '../tls.js';
 // outlook.body-content-type header, 401 for unknown tokens, and 429/503 with Retry-After on demand
 // (for whole requests, or for chosen requests inside a $batch, as Exchange answers them), and on
 // demand @odata.nextLinks pointing at another host (which a client must never follow).
+// Calendars (issue 23): /me/calendarView expands recurring series into occurrences (each with its
+// own id), keeps cancelled occurrences (isCancelled: true, as Graph does), pages, and writes times
+// in the zone of `Prefer: outlook.timezone`; /me/events/{id} GET and PATCH (the body); /me/sendMail;
+// $search="participants:..." on /me/messages; /subscriptions with Graph's validation handshake
+// (a POST to notificationUrl?validationToken=... that must echo the token) and notify() to deliver
+// change notifications. Requests are recorded with their query, Prefer header and JSON body.
 
 export type SeedMessage = {
   subject?: string;
@@ -23,6 +29,35 @@ export type SeedMessage = {
   isRead?: boolean;
 };
 export type SeedSentItem = { subject?: string; body: string; to?: string[]; sentDateTime?: string };
+export type SeedPerson = { name: string; email: string; response?: 'none' | 'accepted' | 'declined' | 'tentativelyAccepted' | 'organizer' };
+export type SeedEvent = {
+  subject: string;
+  /** ISO 8601 instants (UTC or with an offset). */
+  start: string;
+  end: string;
+  /** Default: the mailbox's owner, who is then the organizer. */
+  organizer?: SeedPerson;
+  attendees?: SeedPerson[];
+  location?: string;
+  isOnline?: boolean;
+  /** HTML body of the invite. */
+  body?: string;
+  isCancelled?: boolean;
+  /** A series: `count` occurrences every `interval` days (daily) or weeks (weekly). */
+  recurrence?: { type: 'daily' | 'weekly'; interval?: number; count: number };
+  /** Occurrence indexes (0-based) of a series that are cancelled. */
+  cancelledOccurrences?: number[];
+};
+type StoredEvent = Required<Omit<SeedEvent, 'recurrence' | 'organizer' | 'cancelledOccurrences'>> & {
+  id: string;
+  organizer: SeedPerson;
+  recurrence: SeedEvent['recurrence'] | null;
+  cancelledOccurrences: number[];
+};
+/** One occurrence (or a single event) as calendarView answers it. */
+export type FakeOccurrence = { id: string; seriesId: string; subject: string; start: Date; end: Date; isCancelled: boolean };
+export type FakeSentMail = { subject: string; body: string; contentType: string; to: string[] };
+export type FakeSubscription = { id: string; resource: string; changeType: string; notificationUrl: string; clientState: string; expirationDateTime: string; mailbox: FakeMailbox };
 
 type StoredMessage = {
   id: string;
@@ -56,9 +91,27 @@ export type FakeMailbox = {
   /** The ids of the messages now in a folder. */
   messageIdsIn(folderId: string): string[];
   messageSubjectsIn(folderId: string): string[];
+  /** Adds calendar events (a series when `recurrence` is set); answers their (series) ids. */
+  addEvents(events: SeedEvent[]): string[];
+  /** The occurrences of a series (or the single event) as calendarView answers them. */
+  occurrencesOf(eventId: string): FakeOccurrence[];
+  /** The current HTML body of an event or occurrence. */
+  eventBody(eventId: string): string | null;
+  /** Messages sent with /me/sendMail. */
+  sentMail: FakeSentMail[];
 };
 
-export type FakeGraphRequest = { method: string; path: string; authorized: boolean; status: number };
+export type FakeGraphRequest = {
+  method: string;
+  path: string;
+  authorized: boolean;
+  status: number;
+  query: Record<string, string>;
+  /** The Prefer header, if any. */
+  prefer: string | null;
+  /** The JSON body, if any. */
+  body: unknown;
+};
 /** One request inside a $batch, as answered. */
 export type FakeGraphBatchItem = { method: string; path: string; status: number };
 
@@ -90,6 +143,15 @@ export type FakeGraph = {
   batchItems: FakeGraphBatchItem[];
   /** Highest number of requests in flight at once for one mailbox. */
   maxConcurrentPerMailbox(): number;
+  /** Change-notification subscriptions alive now. */
+  subscriptions(): FakeSubscription[];
+  /**
+   * Delivers a change notification for the mailbox's events to each of its subscriptions (with
+   * their clientState, or `clientState` to forge one); answers the HTTP statuses the app gave.
+   */
+  notify(mailbox: FakeMailbox, options?: { clientState?: string; changeType?: string }): Promise<number[]>;
+  /** Where the fake actually delivers a notificationUrl (tests map PUBLIC_URL to the test server). */
+  setNotificationTarget(rewrite: ((url: string) => string) | null): void;
   reset(): void;
   close(): Promise<void>;
 };
@@ -103,6 +165,10 @@ class MailboxState implements FakeMailbox {
   readonly rootId = newId('AAMkRoot');
   readonly inboxId: string;
   readonly sentItemsId: string;
+  readonly events = new Map<string, StoredEvent>();
+  /** Bodies written with PATCH, by event or occurrence id. */
+  readonly bodies = new Map<string, string>();
+  readonly sentMail: FakeSentMail[] = [];
   inFlight = 0;
   clock = Date.UTC(2026, 10, 20, 9, 0, 0);
 
@@ -178,6 +244,59 @@ class MailboxState implements FakeMailbox {
     return [...this.messages.values()].filter((m) => m.folderId === folderId).map((m) => m.subject);
   }
 
+  addEvents(events: SeedEvent[]): string[] {
+    return events.map((e) => {
+      const id = newId('AAMkEvent');
+      this.events.set(id, {
+        id,
+        subject: e.subject,
+        start: e.start,
+        end: e.end,
+        organizer: e.organizer ?? { name: this.user.displayName, email: this.user.mail, response: 'organizer' },
+        attendees: e.attendees ?? [],
+        location: e.location ?? '',
+        isOnline: e.isOnline ?? false,
+        body: e.body ?? '',
+        isCancelled: e.isCancelled ?? false,
+        recurrence: e.recurrence ?? null,
+        cancelledOccurrences: e.cancelledOccurrences ?? [],
+      });
+      return id;
+    });
+  }
+
+  occurrencesOf(eventId: string): FakeOccurrence[] {
+    const event = this.events.get(eventId);
+    if (!event) return [];
+    const start = Date.parse(event.start);
+    const length = Date.parse(event.end) - start;
+    if (!event.recurrence) return [{ id: event.id, seriesId: event.id, subject: event.subject, start: new Date(start), end: new Date(start + length), isCancelled: event.isCancelled }];
+    const step = (event.recurrence.type === 'weekly' ? 7 : 1) * (event.recurrence.interval ?? 1) * 86_400_000;
+    return Array.from({ length: event.recurrence.count }, (_, i) => ({
+      id: `${event.id.slice(0, -1)}OCC${i}=`,
+      seriesId: event.id,
+      subject: event.subject,
+      start: new Date(start + i * step),
+      end: new Date(start + i * step + length),
+      isCancelled: event.isCancelled || event.cancelledOccurrences.includes(i),
+    }));
+  }
+
+  /** An event or occurrence by id, with the series it belongs to. */
+  findOccurrence(id: string): { event: StoredEvent; occurrence: FakeOccurrence } | undefined {
+    for (const event of this.events.values()) {
+      const occurrence = this.occurrencesOf(event.id).find((o) => o.id === id);
+      if (occurrence) return { event, occurrence };
+    }
+    return undefined;
+  }
+
+  eventBody(eventId: string): string | null {
+    const found = this.findOccurrence(eventId);
+    if (!found) return null;
+    return this.bodies.get(eventId) ?? this.bodies.get(found.event.id) ?? found.event.body;
+  }
+
   resolveFolder(idOrName: string): StoredFolder | undefined {
     const byId = this.folderMap.get(idOrName);
     if (byId) return byId;
@@ -221,6 +340,43 @@ function messageView(m: StoredMessage, textBodies: boolean) {
   };
 }
 
+/** Wall time of an instant in an IANA zone, as Graph writes it (7 fractional digits, no offset). */
+function wallTime(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.0000000`;
+}
+
+function plainText(html: string): string {
+  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h\d)>/gi, '\n').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+function eventView(box: MailboxState, event: StoredEvent, occurrence: FakeOccurrence, timeZone: string, textBodies: boolean) {
+  const body = box.bodies.get(occurrence.id) ?? box.bodies.get(event.id) ?? event.body;
+  const organizerIsMe = event.organizer.email.toLowerCase() === box.user.mail.toLowerCase();
+  return {
+    '@odata.etag': `W/"${occurrence.id.slice(-8)}"`,
+    id: occurrence.id,
+    subject: occurrence.subject,
+    bodyPreview: plainText(body).replace(/\s+/g, ' ').trim().slice(0, 255),
+    body: textBodies ? { contentType: 'text', content: plainText(body) } : { contentType: 'html', content: `<html><body>${body}</body></html>` },
+    start: { dateTime: wallTime(occurrence.start, timeZone), timeZone },
+    end: { dateTime: wallTime(occurrence.end, timeZone), timeZone },
+    isCancelled: occurrence.isCancelled,
+    isOrganizer: organizerIsMe,
+    type: event.recurrence ? 'occurrence' : 'singleInstance',
+    seriesMasterId: event.recurrence ? event.id : null,
+    organizer: { emailAddress: { name: event.organizer.name, address: event.organizer.email } },
+    attendees: event.attendees.map((a) => ({ type: 'required', status: { response: a.response ?? 'none', time: '0001-01-01T00:00:00Z' }, emailAddress: { name: a.name, address: a.email } })),
+    location: { displayName: event.location, locationType: 'default' },
+    isOnlineMeeting: event.isOnline,
+    onlineMeeting: event.isOnline ? { joinUrl: `https://teams.microsoft.com/l/meetup-join/${occurrence.id.slice(-12)}` } : null,
+  };
+}
+
 function select(item: Record<string, unknown>, fields: string | null): Record<string, unknown> {
   if (!fields) return item;
   const wanted = new Set(fields.split(',').map((f) => f.trim()));
@@ -251,7 +407,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   let origin = '';
 
   // One Graph request, also used for each request inside a $batch. `path` is relative to /v1.0.
-  function handle(box: MailboxState, method: string, path: string, query: URLSearchParams, body: unknown, textBodies: boolean): Answer {
+  function handle(box: MailboxState, method: string, path: string, query: URLSearchParams, body: unknown, textBodies: boolean, timeZone = 'UTC'): Answer {
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== 'me') return graphError(400, 'BadRequest', `Resource not found for the segment '${parts[0] ?? ''}'.`);
     const rest = parts.slice(1);
@@ -278,7 +434,45 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     if (method === 'GET' && rest.length === 0) {
       return { status: 200, body: select({ id: crypto.createHash('sha1').update(box.user.mail).digest('hex'), displayName: box.user.displayName, mail: box.user.mail, userPrincipalName: box.user.mail }, query.get('$select')) };
     }
+    if (rest[0] === 'calendarView' && rest.length === 1 && method === 'GET') {
+      const from = Date.parse(query.get('startDateTime') ?? '');
+      const to = Date.parse(query.get('endDateTime') ?? '');
+      if (!Number.isFinite(from) || !Number.isFinite(to)) return graphError(400, 'ErrorInvalidParameter', 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.');
+      const found = [...box.events.values()].flatMap((event) =>
+        box.occurrencesOf(event.id).filter((o) => o.start.getTime() < to && o.end.getTime() > from).map((o) => ({ event, o })),
+      );
+      found.sort((a, b) => a.o.start.getTime() - b.o.start.getTime());
+      return page(found.map(({ event, o }) => eventView(box, event, o, timeZone, textBodies)), '/me/calendarView');
+    }
+    if (rest[0] === 'events' && rest.length === 2) {
+      const found = box.findOccurrence(rest[1]!);
+      if (!found) return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+      if (method === 'GET') return { status: 200, body: select(eventView(box, found.event, found.occurrence, timeZone, textBodies), query.get('$select')) };
+      if (method === 'PATCH') {
+        if (found.event.organizer.email.toLowerCase() !== box.user.mail.toLowerCase()) {
+          return graphError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
+        }
+        const content = (body as { body?: { content?: unknown } } | null)?.body?.content;
+        if (typeof content === 'string') box.bodies.set(found.occurrence.id, content);
+        return { status: 200, body: eventView(box, found.event, found.occurrence, timeZone, textBodies) };
+      }
+      return graphError(405, 'ErrorInvalidRequest', 'The OData request is not supported.');
+    }
+    if (rest[0] === 'sendMail' && rest.length === 1 && method === 'POST') {
+      const message = (body as { message?: { subject?: unknown; body?: { content?: unknown; contentType?: unknown }; toRecipients?: Array<{ emailAddress?: { address?: unknown } }> } } | null)?.message;
+      const to = (message?.toRecipients ?? []).map((r) => String(r.emailAddress?.address ?? '')).filter(Boolean);
+      if (!message || !to.length) return graphError(400, 'ErrorInvalidRecipients', 'At least one recipient is not valid.');
+      const sent = { subject: String(message.subject ?? ''), body: String(message.body?.content ?? ''), contentType: String(message.body?.contentType ?? 'text'), to };
+      box.sentMail.push(sent);
+      box.addSentItems([{ subject: sent.subject, body: plainText(sent.body), to }]);
+      return { status: 202 };
+    }
     if (rest[0] === 'messages') {
+      const search = /^"?participants:([^"]+)"?$/.exec(query.get('$search') ?? '')?.[1]?.toLowerCase();
+      if (method === 'GET' && rest.length === 1 && search) {
+        const involved = [...box.messages.values()].filter((m) => m.from.emailAddress.address.toLowerCase() === search || m.toRecipients.some((r) => r.emailAddress.address.toLowerCase() === search));
+        return page(sortedMessages(involved), '/me/messages');
+      }
       if (method === 'GET' && rest.length === 1) return page(sortedMessages([...box.messages.values()]), '/me/messages');
       const message = rest[1] ? box.messages.get(rest[1]) : undefined;
       if (!message) return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
@@ -324,6 +518,49 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     return { status: 201, body: box.folderView(box.folderMap.get(folder.id)!) };
   }
 
+  const subscriptionMap = new Map<string, FakeSubscription>();
+  let notificationTarget: ((url: string) => string) | null = null;
+
+  async function handleSubscriptions(box: MailboxState, method: string, path: string, body: unknown): Promise<Answer> {
+    const id = path.split('/').filter(Boolean)[1];
+    if (!id && method === 'POST') {
+      const b = (body ?? {}) as Record<string, unknown>;
+      const notificationUrl = String(b.notificationUrl ?? '');
+      if (!notificationUrl.startsWith('https://')) return graphError(400, 'ValidationError', 'The Notification Url must be https.');
+      // Graph's handshake: the endpoint must answer 200 with the token as text/plain within 10 s.
+      const token = `Validation: Testing client application reachability for subscription Request-Id: ${crypto.randomUUID()}`;
+      const target = new URL((notificationTarget ?? ((u: string) => u))(notificationUrl));
+      target.searchParams.set('validationToken', token);
+      const reply = await fetch(target, { method: 'POST', headers: { 'content-type': 'text/plain' }, signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      const echoed = reply ? await reply.text() : '';
+      if (!reply || reply.status !== 200 || echoed !== token) return graphError(400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
+      const subscription: FakeSubscription = {
+        id: crypto.randomUUID(),
+        resource: String(b.resource ?? ''),
+        changeType: String(b.changeType ?? ''),
+        notificationUrl,
+        clientState: String(b.clientState ?? ''),
+        expirationDateTime: String(b.expirationDateTime ?? ''),
+        mailbox: box,
+      };
+      subscriptionMap.set(subscription.id, subscription);
+      const { mailbox: _mailbox, ...view } = subscription;
+      return { status: 201, body: view };
+    }
+    const subscription = id ? subscriptionMap.get(id) : undefined;
+    if (!subscription || subscription.mailbox !== box) return graphError(404, 'ResourceNotFound', 'The object was not found.');
+    if (method === 'PATCH') {
+      subscription.expirationDateTime = String((body as { expirationDateTime?: unknown } | null)?.expirationDateTime ?? subscription.expirationDateTime);
+      const { mailbox: _mailbox, ...view } = subscription;
+      return { status: 200, body: view };
+    }
+    if (method === 'DELETE') {
+      subscriptionMap.delete(subscription.id);
+      return { status: 204 };
+    }
+    return graphError(405, 'ErrorInvalidRequest', 'The OData request is not supported.');
+  }
+
   async function readBody(req: IncomingMessage): Promise<unknown> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -336,13 +573,22 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   }
 
   function send(res: ServerResponse, answer: Answer) {
-    res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+    // Graph answers 202/204 without a body and without a content type (sendMail, DELETE).
+    res.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...(answer.headers ?? {}) });
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
   }
 
   const server = https.createServer(testTlsOptions(), async (req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    const record: FakeGraphRequest = { method: req.method ?? 'GET', path: url.pathname, authorized: false, status: 0 };
+    const record: FakeGraphRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      authorized: false,
+      status: 0,
+      query: Object.fromEntries(url.searchParams),
+      prefer: typeof req.headers.prefer === 'string' ? req.headers.prefer : null,
+      body: null,
+    };
     fake.requests.push(record);
     const finish = (answer: Answer) => {
       record.status = answer.status;
@@ -364,10 +610,13 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     maxConcurrent = Math.max(maxConcurrent, box.inFlight);
     try {
       const body = await readBody(req);
+      record.body = body ?? null;
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (body === undefined) return finish(graphError(400, 'BadRequest', 'Invalid JSON.'));
       const textBodies = /outlook\.body-content-type="?text"?/i.test(String(req.headers.prefer ?? ''));
+      const timeZone = /outlook\.timezone="([^"]+)"/i.exec(String(req.headers.prefer ?? ''))?.[1] ?? 'UTC';
       const path = url.pathname.slice('/v1.0'.length);
+      if (path.startsWith('/subscriptions')) return finish(await handleSubscriptions(box, req.method ?? 'GET', path, body));
       if (path === '/$batch' && req.method === 'POST') {
         const requests = (body as { requests?: Array<{ id: string; method: string; url: string; body?: unknown }> } | null)?.requests;
         if (!Array.isArray(requests)) return finish(graphError(400, 'BadRequest', 'Invalid batch payload.'));
@@ -391,7 +640,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         });
         return finish({ status: 200, body: { responses } });
       }
-      return finish(handle(box, req.method ?? 'GET', path, url.searchParams, body, textBodies));
+      return finish(handle(box, req.method ?? 'GET', path, url.searchParams, body, textBodies, timeZone));
     } finally {
       box.inFlight -= 1;
     }
@@ -434,8 +683,36 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       delayMs = ms;
     },
     maxConcurrentPerMailbox: () => maxConcurrent,
+    subscriptions: () => [...subscriptionMap.values()],
+    async notify(mailbox, notifyOptions = {}) {
+      const statuses: number[] = [];
+      for (const subscription of subscriptionMap.values()) {
+        if (subscription.mailbox !== mailbox) continue;
+        const target = (notificationTarget ?? ((u: string) => u))(subscription.notificationUrl);
+        const payload = {
+          value: [
+            {
+              subscriptionId: subscription.id,
+              subscriptionExpirationDateTime: subscription.expirationDateTime,
+              changeType: notifyOptions.changeType ?? 'updated',
+              resource: `Users/${crypto.randomUUID()}/Events/${newId('AAMkEvent')}`,
+              resourceData: { '@odata.type': '#Microsoft.Graph.Event', id: newId('AAMkEvent') },
+              clientState: notifyOptions.clientState ?? subscription.clientState,
+              tenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47',
+            },
+          ],
+        };
+        const reply = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+        statuses.push(reply.status);
+      }
+      return statuses;
+    },
+    setNotificationTarget(rewrite) {
+      notificationTarget = rewrite;
+    },
     reset() {
       throttle = null;
+      notificationTarget = null;
       maxPageSize = 1000;
       delayMs = 0;
       maxConcurrent = 0;

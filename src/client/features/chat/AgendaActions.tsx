@@ -7,6 +7,7 @@ import { notify } from '../../lib/notify';
 import { agendaCalendarFile, agendaMailtoLink } from './agenda';
 import classes from './chat.module.css';
 import { downloadFile } from '../../lib/downloadFile';
+import { useMeetingAgendaActions } from '../meetings/MeetingAgendaActions';
 
 const [saveLabel, emailLabel, modifyLabel] = chatTexts.agendaButtons;
 
@@ -22,7 +23,9 @@ async function saveToCalendar(text: string) {
 const wrapping = { root: { height: 'auto', minHeight: 30, paddingTop: 5, paddingBottom: 5 }, label: { whiteSpace: 'normal' as const, textAlign: 'left' as const } };
 
 // Under a reply that mentions an agenda: save it as a calendar event, email it, or ask for changes.
-export function AgendaActions(props: { text: string; onModify: () => void }) {
+// In a prep chat (issue 23) the first two act on the real meeting through Graph, after a confirmation.
+export function AgendaActions(props: { text: string; chatId: number; onModify: () => void }) {
+  const meeting = useMeetingAgendaActions(props.chatId, props.text);
   return (
     // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form: a fieldset would add form semantics
     <div className={classes.agendaActions} role="group" aria-label={chatTexts.agendaActionsLabel}>
@@ -31,23 +34,30 @@ export function AgendaActions(props: { text: string; onModify: () => void }) {
         variant="light"
         styles={wrapping}
         leftSection={<IconCalendarPlus size={14} aria-hidden />}
-        onClick={() => void saveToCalendar(props.text)}
+        onClick={() => (meeting.prep ? meeting.ask('save') : void saveToCalendar(props.text))}
       >
         {saveLabel}
       </Button>
-      <Button
-        size="xs"
-        variant="light"
-        styles={wrapping}
-        component="a"
-        href={agendaMailtoLink(props.text)}
-        leftSection={<IconMail size={14} aria-hidden />}
-      >
-        {emailLabel}
-      </Button>
+      {meeting.prep ? (
+        <Button size="xs" variant="light" styles={wrapping} leftSection={<IconMail size={14} aria-hidden />} onClick={() => meeting.ask('email')}>
+          {emailLabel}
+        </Button>
+      ) : (
+        <Button
+          size="xs"
+          variant="light"
+          styles={wrapping}
+          component="a"
+          href={agendaMailtoLink(props.text)}
+          leftSection={<IconMail size={14} aria-hidden />}
+        >
+          {emailLabel}
+        </Button>
+      )}
       <Button size="xs" variant="light" styles={wrapping} leftSection={<IconPencil size={14} aria-hidden />} onClick={props.onModify}>
         {modifyLabel}
       </Button>
+      {meeting.confirm}
     </div>
   );
 }

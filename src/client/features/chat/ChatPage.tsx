@@ -30,6 +30,7 @@ import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 const LazyChatThread = lazy(() => loadChatThread().then((module) => ({ default: module.ChatThread })));
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
 // conversation asks for it: loaded then, not with the chat page (issue 10).
+const PrepReflection = lazy(() => import('../meetings/MeetingAgendaActions').then((module) => ({ default: module.PrepReflection })));
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
@@ -291,6 +292,9 @@ function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?:
           focusMessageId={focusMessageId}
           noteFor={noteFor}
         >
+          <Suspense fallback={null}>
+            <PrepReflection chatId={chatId} />
+          </Suspense>
           {stylePanelTriggered(messages) && (
             <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
               <WritingStylePanel />

@@ -166,7 +166,7 @@ export const MessageBubble = memo(function MessageBubble(props: {
       }
       after={
         <>
-          {showAgenda && <AgendaActions text={text} onModify={props.onModifyAgenda} />}
+          {showAgenda && <AgendaActions text={text} chatId={message.chatId} onModify={props.onModifyAgenda} />}
           {message.status === 'complete' && <SaveAsGoal text={text} chatId={message.chatId} />}
         </>
       }

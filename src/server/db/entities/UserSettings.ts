@@ -28,6 +28,8 @@ export const UserSettingsSchema = defineEntity({
     dataRetention: p.enum(dataRetentionValues).default(privacyDefaults.dataRetention),
     shareAnonymousData: p.boolean().default(privacyDefaults.shareAnonymousData),
     storeChatHistory: p.boolean().default(privacyDefaults.storeChatHistory),
+    // The IANA time zone the calendar is read in (issue 23); null reads in UTC.
+    timeZone: p.string().length(64).nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });

@@ -1,6 +1,8 @@
 import { ApiKey } from './ApiKey.js';
 import { CheckIn, Goal, GoalReminder, KeyResult } from './Goal.js';
 import { AuthSession } from './AuthSession.js';
+import { CalendarSubscription } from './CalendarSubscription.js';
+import { MeetingPrep } from './MeetingPrep.js';
 import { Chat } from './Chat.js';
 import { KnowledgeBase } from './KnowledgeBase.js';
 import { Memory, MemorySetting } from './Memory.js';
@@ -20,4 +22,5 @@ export { ApiKey };
 export { CheckIn, Goal, GoalReminder, KeyResult };
 export { SecurityEvent };
 export { Memory, MemorySetting };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting];
+export { CalendarSubscription, MeetingPrep };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription];

@@ -36,9 +36,9 @@ type ActiveReply = {
 };
 type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
-export type FactsFor = (em: EntityManagerFork, userId: number) => Promise<CoachFacts>;
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
+export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -129,7 +129,7 @@ export function createReplyRunner(deps: {
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
-      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId) : { mail: null };
+      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId, chatId) : { mail: null };
       const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
       lastActivity = performance.now();
       watchStall(stallTimeoutMs);

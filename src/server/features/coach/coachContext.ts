@@ -5,6 +5,7 @@ import { goalsTurns, type CoachGoal } from './goalsContext.js';
 import { knowledgeBaseTurns, type CoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { memoryTurns, type MemorySource } from './memoryContext.js';
 import { formatMailNote, formatRecentEmails, type MailNote, type RecentEmail } from './mailContext.js';
+import { meetingsTurns, type CoachMeetings } from './meetingsContext.js';
 import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
 
 // The system context put before the conversation: who the coach is, what is known of the user,
@@ -37,6 +38,8 @@ export type CoachContextInput = {
   goals?: CoachGoal[] | null;
   /** What the coach remembers of the user (memoryContext.ts); null or absent while memory is off. */
   memories?: MemorySource | null;
+  /** The meeting a prep chat is about, and the coming week (meetingsContext.ts); absent without a calendar. */
+  meetings?: CoachMeetings | null;
 };
 
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
@@ -100,6 +103,9 @@ export const mailContext: ContextContributor = async ({ latestUserMessage, mail 
   }
 };
 
+/** The meeting a prep chat prepares, and the coming week when the user asks about it. */
+export const meetingsContext: ContextContributor = ({ meetings, latestUserMessage }) => meetingsTurns(meetings, latestUserMessage);
+
 export const folderGuidance: ContextContributor = ({ latestUserMessage }) =>
   folderTrigger.test(latestUserMessage)
     ? [
@@ -122,6 +128,7 @@ export const coachContextContributors: readonly ContextContributor[] = [
   mailContext,
   folderGuidance,
   writingStyleContext,
+  meetingsContext,
 ];
 
 export async function buildCoachContext(

@@ -1,26 +1,28 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AppDeps } from '../../deps.js';
 import { openMailbox } from '../microsoft/mailbox.js';
+import { loadCoachMeetings } from '../meetings/meetingsFacts.js';
 import { readWritingStyle } from '../writingStyle/writingStyleStore.js';
 import type { CoachContextInput, MailSource } from './coachContext.js';
 import { loadCoachGoals } from './goalsContext.js';
 import { loadCoachKnowledgeBase } from './knowledgeBaseContext.js';
 import { loadCoachMemories } from './memoryContext.js';
 
-export type CoachFacts = Pick<CoachContextInput, 'mail' | 'knowledgeBase' | 'writingStyle' | 'goals' | 'memories'>;
+export type CoachFacts = Pick<CoachContextInput, 'mail' | 'knowledgeBase' | 'writingStyle' | 'goals' | 'memories' | 'meetings'>;
 
 /**
  * What the context assembly may know of a user beyond their name: the knowledge base (only
  * while they switched it on), their mailbox, their writing style and their active goals. Every way the coach
  * answers (chat, voice, phone, email generation) loads them here, so none of them forgets one.
  */
-export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: number): Promise<CoachFacts> {
+export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachFacts> {
   const knowledgeBase = await loadCoachKnowledgeBase(em, userId);
   const writingStyle = await readWritingStyle(em, userId);
   const mail = await openMailForCoach(deps, em, userId);
   const goals = await loadCoachGoals(em, userId);
   const memories = await loadCoachMemories(em, userId);
-  return { knowledgeBase, writingStyle, mail, goals, memories };
+  const meetings = await loadCoachMeetings(deps, em, userId, chatId);
+  return { knowledgeBase, writingStyle, mail, goals, memories, meetings };
 }
 
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.

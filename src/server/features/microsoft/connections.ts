@@ -96,7 +96,7 @@ async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: Entit
   if (row.accessTokenSealed !== seen && !expiring(row, stillValidFor)) return cipher.open(row.accessTokenSealed);
   if (!row.refreshTokenSealed || !identity) return cipher.open(row.accessTokenSealed);
   try {
-    const tokens = await identity.refresh(cipher.open(row.refreshTokenSealed));
+    const tokens = await identity.refresh(cipher.open(row.refreshTokenSealed), row.service);
     em.assign(row, {
       keyId: cipher.keyId,
       accessTokenSealed: cipher.seal(tokens.accessToken),

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { createGateRegistry } from '../../providers/microsoft/concurrency.js';
 import { createIdentity, type Identity } from '../../providers/microsoft/identity.js';
+import { createCalendarCache, type CalendarCache } from '../meetings/calendar.js';
 import { createTokenCipher, resolveTokenKey, type TokenCipher } from './tokenCipher.js';
 
 /** Exchange Online's limit of concurrent requests per mailbox. */
@@ -14,6 +15,8 @@ export type MicrosoftDeps = {
   gates: ReturnType<typeof createGateRegistry>;
   /** The refresh in flight per user and service ("userId:service"), shared by concurrent requests. */
   refreshes: Map<string, Promise<string>>;
+  /** Calendar windows read from Graph, per user (features/meetings/calendar.ts). */
+  calendarCache: CalendarCache;
 };
 
 export function createMicrosoftDeps(config: Config): MicrosoftDeps {
@@ -23,5 +26,6 @@ export function createMicrosoftDeps(config: Config): MicrosoftDeps {
     identity: ms.clientId ? createIdentity({ ...ms, clientId: ms.clientId }) : null,
     gates: createGateRegistry(mailboxConcurrency),
     refreshes: new Map(),
+    calendarCache: createCalendarCache(),
   };
 }

@@ -55,7 +55,7 @@ export async function startBrowserSignIn(ctx: AuthedContext, input: { service: M
     { password: ctx.deps.sessionPassword, ttl: stateTtlSeconds },
   );
   try {
-    return { authUrl: await identity.authCodeUrl({ redirectUri: redirect, state, codeChallenge: challenge }) };
+    return { authUrl: await identity.authCodeUrl({ redirectUri: redirect, state, codeChallenge: challenge, service: serviceKeyOfName(input.service) }) };
   } catch (error) {
     throw asPublicError(error, microsoftTexts.signInFailed);
   }
@@ -78,7 +78,7 @@ export async function finishBrowserSignIn(ctx: AuthedContext, input: { state?: s
   // The same session that started it: another session of the same user connects nothing.
   if ((state.i ?? null) !== (ctx.session.id ?? null)) return failed(microsoftTexts.badState);
   try {
-    const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r });
+    const tokens = await identity.redeemCode({ code: input.code, codeVerifier: state.v, redirectUri: state.r, service: state.s });
     await saveConnection(ctx.deps, ctx.em, ctx.user.id, state.s, tokens);
     await recordSecurityEvent(ctx.em, requestEvent(ctx, 'microsoft_connected'));
   } catch (error) {
@@ -92,7 +92,7 @@ export async function startDeviceCode(ctx: AuthedContext, input: { service: Micr
   const identity = requireIdentity(ctx);
   let started;
   try {
-    started = await identity.startDeviceCode();
+    started = await identity.startDeviceCode(serviceKeyOfName(input.service));
   } catch (error) {
     throw asPublicError(error, microsoftTexts.signInFailed);
   }

@@ -33,6 +33,9 @@ export const exportRules: Record<string, ExportRule> = {
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
   // The account's security activity (issue 27): what happened, when, from which address and browser.
   SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },
+  // Meetings prepared with the coach: the invite as the coach saw it, and what was done with the agenda.
+  MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
+  CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,

@@ -6,9 +6,21 @@ import type { MicrosoftConfig } from '../../config.js';
 // acquireTokenByDeviceCode keeps its polling loop in the memory of one process, so a poll that
 // lands on another instance could never complete it, and it treats slow_down as fatal.
 
-export const microsoftScopes = ['User.Read', 'Mail.ReadWrite', 'Calendars.Read', 'Chat.Read', 'offline_access'] as const;
+export type ScopedService = 'email' | 'calendar' | 'teams';
+const baseScopes = ['User.Read', 'offline_access'] as const;
+// Each service asks for what it uses (issue 23): the calendar reads and writes events (an agenda
+// saved into an invite); email reads, moves and sends mail (an agenda emailed to attendees).
+const serviceScopes: Record<ScopedService, readonly string[]> = {
+  email: ['Mail.ReadWrite', 'Mail.Send'],
+  calendar: ['Calendars.ReadWrite'],
+  teams: ['Chat.Read'],
+};
+/** The scopes one service's sign-in asks for (the default: email, the spec's default service). */
+export function microsoftScopes(service: ScopedService = 'email'): string[] {
+  return [baseScopes[0], ...serviceScopes[service], baseScopes[1]];
+}
 // MSAL adds openid, profile and offline_access itself and refuses them in a request.
-const msalScopes = microsoftScopes.filter((scope) => scope !== 'offline_access');
+const msalScopes = (service?: ScopedService) => microsoftScopes(service).filter((scope) => scope !== 'offline_access');
 
 export type ProviderTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null; accountEmail: string | null };
 
@@ -69,9 +81,9 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
 
   return {
     authorityHost,
-    async authCodeUrl(params: { redirectUri: string; state: string; codeChallenge: string; loginHint?: string }): Promise<string> {
+    async authCodeUrl(params: { redirectUri: string; state: string; codeChallenge: string; loginHint?: string; service?: ScopedService }): Promise<string> {
       return application().getAuthCodeUrl({
-        scopes: [...msalScopes],
+        scopes: msalScopes(params.service),
         redirectUri: params.redirectUri,
         state: params.state,
         codeChallenge: params.codeChallenge,
@@ -80,20 +92,20 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
       });
     },
 
-    async redeemCode(params: { code: string; codeVerifier: string; redirectUri: string }): Promise<ProviderTokens> {
+    async redeemCode(params: { code: string; codeVerifier: string; redirectUri: string; service?: ScopedService }): Promise<ProviderTokens> {
       const app = application();
       try {
-        const result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: [...msalScopes] });
+        const result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalScopes(params.service) });
         return fromResult(app, result);
       } catch (error) {
         return wrapError(error);
       }
     },
 
-    async refresh(refreshToken: string): Promise<ProviderTokens> {
+    async refresh(refreshToken: string, service?: ScopedService): Promise<ProviderTokens> {
       const app = application();
       try {
-        const result = await app.acquireTokenByRefreshToken({ refreshToken, scopes: [...msalScopes], forceCache: true });
+        const result = await app.acquireTokenByRefreshToken({ refreshToken, scopes: msalScopes(service), forceCache: true });
         const tokens = fromResult(app, result);
         // Entra ID may not rotate the refresh token: keep the one we had.
         return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
@@ -102,8 +114,8 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
       }
     },
 
-    async startDeviceCode(): Promise<DeviceCodeStart> {
-      const body = new URLSearchParams({ client_id: config.clientId, scope: microsoftScopes.join(' ') });
+    async startDeviceCode(service?: ScopedService): Promise<DeviceCodeStart> {
+      const body = new URLSearchParams({ client_id: config.clientId, scope: microsoftScopes(service).join(' ') });
       const answer = await postForm(endpoint('devicecode'), body);
       if (!answer.ok || typeof answer.json.device_code !== 'string' || typeof answer.json.user_code !== 'string') {
         throw new IdentityError(`Microsoft refused the device code request (${answer.status})`);

@@ -1,9 +1,11 @@
 import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
 import { mailNoteIn, parseRecentEmails, type MailNote, type RecentEmail } from '../mailContext.js';
 import { rememberedIn } from '../memoryContext.js';
+import { meetingPrepIn, weekIn } from '../meetingsContext.js';
 import { writingStyleIn } from '../writingStyleContext.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
+import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
 import { asksForHelp, defersToCoach } from './language.js';
 import {
   cancelReply,
@@ -34,6 +36,9 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
   const systemTexts = input.messages.filter((m) => m.role === 'system').map((m) => m.content);
   const conversation = input.messages.filter((m) => m.role !== 'system');
   const scope: CoachScope = { ...scopeFor(input.user), writingStyle: systemTexts.map(writingStyleIn).find(Boolean) ?? null };
+  // A prep chat opens with the meeting's agenda, and answers 'How did it go?' with a reflection.
+  const prep = systemTexts.map(meetingPrepIn).find(Boolean) ?? null;
+  if (prep?.turn === 'agenda') return prepAgendaReply(prep, scope);
   const latest = conversation.at(-1);
   if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
 
@@ -41,6 +46,7 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
   // 'Remember that …' (issue 24): stored before this reply, which says so.
   const remembered = systemTexts.map(rememberedIn).find(Boolean);
   if (remembered) return rememberedReply(remembered.saved);
+  if (prep?.turn === 'reflection') return reflectionReply(prep, message, scope);
   const session = readSession(conversation.slice(0, -1));
   if (session) return continueSession(session, message, scope);
 
@@ -50,6 +56,8 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
   if (offered && accepts(message)) return startFramework(offered, scope, message);
 
   const intent = idleIntent(message);
+  const week = systemTexts.map(weekIn).find(Boolean);
+  if (week && (intent.kind === 'unknown' || intent.kind === 'greeting')) return weekReply(week, scope);
   switch (intent.kind) {
     case 'start':
       return startFramework(frameworks[intent.framework], scope, message);

@@ -1,0 +1,79 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { meetingsTexts } from '../../../shared/texts';
+import { errorMessage } from '../../lib/errors';
+import { notify } from '../../lib/notify';
+import { trpc } from '../../lib/trpc';
+import { ReflectionForm } from './ReflectionForm';
+
+/** The meeting a chat prepares, if any (one query per chat, shared by its agenda replies). */
+export function usePrepOfChat(chatId: number) {
+  return useQuery({ ...trpc.meetings.prepOfChat.queryOptions({ chatId }), staleTime: 60_000 });
+}
+
+type Action = 'save' | 'email';
+
+/**
+ * In a prep chat the two agenda buttons act on the real meeting (issue 23): after a confirmation,
+ * the agenda is written into the invite (PATCH on Graph) or emailed to every other participant.
+ */
+export function useMeetingAgendaActions(chatId: number, text: string) {
+  const prep = usePrepOfChat(chatId).data?.prep ?? null;
+  const [asking, setAsking] = useState<Action | null>(null);
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.meetings.pathKey() });
+  const save = useMutation(
+    trpc.meetings.saveAgenda.mutationOptions({
+      onSuccess: async (result) => {
+        notify.success(meetingsTexts.agendaSavedTitle, meetingsTexts.agendaSavedBody(result.subject));
+        setAsking(null);
+        await refresh();
+      },
+      onError: (error) => {
+        setAsking(null);
+        notify.error(meetingsTexts.saveAgendaError, errorMessage(error, meetingsTexts.saveAgendaError));
+      },
+    }),
+  );
+  const email = useMutation(
+    trpc.meetings.emailAgenda.mutationOptions({
+      onSuccess: async (result) => {
+        notify.success(meetingsTexts.agendaEmailedTitle, meetingsTexts.agendaEmailedBody(result.recipients.map((r) => r.name || r.email)));
+        setAsking(null);
+        await refresh();
+      },
+      onError: (error) => {
+        setAsking(null);
+        notify.error(meetingsTexts.emailAgendaError, errorMessage(error, meetingsTexts.emailAgendaError));
+      },
+    }),
+  );
+  const others = prep ? [prep.organizer, ...prep.attendees].map((p) => p.name || p.email).filter((name, i, all) => name && all.indexOf(name) === i) : [];
+  const confirm = prep ? (
+    <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking === 'email' ? meetingsTexts.confirmEmailTitle : meetingsTexts.confirmSaveTitle} centered>
+      <Stack gap="md">
+        <Text size="sm">{asking === 'email' ? meetingsTexts.confirmEmailBody(others) : meetingsTexts.confirmSaveBody}</Text>
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={() => setAsking(null)}>
+            {meetingsTexts.cancel}
+          </Button>
+          <Button
+            loading={save.isPending || email.isPending}
+            onClick={() => (asking === 'email' ? email : save).mutate({ id: prep.meetingId, text })}
+          >
+            {meetingsTexts.confirm}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  ) : null;
+  return { prep, ask: setAsking, confirm };
+}
+
+/** 'How did it go?' inside a prep chat whose meeting ended in the last day. */
+export function PrepReflection(props: { chatId: number }) {
+  const prep = usePrepOfChat(props.chatId).data?.prep;
+  if (!prep?.needsReflection) return null;
+  return <ReflectionForm meetingId={prep.meetingId} subject={prep.subject} />;
+}

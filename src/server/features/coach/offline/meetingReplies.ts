@@ -1,0 +1,98 @@
+import type { meetingPrepIn } from '../meetingsContext.js';
+import { byName } from './scope.js';
+import { clause, listItems } from './language.js';
+import type { CoachScope } from './types.js';
+
+// The offline coach's meeting replies (issue 23): an agenda written from the invite alone (and
+// the recent mail subjects when given), the one reflective follow-up after the meeting, and the
+// coming week read back. Deterministic like the rest of the offline coach.
+
+type Prep = NonNullable<ReturnType<typeof meetingPrepIn>>;
+
+const maxItems = 7;
+
+function minutesBetween(start: string, end: string): number {
+  const ms = Date.parse(end) - Date.parse(start);
+  return Number.isFinite(ms) && ms > 0 ? Math.min(Math.round(ms / 60_000), 480) : 30;
+}
+
+/** "Thursday 26 November, 10:00" from the ISO time with its offset (the wall time as written). */
+function when(start: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(start);
+  if (!match) return start;
+  const [, y, m, d, h, mi] = match;
+  const day = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  const weekday = day.toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
+  const month = day.toLocaleDateString('en-GB', { month: 'long', timeZone: 'UTC' });
+  return `${weekday} ${Number(d)} ${month}, ${h}:${mi}`;
+}
+
+/** Topics the invite's text names: its list items and short lines, greetings and sign-offs left out. */
+function topicsIn(body: string): string[] {
+  const lines = body
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
+    .filter((line) => line && line.length <= 120 && !line.endsWith(':') && !/^(?:hi|hello|dear|hey|thanks|thank you|best|regards|cheers|join|microsoft teams|meeting id|passcode)\b|^https?:/i.test(line) && !/^_+$/.test(line));
+  const items = lines.flatMap((line) => (/[,;]/.test(line) && line.length <= 80 ? listItems(line) : [clause(line)]));
+  return [...new Set(items.filter((item) => item.split(/\s+/).length <= 14))].slice(0, 4);
+}
+
+function timed(titles: string[], minutes: number): Array<{ title: string; minutes: number }> {
+  const opening = Math.max(2, Math.round(minutes * 0.1));
+  const closing = Math.max(3, Math.round(minutes * 0.15));
+  const middle = Math.max(titles.length - 2, 1);
+  const each = Math.max(2, Math.floor((minutes - opening - closing) / middle));
+  return titles.map((title, i) => ({ title, minutes: i === 0 ? opening : i === titles.length - 1 ? closing : each }));
+}
+
+export function prepAgendaReply(prep: Prep, scope: CoachScope): string {
+  const subject = clause(prep.subject) || 'your meeting';
+  const minutes = minutesBetween(prep.start, prep.end);
+  const topics = topicsIn(prep.body);
+  const middle = topics.length ? topics : [`Where things stand on ${subject}`, 'Options and open questions'];
+  const threads = prep.mailSubjects.length ? [`Open threads from recent emails: ${prep.mailSubjects.slice(0, 2).map((s) => `“${clause(s)}”`).join(', ')}`] : [];
+  const titles = ['Welcome and the outcome we need', ...middle, ...threads, 'Decisions, owners and next steps'].slice(0, maxItems);
+  if (titles.at(-1) !== 'Decisions, owners and next steps') titles[titles.length - 1] = 'Decisions, owners and next steps';
+  const plan = timed(titles, minutes);
+  const people = prep.attendees.length ? `, with ${prep.attendees.slice(0, 6).join(', ')}${prep.attendees.length > 6 ? ' and others' : ''}` : '';
+  return [
+    `Here is a draft agenda for **${subject}**${byName(scope)} (${when(prep.start)}, ${minutes} minutes${people}).`,
+    '',
+    ...plan.map((item, i) => `${i + 1}. ${item.title} (${item.minutes} min)`),
+    '',
+    'I built it from the invite. What is the one outcome you most need from this meeting? I can reshape the agenda around it, and when it is right you can save it to the invite or email it to everyone.',
+  ].join('\n');
+}
+
+const commitmentWords = /\b(?:will|agreed|commit(?:ted)?|promised|by (?:monday|tuesday|wednesday|thursday|friday|next week|end of)|deadline|action item|follow up|follow-up)\b/i;
+const strongCommitment = /\b(?:I|we|they|he|she|you)(?:'ll| will| are going to| am going to)\b|\bby (?:monday|tuesday|wednesday|thursday|friday|next week|end of)\b/i;
+const troubleWords = /\b(?:ran over|late|overran|went off|derailed|tense|conflict|confus|unclear|didn't|did not|no decision|stuck|too long)\b/i;
+
+export function reflectionReply(prep: Prep, message: string, scope: CoachScope): string {
+  const subject = clause(prep.subject) || 'the meeting';
+  const sentences = message.split(/(?<=[.!?])\s+|\n+/).map((s) => clause(s)).filter(Boolean);
+  const good = sentences.find((s) => !troubleWords.test(s)) ?? null;
+  const trouble = sentences.find((s) => troubleWords.test(s)) ?? null;
+  // A promise of someone's ("I will", "by Friday") before a mere agreement ("we agreed").
+  const commitment = sentences.find((s) => strongCommitment.test(s)) ?? sentences.find((s) => s !== good && commitmentWords.test(s)) ?? null;
+  return [
+    `Thanks for looking back on **${subject}**${byName(scope)}.`,
+    '',
+    `- **What went well:** ${good ? `“${good}”. Name what made that work, so you can do it on purpose next time.` : 'pick one moment that worked, however small, and what made it work.'}`,
+    `- **What to change:** ${trouble ? `“${trouble}”. One change for next time could be a tighter agenda with time boxes, or agreeing the decision you need at the start.` : 'if you ran it again tomorrow, what one thing would you do differently?'}`,
+    `- **Commitments:** ${commitment ? `you mentioned “${commitment}”. Shall we turn that into a check-in on one of your goals, or a new SMART goal with a date?` : 'did you or anyone commit to something? If so, we can turn it into a check-in on one of your goals or a new SMART goal.'}`,
+    '',
+    'Which of these do you want to act on first?',
+  ].join('\n');
+}
+
+export function weekReply(week: Array<{ line: string }>, scope: CoachScope): string {
+  if (!week.length) return `Your calendar shows no meetings in the coming days${byName(scope)}. A good moment to block time for your most important goal.`;
+  return [
+    `Here is what is on your calendar${byName(scope)}:`,
+    '',
+    ...week.slice(0, 15).map((m) => `- ${m.line}`),
+    '',
+    'Which of these would you like to prepare? On the Meetings page, Prepare gives you a draft agenda for any of them.',
+  ].join('\n');
+}

@@ -1,0 +1,87 @@
+import { TRPCError } from '@trpc/server';
+import type { AgendaInput } from '../../../shared/schemas/meetings.js';
+import { meetingsTexts } from '../../../shared/texts/meetings.js';
+import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { asPublicError } from '../microsoft/graphErrors.js';
+import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
+import { forgetCalendar, openCalendar, requireCalendar } from './calendar.js';
+import { ownEvent } from './prepMeeting.js';
+
+// The agenda acts on the real meeting (issue 23): written into the invite's body (only the
+// organizer may), or emailed from the user's mailbox to every other participant.
+
+// The agenda's section in an invite is found again by these markers, so saving twice replaces it.
+const startMarker = '<!-- ai-coach-agenda:start -->';
+const endMarker = '<!-- ai-coach-agenda:end -->';
+const sectionPattern = /<!--\s*ai-coach-agenda:start\s*-->[\s\S]*?<!--\s*ai-coach-agenda:end\s*-->/g;
+// Exchange may drop comments when it rewrites a body; the section's own element is found then.
+const divPattern = /<div[^>]*id="(?:x_)?ai-coach-agenda"[^>]*>[\s\S]*?<\/p>\s*<p>[\s\S]*?<\/p>\s*<\/div>/g;
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The agenda (plain text or the coach's Markdown-ish lines) as simple HTML. */
+export function agendaHtml(text: string): string {
+  const lines = text.replace(/\r/g, '').split('\n');
+  const html = lines
+    .map((line) => escapeHtml(line).replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>'))
+    .join('<br>\n');
+  return `<div id="ai-coach-agenda"><p><strong>${meetingsTexts.agendaHeading}</strong></p><p>${html}</p></div>`;
+}
+
+/** The invite's body with the agenda section at the top: any earlier one replaced, the invite's own text kept below. */
+export function bodyWithAgenda(currentHtml: string, text: string): string {
+  const section = `${startMarker}${agendaHtml(text)}${endMarker}`;
+  const withoutOld = currentHtml.replace(sectionPattern, '').replace(divPattern, '');
+  const bodyOpen = /<body[^>]*>/i.exec(withoutOld);
+  if (bodyOpen) {
+    const at = bodyOpen.index + bodyOpen[0].length;
+    return `${withoutOld.slice(0, at)}${section}<hr>${withoutOld.slice(at).replace(/^\s*<hr>/, '')}`;
+  }
+  const rest = withoutOld.replace(/^\s*<hr>/, '').trim();
+  return rest ? `${section}<hr>${rest}` : section;
+}
+
+export async function saveAgenda(ctx: AuthedContext, input: AgendaInput) {
+  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  const event = await ownEvent(calendar, input.id, 'html', meetingsTexts.saveAgendaError);
+  if (!event.isOrganizer) throw new TRPCError({ code: 'FORBIDDEN', message: meetingsTexts.notOrganizer });
+  try {
+    await calendar.graph.updateEventBody(input.id, bodyWithAgenda(event.body.content, input.text));
+  } catch (error) {
+    if (error instanceof GraphRequestError && error.status === 403) throw new TRPCError({ code: 'FORBIDDEN', message: meetingsTexts.notOrganizer });
+    throw asPublicError(error, meetingsTexts.saveAgendaError);
+  }
+  const savedAt = new Date();
+  await ctx.em.nativeUpdate(MeetingPrep, { owner: ctx.user.id, eventId: input.id }, { agendaSavedAt: savedAt });
+  forgetCalendar(ctx.deps.microsoft.calendarCache, ctx.user.id);
+  return { success: true as const, meetingId: input.id, subject: event.subject, agendaSavedAt: savedAt.toISOString() };
+}
+
+export async function emailAgenda(ctx: AuthedContext, input: AgendaInput) {
+  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  const event = await ownEvent(calendar, input.id, 'text', meetingsTexts.emailAgendaError);
+  // Sending needs Mail.Send, which the 'Microsoft Email' connection holds.
+  const mailbox = await openCalendar(ctx.deps, ctx.em, ctx.user.id, 'email');
+  if (!mailbox) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.mailNotConnected });
+  const own = new Set([calendar.accountEmail, mailbox.accountEmail].filter((e): e is string => Boolean(e)).map((e) => e.toLowerCase()));
+  const seen = new Set<string>();
+  const recipients = [event.organizer, ...event.attendees]
+    .filter((person) => person.email && !own.has(person.email.toLowerCase()))
+    .filter((person) => {
+      const key = person.email.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .map((person) => ({ name: person.name, email: person.email }));
+  if (!recipients.length) throw new TRPCError({ code: 'BAD_REQUEST', message: meetingsTexts.noRecipients });
+  const subject = meetingsTexts.agendaSubject(event.subject);
+  try {
+    await mailbox.graph.sendMail({ subject, html: agendaHtml(input.text), to: recipients });
+  } catch (error) {
+    throw asPublicError(error, meetingsTexts.emailAgendaError);
+  }
+  await ctx.em.nativeUpdate(MeetingPrep, { owner: ctx.user.id, eventId: input.id }, { agendaEmailedAt: new Date() });
+  return { success: true as const, meetingId: input.id, subject, recipients };
+}

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { listMeetingsSchema } from '../../../shared/schemas/meetings.js';
+import { meetingsTexts } from '../../../shared/texts/meetings.js';
+import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js';
+import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { asPublicError } from '../microsoft/graphErrors.js';
+import { meetingView, readWindow, requireCalendar, type MeetingView } from './calendar.js';
+import { ensureSubscription } from './subscriptions.js';
+
+// GET /api/meetings?days=N (issue 23): the coming N days of the user's calendar from Graph's
+// calendarView (series expanded, cancelled left out), ordered by start, each with its prep chat;
+// and the prepared meetings that ended in the last 24 hours, which ask 'How did it go?'.
+
+export type Meeting = MeetingView & { prepChatId: number | null; agendaSavedAt: string | null; needsReflection: boolean };
+
+const reflectionWindowMs = 24 * 3_600_000;
+
+export async function listMeetings(ctx: AuthedContext, input: z.output<typeof listMeetingsSchema>) {
+  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  const subscription = await ensureSubscription(ctx, calendar);
+  let events;
+  try {
+    events = await readWindow(ctx.deps.microsoft.calendarCache, calendar, ctx.user.id, input.days, subscription?.changedAt?.toISOString() ?? null, Boolean(subscription));
+  } catch (error) {
+    throw asPublicError(error, meetingsTexts.fetchError);
+  }
+  const now = Date.now();
+  const preps = await ctx.em.find(MeetingPrep, {
+    owner: ctx.user.id,
+    $or: [{ eventId: { $in: events.map((e) => e.id) } }, { endAt: { $gte: new Date(now - reflectionWindowMs), $lte: new Date(now) } }],
+  });
+  const prepOf = new Map(preps.map((prep) => [prep.eventId, prep]));
+  const needsReflection = (prep: MeetingPrep | undefined, endAt: Date) =>
+    Boolean(prep && !prep.reflectedAt && endAt.getTime() <= now && now - endAt.getTime() <= reflectionWindowMs);
+
+  const meetings: Meeting[] = events.map((event) => {
+    const { startAt: _start, endAt, ...view } = meetingView(event);
+    const prep = prepOf.get(event.id);
+    return { ...view, prepChatId: prep ? prep.chat.id : null, agendaSavedAt: prep?.agendaSavedAt?.toISOString() ?? null, needsReflection: needsReflection(prep, endAt) };
+  });
+  // Meetings that ended in the last day are no longer in the window: they come from their prep.
+  const listed = new Set(meetings.map((m) => m.id));
+  const ended = preps
+    .filter((prep) => !listed.has(prep.eventId) && needsReflection(prep, prep.endAt))
+    .map((prep): Meeting => ({
+      id: prep.eventId,
+      subject: prep.subject,
+      start: prep.invite.start,
+      end: prep.invite.end,
+      organizer: prep.invite.organizer,
+      attendees: prep.invite.attendees,
+      location: prep.invite.location,
+      isOnline: prep.invite.isOnline,
+      joinUrl: null,
+      bodyPreview: prep.invite.body.slice(0, 255),
+      prepChatId: prep.chat.id,
+      agendaSavedAt: prep.agendaSavedAt?.toISOString() ?? null,
+      needsReflection: true,
+    }));
+  const all = [...ended, ...meetings].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+  return { meetings: all, timeZone: calendar.timeZone, subscribed: Boolean(subscription) };
+}
+
+export async function hasSubscription(ctx: AuthedContext) {
+  return (await ctx.em.count(CalendarSubscription, { user: ctx.user.id })) > 0;
+}

@@ -1,0 +1,20 @@
+import { agendaSchema, listMeetingsSchema, meetingRefSchema, prepChatSchema, reflectionSchema, timeZoneSchema } from '../../../shared/schemas/meetings.js';
+import { protectedProcedure, router } from '../../trpc/init.js';
+import { emailAgenda, saveAgenda } from './agenda.js';
+import { listMeetings } from './listMeetings.js';
+import { prepMeeting, prepOfChat } from './prepMeeting.js';
+import { reflectOnMeeting } from './reflection.js';
+import { meetingSettings, saveTimeZone } from './timeZone.js';
+
+// Meetings (issue 23): the calendar, prep chats, agenda actions on the real meeting, reflections.
+// The calendar's connection check answers guests and unconnected users with a 409.
+export const meetingsRouter = router({
+  list: protectedProcedure.input(listMeetingsSchema).query(({ ctx, input }) => listMeetings(ctx, input)),
+  prep: protectedProcedure.input(meetingRefSchema).mutation(({ ctx, input }) => prepMeeting(ctx, input)),
+  prepOfChat: protectedProcedure.input(prepChatSchema).query(({ ctx, input }) => prepOfChat(ctx, input)),
+  saveAgenda: protectedProcedure.input(agendaSchema).mutation(({ ctx, input }) => saveAgenda(ctx, input)),
+  emailAgenda: protectedProcedure.input(agendaSchema).mutation(({ ctx, input }) => emailAgenda(ctx, input)),
+  reflect: protectedProcedure.input(reflectionSchema).mutation(({ ctx, input }) => reflectOnMeeting(ctx, input)),
+  settings: protectedProcedure.query(({ ctx }) => meetingSettings(ctx)),
+  setTimeZone: protectedProcedure.input(timeZoneSchema).mutation(({ ctx, input }) => saveTimeZone(ctx, input)),
+});

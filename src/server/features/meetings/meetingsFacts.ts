@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
+import { Message } from '../../db/entities/Message.js';
+import type { AppDeps } from '../../deps.js';
+import type { CoachMeetings, WeekMeeting } from '../coach/meetingsContext.js';
+import { meetingView, openCalendar, readWindow } from './calendar.js';
+
+// What the coach may know of the user's meetings (issue 23), handed to the context assembly:
+// for a prep chat its meeting, and (lazily, read only when asked) the coming week.
+
+const weekDays = 7;
+const maxMailAttendees = 5;
+const subjectsPerAttendee = 3;
+
+export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachMeetings | null> {
+  const prep = chatId ? await em.findOne(MeetingPrep, { owner: userId, chat: chatId }) : null;
+  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  if (!prep && !calendar) return null;
+  const week = calendar
+    ? async (): Promise<WeekMeeting[]> => {
+        const events = await readWindow(deps.microsoft.calendarCache, calendar, userId, weekDays, null, false);
+        return events.map((event) => {
+          const view = meetingView(event);
+          return { subject: view.subject, start: view.start, end: view.end, attendees: view.attendees.map((a) => a.name || a.email) };
+        });
+      }
+    : null;
+  if (!prep) return { prep: null, week };
+
+  const turn = await prepTurn(em, prep);
+  const mailSubjects = turn === 'agenda' ? await attendeeMailSubjects(deps, em, userId, prep) : [];
+  return { prep: { invite: prep.invite, mailSubjects, turn }, week };
+}
+
+/** The first coach message is the agenda; the one right after 'How did it go?' is the reflection. */
+async function prepTurn(em: EntityManager, prep: MeetingPrep): Promise<'agenda' | 'reflection' | 'follow-up'> {
+  const chatId = prep.chat.id;
+  const written = await em.count(Message, { chat: chatId, role: { $in: ['user', 'assistant'] }, status: { $in: ['complete', 'stopped'] } });
+  if (!written) return 'agenda';
+  if (prep.reflectedAt) {
+    const answered = await em.count(Message, { chat: chatId, role: 'assistant', status: { $in: ['complete', 'stopped'] }, createdAt: { $gt: prep.reflectedAt } });
+    if (!answered) return 'reflection';
+  }
+  return 'follow-up';
+}
+
+/** Subjects of the latest mail exchanged with the attendees, when Microsoft Email is connected. */
+async function attendeeMailSubjects(deps: AppDeps, em: EntityManager, userId: number, prep: MeetingPrep): Promise<string[]> {
+  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  if (!mailbox) return [];
+  const own = mailbox.accountEmail?.toLowerCase();
+  const people = [prep.invite.organizer, ...prep.invite.attendees]
+    .map((p) => p.email.toLowerCase())
+    .filter((email, i, all) => email && email !== own && all.indexOf(email) === i)
+    .slice(0, maxMailAttendees);
+  const found = await Promise.all(people.map((email) => mailbox.graph.subjectsWith(email, subjectsPerAttendee).catch(() => [] as string[])));
+  return [...new Set(found.flat())].slice(0, maxMailAttendees * subjectsPerAttendee);
+}

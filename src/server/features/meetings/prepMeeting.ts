@@ -1,0 +1,120 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
+import { meetingsTexts } from '../../../shared/texts/meetings.js';
+import { Chat } from '../../db/entities/Chat.js';
+import { MeetingPrep, type MeetingInvite } from '../../db/entities/MeetingPrep.js';
+import { Message } from '../../db/entities/Message.js';
+import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
+import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { takeModelTurn } from '../ai/modelQuota.js';
+import { consumeChatMessage } from '../limits/chatLimit.js';
+import { asPublicError } from '../microsoft/graphErrors.js';
+import { meetingView, requireCalendar, type Calendar } from './calendar.js';
+
+// POST /api/meetings/{id}/prep (issue 23): a chat titled 'Prep: {subject}' whose first coach
+// message is an agenda for the meeting, written by the reply runner like any reply (streamed,
+// stored, stoppable). The coach is given the invite through the context assembly
+// (coach/meetingsContext.ts); the prep row keeps the invite as it was given.
+
+const maxInviteBody = 4_000;
+
+/** The event of the user's own calendar, or 404 for an id that is not one of theirs. */
+export async function ownEvent(calendar: Calendar, id: string, bodyType: 'html' | 'text', fallback: string): Promise<GraphEventWithBody> {
+  try {
+    return await calendar.graph.event(id, { timeZone: calendar.timeZone, bodyType });
+  } catch (error) {
+    if (error instanceof GraphRequestError && (error.status === 404 || error.status === 400)) {
+      throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+    }
+    throw asPublicError(error, fallback);
+  }
+}
+
+export function inviteOf(event: GraphEventWithBody): MeetingInvite & { startAt: Date; endAt: Date } {
+  const view = meetingView(event);
+  const text = event.body.contentType.toLowerCase() === 'html' ? htmlToText(event.body.content) : event.body.content;
+  return {
+    subject: view.subject,
+    start: view.start,
+    end: view.end,
+    startAt: view.startAt,
+    endAt: view.endAt,
+    organizer: view.organizer,
+    attendees: view.attendees,
+    location: view.location,
+    isOnline: view.isOnline,
+    body: text.replace(/\r/g, '').replace(/\n{3,}/g, '\n\n').trim().slice(0, maxInviteBody),
+  };
+}
+
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style|head)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|li|h\d|tr)>/gi, '\n')
+    .replace(/<li[^>]*>/gi, '- ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+\n/g, '\n');
+}
+
+export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Promise<{ chatId: number; created: boolean }> {
+  const existing = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
+  if (existing) return { chatId: existing.chat.id, created: false };
+  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  const event = await ownEvent(calendar, input.id, 'text', meetingsTexts.fetchError);
+  const { startAt, endAt, ...invite } = inviteOf(event);
+
+  // The agenda is a model turn like a chat message: the same per-minute and daily budgets.
+  await consumeChatMessage(ctx);
+  const turn = takeModelTurn(ctx);
+  let made;
+  try {
+    made = await ctx.em.transactional(async (em) => {
+      const chat = em.create(Chat, { owner: ctx.user.id, title: meetingsTexts.prepChatTitle(invite.subject).slice(0, 200), isPinned: false, isTemporary: false });
+      em.create(MeetingPrep, { owner: ctx.user.id, chat, eventId: input.id, subject: invite.subject.slice(0, 400), startAt, endAt, invite });
+      const reply = em.create(Message, { chat, role: 'assistant', content: '', status: 'streaming' });
+      await em.flush();
+      return { chat, reply };
+    });
+  } catch (error) {
+    await turn.refund();
+    // Prepared meanwhile (a double click, another tab): that prep is the answer.
+    if (error instanceof UniqueConstraintViolationException) {
+      const raced = await ctx.em.fork().findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
+      if (raced) return { chatId: raced.chat.id, created: false };
+    }
+    throw error;
+  }
+  const replyDto = made.reply.toDto();
+  ctx.deps.chatBus.publish(made.chat.id, { type: 'message.created', message: replyDto });
+  ctx.deps.replies.start({ reply: replyDto, user: ctx.user });
+  return { chatId: made.chat.id, created: true };
+}
+
+/** The prep of a chat the user owns (the chat page asks whether its agenda buttons act on a meeting). */
+export async function prepOfChat(ctx: AuthedContext, input: { chatId: number }) {
+  const prep = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, chat: input.chatId });
+  if (!prep) return { prep: null };
+  const now = Date.now();
+  const ended = prep.endAt.getTime() <= now;
+  return {
+    prep: {
+      meetingId: prep.eventId,
+      subject: prep.subject,
+      start: prep.invite.start,
+      end: prep.invite.end,
+      attendees: prep.invite.attendees,
+      organizer: prep.invite.organizer,
+      agendaSavedAt: prep.agendaSavedAt?.toISOString() ?? null,
+      agendaEmailedAt: prep.agendaEmailedAt?.toISOString() ?? null,
+      needsReflection: ended && !prep.reflectedAt && now - prep.endAt.getTime() <= 24 * 3_600_000,
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import type { reflectionSchema } from '../../../shared/schemas/meetings.js';
+import { meetingsTexts } from '../../../shared/texts/meetings.js';
+import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { sendMessage } from '../chats/sendMessage.js';
+
+// After the meeting (issue 23): a prepared meeting that ended in the last 24 hours asks 'How did
+// it go?'. The answer is sent into its prep chat like any message, and the coach's one reflective
+// follow-up is written by the reply runner; the context assembly sees reflectedAt and asks the
+// coach for a reflection (coach/meetingsContext.ts).
+
+const reflectionWindowMs = 24 * 3_600_000;
+
+export async function reflectOnMeeting(ctx: AuthedContext, input: z.output<typeof reflectionSchema>) {
+  const prep = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
+  if (!prep) throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+  const now = Date.now();
+  const due = !prep.reflectedAt && prep.endAt.getTime() <= now && now - prep.endAt.getTime() <= reflectionWindowMs;
+  if (!due) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.noReflectionDue });
+  // Claimed first (one reflection per meeting, even from two tabs), given back if the send fails.
+  const claimed = await ctx.em.nativeUpdate(MeetingPrep, { id: prep.id, reflectedAt: null }, { reflectedAt: new Date() });
+  if (!claimed) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.noReflectionDue });
+  try {
+    const sent = await sendMessage(ctx, { chatId: prep.chat.id, content: input.text });
+    return { chatId: prep.chat.id, userMessage: sent.userMessage, reply: sent.reply };
+  } catch (error) {
+    await ctx.em.nativeUpdate(MeetingPrep, { id: prep.id }, { reflectedAt: null });
+    throw error;
+  }
+}

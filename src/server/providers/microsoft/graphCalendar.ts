@@ -1,0 +1,224 @@
+import { Client, GraphError } from '@microsoft/microsoft-graph-client';
+import type { Gate } from './concurrency.js';
+import { GraphRequestError } from './graphMail.js';
+
+// Microsoft Graph for one user's calendar (issue 23), through the official client like graphMail:
+// its RetryHandler honours Retry-After on 429 and 503, every request passes the mailbox's gate,
+// and paging follows @odata.nextLink only back to Graph itself. Times come back in the time zone
+// asked with `Prefer: outlook.timezone`.
+
+export type GraphDateTime = { dateTime: string; timeZone: string };
+export type GraphEvent = {
+  id: string;
+  subject: string;
+  start: GraphDateTime;
+  end: GraphDateTime;
+  isCancelled: boolean;
+  isOrganizer: boolean;
+  organizer: { name: string; email: string };
+  attendees: Array<{ name: string; email: string; response: string }>;
+  location: string;
+  isOnline: boolean;
+  joinUrl: string | null;
+  bodyPreview: string;
+};
+export type GraphEventWithBody = GraphEvent & { body: { contentType: string; content: string } };
+
+export type GraphSubscription = { id: string; expirationDateTime: string };
+
+export type GraphCalendarOptions = {
+  /** e.g. https://graph.microsoft.com/v1.0 */
+  baseUrl: string;
+  accessToken: () => Promise<string>;
+  gate: Gate;
+};
+
+const eventFields = 'id,subject,start,end,isCancelled,isOrganizer,organizer,attendees,location,isOnlineMeeting,onlineMeeting,bodyPreview';
+const pageSize = 50;
+/** The most events read for one window (14 days of a busy calendar fit well inside). */
+const maxEvents = 500;
+
+type RawEmail = { emailAddress?: { name?: string | null; address?: string | null } | null } | null | undefined;
+type RawEvent = {
+  id: string;
+  subject?: string | null;
+  start?: GraphDateTime | null;
+  end?: GraphDateTime | null;
+  isCancelled?: boolean | null;
+  isOrganizer?: boolean | null;
+  organizer?: RawEmail;
+  attendees?: Array<RawEmail & { status?: { response?: string | null } | null }> | null;
+  location?: { displayName?: string | null } | null;
+  isOnlineMeeting?: boolean | null;
+  onlineMeeting?: { joinUrl?: string | null } | null;
+  bodyPreview?: string | null;
+  body?: { contentType?: string | null; content?: string | null } | null;
+};
+type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
+
+export function graphCalendar(options: GraphCalendarOptions) {
+  const base = new URL(options.baseUrl);
+  const version = base.pathname.replace(/^\/+|\/+$/g, '') || 'v1.0';
+  let tokenError: unknown = null;
+  const client = Client.initWithMiddleware({
+    baseUrl: `${base.origin}/`,
+    defaultVersion: version,
+    customHosts: new Set([base.hostname]),
+    authProvider: {
+      getAccessToken: async () => {
+        try {
+          return await options.accessToken();
+        } catch (error) {
+          tokenError = error;
+          throw error;
+        }
+      },
+    },
+  });
+
+  function ownLink(link: string | undefined): string | undefined {
+    if (!link) return undefined;
+    try {
+      const url = new URL(link);
+      return url.origin === base.origin && url.pathname.startsWith(`/${version}/`) ? url.toString() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function call<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await options.gate(work);
+    } catch (error) {
+      if (tokenError) {
+        const original = tokenError;
+        tokenError = null;
+        throw original;
+      }
+      if (error instanceof GraphError) {
+        throw new GraphRequestError(error.statusCode, error.code, error.message || `Microsoft Graph answered ${error.statusCode}`);
+      }
+      throw error;
+    }
+  }
+
+  const zoneHeader = (timeZone: string) => ({ Prefer: `outlook.timezone="${timeZone}"` });
+
+  return {
+    /**
+     * The events from `start` to `end` with recurring series expanded into their occurrences
+     * (that is what calendarView does), across pages, cancelled ones left out, ordered by start.
+     */
+    async calendarView(params: { start: Date; end: Date; timeZone: string }): Promise<GraphEvent[]> {
+      const headers = zoneHeader(params.timeZone);
+      const items: RawEvent[] = [];
+      let page = await call(() =>
+        client
+          .api('/me/calendarView')
+          .headers(headers)
+          .query({
+            startDateTime: params.start.toISOString(),
+            endDateTime: params.end.toISOString(),
+            $select: eventFields,
+            $orderby: 'start/dateTime',
+            $top: String(pageSize),
+          })
+          .get() as Promise<Page<RawEvent>>,
+      );
+      for (;;) {
+        items.push(...(page.value ?? []));
+        const next = ownLink(page['@odata.nextLink']);
+        if (items.length >= maxEvents || !next) break;
+        page = await call(() => client.api(next).headers(headers).get() as Promise<Page<RawEvent>>);
+      }
+      return items.map(normaliseEvent).filter((event) => !event.isCancelled);
+    },
+
+    /** One event of the user's calendar with its body (html or text); Graph answers 404 for another's. */
+    async event(id: string, params: { timeZone: string; bodyType: 'html' | 'text' }): Promise<GraphEventWithBody> {
+      const raw = (await call(() =>
+        client
+          .api(`/me/events/${encodeURIComponent(id)}`)
+          .headers({ Prefer: `outlook.timezone="${params.timeZone}", outlook.body-content-type="${params.bodyType}"` })
+          .select(`${eventFields},body`)
+          .get(),
+      )) as RawEvent;
+      return { ...normaliseEvent(raw), body: { contentType: raw.body?.contentType ?? params.bodyType, content: raw.body?.content ?? '' } };
+    },
+
+    /** Replaces the event's body (HTML); Graph sends the attendees an update. */
+    async updateEventBody(id: string, html: string): Promise<void> {
+      await call(() => client.api(`/me/events/${encodeURIComponent(id)}`).patch({ body: { contentType: 'HTML', content: html } }));
+    },
+
+    /** Sends a message from the user's mailbox (kept in Sent Items). */
+    async sendMail(params: { subject: string; html: string; to: Array<{ name: string; email: string }> }): Promise<void> {
+      await call(() =>
+        client.api('/me/sendMail').post({
+          message: {
+            subject: params.subject,
+            body: { contentType: 'HTML', content: params.html },
+            toRecipients: params.to.map((r) => ({ emailAddress: { name: r.name || r.email, address: r.email } })),
+          },
+          saveToSentItems: true,
+        }),
+      );
+    },
+
+    /** Subjects of the latest messages exchanged with one address (either direction). */
+    async subjectsWith(address: string, limit: number): Promise<string[]> {
+      const page = (await call(() =>
+        client
+          .api('/me/messages')
+          .query({ $search: `"participants:${address.replace(/"/g, '')}"`, $select: 'subject,receivedDateTime', $top: String(limit) })
+          .get(),
+      )) as Page<{ subject?: string | null }>;
+      return (page.value ?? []).map((m) => m.subject ?? '').filter(Boolean).slice(0, limit);
+    },
+
+    /** A change-notification subscription for the user's events. */
+    async subscribe(params: { notificationUrl: string; clientState: string; expiresAt: Date }): Promise<GraphSubscription> {
+      const created = (await call(() =>
+        client.api('/subscriptions').post({
+          changeType: 'created,updated,deleted',
+          notificationUrl: params.notificationUrl,
+          resource: 'me/events',
+          expirationDateTime: params.expiresAt.toISOString(),
+          clientState: params.clientState,
+        }),
+      )) as { id: string; expirationDateTime: string };
+      return { id: created.id, expirationDateTime: created.expirationDateTime };
+    },
+
+    async renewSubscription(id: string, expiresAt: Date): Promise<void> {
+      await call(() => client.api(`/subscriptions/${encodeURIComponent(id)}`).patch({ expirationDateTime: expiresAt.toISOString() }));
+    },
+
+    async deleteSubscription(id: string): Promise<void> {
+      await call(() => client.api(`/subscriptions/${encodeURIComponent(id)}`).delete());
+    },
+  };
+}
+
+export type GraphCalendar = ReturnType<typeof graphCalendar>;
+
+function person(raw: RawEmail): { name: string; email: string } {
+  return { name: raw?.emailAddress?.name ?? '', email: raw?.emailAddress?.address ?? '' };
+}
+
+function normaliseEvent(raw: RawEvent): GraphEvent {
+  return {
+    id: raw.id,
+    subject: raw.subject ?? '',
+    start: raw.start ?? { dateTime: '', timeZone: 'UTC' },
+    end: raw.end ?? { dateTime: '', timeZone: 'UTC' },
+    isCancelled: Boolean(raw.isCancelled),
+    isOrganizer: Boolean(raw.isOrganizer),
+    organizer: person(raw.organizer),
+    attendees: (raw.attendees ?? []).map((a) => ({ ...person(a), response: a?.status?.response ?? 'none' })),
+    location: raw.location?.displayName ?? '',
+    isOnline: Boolean(raw.isOnlineMeeting),
+    joinUrl: raw.onlineMeeting?.joinUrl ?? null,
+    bodyPreview: raw.bodyPreview ?? '',
+  };
+}
