@@ -90,7 +90,6 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
   { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
   { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
-  { method: 'post', path: webhookPaths.respond, tag: 'Twilio webhooks', summary: 'What the caller said (Twilio <Gather> action)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.goalCheckIn, tag: 'Twilio webhooks', summary: 'A goal check-in call the coach placed (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
 ];

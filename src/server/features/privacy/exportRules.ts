@@ -27,6 +27,8 @@ export const exportRules: Record<string, ExportRule> = {
   KeyResult: { export: true, section: 'keyResults', title: 'Key results' },
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
+  // The phone calls the coach took with the user (when, which direction, which chat); not the PIN state.
+  PhoneCall: { export: true, section: 'phoneCalls', title: 'Phone calls', omit: ['pinUser', 'pinAttempts', 'relayStartedAt'] },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
