@@ -52,6 +52,7 @@ export const voiceTexts = {
   textRequired: 'Text to speak is required',
   textTooLong: (max: number) => `Text to speak can be at most ${groupThousands(max)} characters`,
   unknownVoice: 'Unknown voice',
+  unknownFormat: 'The audio format must be mp3 or pcm',
   turnRequired: 'Say something for the coach to answer',
   rateLimited: (seconds: number) => `Too many voice requests. Please wait ${seconds} seconds.`,
   turnNotFound: 'That reply is not in your calls',
