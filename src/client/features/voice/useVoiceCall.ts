@@ -111,7 +111,9 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
   const speechEnded = (lastVoicedAt: number) => {
     const current = recording.current;
     if (live.current.ended || live.current.muted || !current?.speech) return;
+    // The speech's real end, and the end of the turn (after the silence): bench:voice measures from both.
     performance.mark('voice:user-speech-end', { startTime: lastVoicedAt });
+    performance.mark('voice:turn-end');
     window.clearTimeout(current.limit);
     recording.current = null;
     current.media.onstop = () => void respond(new Blob(current.chunks, { type: current.media.mimeType || 'audio/webm' }));
