@@ -18,7 +18,8 @@ const publicUrl = 'https://coach.example.com';
 const relayUrl = 'wss://coach.example.com/api/twilio/relay';
 const attested = 'TN-Validation-Passed-A';
 
-describe('ConversationRelay', () => {
+// PIN checks hash like passwords: slow by design, slower still on a loaded machine.
+describe('ConversationRelay', { timeout: 60_000 }, () => {
   let twilio: FakeTwilio;
   let model: FakeOpenAI;
   let server: TestServer;
