@@ -196,7 +196,8 @@ export default defineConfig({
     server('meetings', ports.meetings, microsoftEnv(ports.graphFakeMeetings, ports.entraFakeMeetings)),
     styleGraph,
     server('style-mail', ports.styleMail, { DEMO_MODE: 'true', MICROSOFT_GRAPH_BASE_URL: `https://localhost:${ports.styleGraph}/v1.0`, NODE_EXTRA_CA_CERTS: tls.caFile }),
-    fakeModel(ports.voiceFake, `--reply "${voiceReply}"`),
+    // Each spoken sentence lasts 3 s: the fake microphone speaks again while the coach still speaks.
+    fakeModel(ports.voiceFake, `--reply "${voiceReply}" --speech-ms 3000 --speech-chunks 6`),
     {
       command: `npx tsx test/fakes/twilio-cli.ts --port ${ports.twilioFake}`,
       url: `http://127.0.0.1:${ports.twilioFake}/healthz`,

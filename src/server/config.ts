@@ -61,6 +61,10 @@ const envSchema = z.object({
     .string()
     .regex(/^\s*\+\d{1,4}(\s*,\s*\+\d{1,4})*\s*$/, 'must be comma-separated calling codes such as +1,+44')
     .default('+1,+44'),
+  TWILIO_RELAY_VOICE: z.preprocess(emptyAsUndefined, z.string().regex(/^[\w.-]{1,100}$/, 'must be a voice name such as en-US-Journey-O').optional()),
+  TWILIO_RELAY_LANGUAGE: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US').default('en-US'),
+  TWILIO_RELAY_WELCOME_GREETING: z.preprocess(emptyAsUndefined, z.string().min(1).max(500).optional()),
+  RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(7 * 24 * 3600),
   SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(30 * 24 * 3600),
   RATE_LIMIT_LOGIN_PER_USERNAME: z.coerce.number().int().min(0).default(5),
@@ -92,12 +96,14 @@ export type Config = {
     phoneNumber: string | undefined;
     apiBaseUrl: string;
     allowedCountryPrefixes: string[];
+    /** ConversationRelay's text-to-speech voice (Twilio's default when unset), language and greeting. */
+    relay: { voice: string | undefined; language: string; welcomeGreeting: string | undefined };
   };
   /** The origin the telephony provider calls back (webhooks are signed for it); no trailing slash. */
   publicUrl: string | undefined;
   sessions: { idleSeconds: number; lifetimeSeconds: number };
   /** Requests allowed per window; 0 turns a limit off. */
-  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number };
+  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; voicePerMinute: number };
   modelStallTimeoutMs: number;
   /** Model turns per user and UTC day; 0 = no limit. */
   modelDailyQuota: number;
@@ -165,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       phoneNumber: e.TWILIO_PHONE_NUMBER,
       apiBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/+$/, ''),
       allowedCountryPrefixes: e.TWILIO_ALLOWED_COUNTRY_PREFIXES.split(',').map((prefix) => prefix.trim()),
+      relay: { voice: e.TWILIO_RELAY_VOICE, language: e.TWILIO_RELAY_LANGUAGE, welcomeGreeting: e.TWILIO_RELAY_WELCOME_GREETING },
     },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS },
@@ -173,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginPerAddress: e.RATE_LIMIT_LOGIN_PER_ADDRESS,
       registerPerHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
+      voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
     },
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,

@@ -23,6 +23,8 @@ import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
+import { attachConversationRelay, isSignedRelayHandshake } from './features/telephony/conversationRelay.js';
+import { relayPath } from './features/telephony/telephonyProvider.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
 import { callGoalReminders } from './features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from './features/goals/goalReminders.js';
@@ -197,9 +199,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const chatWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
     sockets = { trpc: trpcWss, chat: chatWss };
     attachChatSocket(deps, chatWss);
-    const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss, '/ws': chatWss };
+    const relayWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    attachConversationRelay(deps, relayWss);
+    const upgradeRoutes: Record<string, WebSocketServer> = { '/trpc': trpcWss, '/ws': chatWss, [relayPath]: relayWss };
     httpServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
       const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (pathname === relayPath) {
+        // Twilio's ConversationRelay: no cookie, no session; the handshake must carry Twilio's
+        // signature of the relay URL, or it is refused before any message.
+        if (!isSignedRelayHandshake(deps, req)) {
+          socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+          return;
+        }
+        relayWss.handleUpgrade(req, socket, head, (ws) => relayWss.emit('connection', ws, req));
+        return;
+      }
       const wss = upgradeRoutes[pathname];
       if (!wss) {
         if (!client) socket.destroy(); // in development Vite's HMR socket takes the rest

@@ -13,6 +13,9 @@ const { values } = parseArgs({
     tokens: { type: 'string' },
     status: { type: 'string' },
     reply: { type: 'string' },
+    'speech-ms': { type: 'string' },
+    'speech-chunks': { type: 'string' },
+    'speech-chunk-delay-ms': { type: 'string' },
   },
   strict: true,
 });
@@ -31,6 +34,9 @@ const port = integer('port', values.port);
 const tokenDelayMs = integer('token-delay-ms', values['token-delay-ms']);
 const tokenCount = integer('tokens', values.tokens);
 const status = integer('status', values.status);
+const speechDurationMs = integer('speech-ms', values['speech-ms']);
+const speechChunks = integer('speech-chunks', values['speech-chunks']);
+const speechChunkDelayMs = integer('speech-chunk-delay-ms', values['speech-chunk-delay-ms']);
 if (status !== undefined && status !== 429 && status !== 500 && status !== 401) {
   console.error('--status must be 429, 500 or 401');
   process.exit(2);
@@ -48,6 +54,9 @@ const behaviour: FakeBehaviour = {
   ...(tokenCount !== undefined ? { tokens: wordTokens(tokenCount) } : {}),
   ...(tokenDelayMs !== undefined ? { tokenDelayMs } : {}),
   ...(status !== undefined ? { status: status as 429 | 500 | 401 } : {}),
+  ...(speechDurationMs !== undefined ? { speechDurationMs } : {}),
+  ...(speechChunks !== undefined ? { speechChunks } : {}),
+  ...(speechChunkDelayMs !== undefined ? { speechChunkDelayMs } : {}),
 };
 
 const fake = await startFakeOpenAI({ port });

@@ -44,8 +44,12 @@ export type FakeBehaviour = {
   /** /v1/audio/speech: how many chunks the audio is sent in, and the pause before each. */
   speechChunks?: number;
   speechChunkDelayMs?: number;
-  /** /v1/audio/speech: the length of the (silent WAV) audio. */
+  /** /v1/audio/speech: the length of the audio (a quiet tone: silent WAV, or raw PCM for response_format pcm). */
   speechDurationMs?: number;
+  /** Realistic provider delays (bench:voice): before the transcription answers, before the first streamed token, before the first speech byte. */
+  transcriptionDelayMs?: number;
+  firstTokenDelayMs?: number;
+  speechFirstByteDelayMs?: number;
 };
 
 /** A transcription or speech request as the fake received it. */
@@ -189,6 +193,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       await released;
       await sleep((b.startTogetherDelayMs ?? 0) + ((order % b.startTogether) * (b.tokenDelayMs ?? 0)) / b.startTogether);
     }
+    if (b.firstTokenDelayMs) await sleep(b.firstTokenDelayMs);
     for (const [index, token] of tokens.entries()) {
       if (b.failAfterTokens !== undefined && index >= b.failAfterTokens) {
         res.socket?.destroy();
@@ -198,7 +203,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
         await new Promise<void>((resolve) => res.once('close', () => resolve()));
         return;
       }
-      if (b.tokenDelayMs) await sleep(b.tokenDelayMs);
+      if (b.tokenDelayMs && !(index === 0 && b.firstTokenDelayMs)) await sleep(b.tokenDelayMs);
       if (res.destroyed || received.disconnected) return;
       // Wait until the token has left for the client, so that its time is real and a failure
       // after it cannot swallow it.
@@ -239,6 +244,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       return error(res, 400, "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']", 'invalid_request_error', null);
     }
     if (typeof model !== 'string' || !model) return error(res, 400, "Missing required parameter: 'model'.", 'invalid_request_error', null);
+    if (behaviour.transcriptionDelayMs) await sleep(behaviour.transcriptionDelayMs);
     json(res, 200, { text: behaviour.transcription ?? defaultFakeTranscription });
   }
 
@@ -254,10 +260,13 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     fake.audioRequests.push({ path: '/v1/audio/speech', body });
     if (typeof body.input !== 'string' || !body.input) return error(res, 400, "Missing required parameter: 'input'.", 'invalid_request_error', null);
     if (typeof body.voice !== 'string' || typeof body.model !== 'string') return error(res, 400, "Missing required parameter: 'voice'.", 'invalid_request_error', null);
-    const audio = silentWav(behaviour.speechDurationMs ?? 400);
+    const pcm = body.response_format === 'pcm';
+    // OpenAI's pcm: raw 24 kHz 16-bit mono little-endian samples, no header.
+    const audio = pcm ? quietPcm(behaviour.speechDurationMs ?? 400) : silentWav(behaviour.speechDurationMs ?? 400);
     const count = Math.max(1, behaviour.speechChunks ?? 4);
     const size = Math.ceil(audio.byteLength / count);
-    res.writeHead(200, { 'Content-Type': 'audio/wav', 'Transfer-Encoding': 'chunked' });
+    if (behaviour.speechFirstByteDelayMs) await sleep(behaviour.speechFirstByteDelayMs);
+    res.writeHead(200, { 'Content-Type': pcm ? 'audio/pcm' : 'audio/wav', 'Transfer-Encoding': 'chunked' });
     for (let offset = 0; offset < audio.byteLength; offset += size) {
       if (offset > 0 && behaviour.speechChunkDelayMs) await sleep(behaviour.speechChunkDelayMs);
       if (res.destroyed) return;
@@ -296,6 +305,14 @@ function readRawBody(req: http.IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(parts)));
     req.on('error', reject);
   });
+}
+
+/** Raw 24 kHz 16-bit mono PCM of a quiet 440 Hz tone (audible in a trace, too quiet to be taken for speech). */
+export function quietPcm(durationMs: number): Buffer {
+  const samples = Math.round((24_000 * durationMs) / 1000);
+  const pcm = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(200 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
+  return pcm;
 }
 
 /** A playable mono 16-bit 8 kHz WAV of silence. */

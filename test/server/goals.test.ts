@@ -335,6 +335,9 @@ describe('a check-in call from the coach', () => {
       const last = await webhook(unclear.Gather['@action'], { CallSid: call.sid, SpeechResult: 'six' });
       expect(last.Say).toEqual([goalTexts.callLogged(6), goalTexts.callDone]);
       expect(last).toHaveProperty('Hangup');
+      // A replayed signed answer is bound to the call's step: nothing is logged again.
+      const replayed = await webhook(greeting.Gather['@action'], { CallSid: call.sid, SpeechResult: 'ten' });
+      expect(replayed.Say).not.toEqual(goalTexts.callLogged(10));
 
       const goal = (await http.get(`/api/goals/${called.id}`)).json;
       expect(goal.keyResults.map((kr: { current: number }) => kr.current)).toEqual([3.5, 6]);

@@ -78,6 +78,8 @@ async function userWithEverything(server: TestServer = app) {
   expect(goal.status).toBe(201);
   expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);
   await server.deps.orm.em.fork().getConnection().execute('insert into goal_reminder (owner_id, goal_id, created_at) values (?, ?, now())', [user.id, goal.json.id]);
+  // A phone call's state, as the incoming-call webhook stores it (test/server/conversationRelay.test.ts).
+  await server.deps.orm.em.fork().getConnection().execute("insert into phone_call (call_sid, owner_id, direction, created_at) values (?, ?, 'inbound', now())", [`CA${crypto.randomUUID().replaceAll('-', '')}`, user.id]);
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/features/privacy/dataRetention.js';
-import { coachTexts, commonTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { chatTexts, coachTexts, commonTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
+import type { VoiceTurnEvent } from '../../src/shared/schemas/voice.js';
 import { defaultFakeTranscription, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
 // POST /api/voice/transcribe, /api/voice/synthesize and the voice turn, through the real openai
@@ -28,6 +29,14 @@ describe('voice', () => {
   beforeEach(() => fake.reset());
 
   const webm = Buffer.from('1a45dfa3a342868101', 'hex');
+
+  /** POST /api/voice/turn: the streamed events (application/x-ndjson), its `done`, or the refusal's message. */
+  async function turn(http: HttpClient, body: unknown) {
+    const res = await http.post('/api/voice/turn', body);
+    const events = res.status === 200 ? (res.text.trim().split('\n').map((line) => JSON.parse(line)) as VoiceTurnEvent[]) : [];
+    const done = events.find((e) => e.type === 'done') as Extract<VoiceTurnEvent, { type: 'done' }> | undefined;
+    return { status: res.status, events, done: done ? { ...done, chatId: done.chatId! } : undefined, message: res.json?.message as string | undefined };
+  }
 
   it('transcribes base64 webm audio through the provider, with a named upload', async () => {
     const { http } = await signUp(server.url, 'voice-user-1');
@@ -123,16 +132,15 @@ describe('voice', () => {
   it('answers a voice turn briefly, with the chat context, and saves the call as a chat of its own user', async () => {
     fake.behave({ reply: 'Start with what you noticed. Then ask how they see it.' });
     const alice = await signUp(server.url, 'voice-alice', 'Alice Voice');
-    const trpc = (path: string, input: unknown) => alice.http.post(`/trpc/${path}`, input);
-    const first = await trpc('voice.turn', { chatId: null, text: 'How do I give feedback?' });
+    const first = await turn(alice.http, { chatId: null, text: 'How do I give feedback?' });
     expect(first.status).toBe(200);
-    const { chatId, reply } = first.json.result.data;
+    const { chatId, reply } = first.done!;
     expect(reply).toBe('Start with what you noticed. Then ask how they see it.');
     const system = fake.requests[0]!.body.messages!.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
     expect(system).toContain('2 to 3');
     expect(system).toContain('Alice Voice');
-    const second = await trpc('voice.turn', { chatId, text: 'And if they disagree?' });
-    expect(second.json.result.data.chatId).toBe(chatId);
+    const second = await turn(alice.http, { chatId, text: 'And if they disagree?' });
+    expect(second.done!.chatId).toBe(chatId);
     // The earlier turns are part of the second request.
     expect(fake.requests[1]!.body.messages!.map((m) => m.content)).toEqual(expect.arrayContaining(['How do I give feedback?', 'And if they disagree?']));
     const messages = await alice.http.get(`/api/chats/${chatId}/messages`);
@@ -147,9 +155,9 @@ describe('voice', () => {
 
     // Another user cannot add to Alice's call.
     const bob = await signUp(server.url, 'voice-bob');
-    const foreign = await bob.http.post('/trpc/voice.turn', { chatId, text: 'Hello?' });
+    const foreign = await turn(bob.http, { chatId, text: 'Hello?' });
     expect(foreign.status).toBe(404);
-    const empty = await bob.http.post('/trpc/voice.turn', { chatId: null, text: '  ' });
+    const empty = await turn(bob.http, { chatId: null, text: '  ' });
     expect(empty.status).toBe(400);
   });
 
@@ -166,10 +174,10 @@ describe('voice', () => {
     const asked = fake.requests.length;
 
     fake.behave({ reply: 'Start with the two quietest people. Ask what would help.' });
-    const turn = await erin.http.post('/trpc/voice.turn', { chatId: chat.json.id, text: 'Who should I start with?' });
+    const answered = await turn(erin.http, { chatId: chat.json.id, text: 'Who should I start with?' });
 
-    expect(turn.status).toBe(200);
-    expect(turn.json.result.data.chatId).toBe(chat.json.id);
+    expect(answered.status).toBe(200);
+    expect(answered.done!.chatId).toBe(chat.json.id);
     // The typed turns reach the model before what was said, after the voice rule.
     const messages = fake.requests[asked]!.body.messages!;
     const contents = messages.map((m) => m.content);
@@ -189,7 +197,7 @@ describe('voice', () => {
     // Another user cannot open a call on Erin's chat, nor read it through the model.
     const mallory = await signUp(server.url, 'voice-mallory');
     const before = fake.requests.length;
-    const foreign = await mallory.http.post('/trpc/voice.turn', { chatId: chat.json.id, text: 'What did Erin say?' });
+    const foreign = await turn(mallory.http, { chatId: chat.json.id, text: 'What did Erin say?' });
     expect(foreign.status).toBe(404);
     expect(fake.requests.length).toBe(before);
     expect((await erin.http.get(`/api/chats/${chat.json.id}/messages`)).json).toHaveLength(4);
@@ -202,17 +210,17 @@ describe('voice', () => {
     expect((await dana.http.post('/trpc/profile.updatePrivacy', privacy)).status).toBe(200);
     const chatsOf = async () => (await dana.http.get('/api/chats')).json as Array<{ id: number; isTemporary: boolean }>;
 
-    const call = await dana.http.post('/trpc/voice.turn', { chatId: null, text: 'How do I give feedback?' });
+    const call = await turn(dana.http, { chatId: null, text: 'How do I give feedback?' });
     expect(call.status).toBe(200);
-    const { chatId } = call.json.result.data;
-    expect((await dana.http.post('/trpc/voice.turn', { chatId, text: 'And then?' })).json.result.data.chatId).toBe(chatId);
+    const { chatId } = call.done!;
+    expect((await turn(dana.http, { chatId, text: 'And then?' })).done!.chatId).toBe(chatId);
     expect((await chatsOf()).find((c) => c.id === chatId)?.isTemporary).toBe(true);
     // Left for another chat: deleted.
     const next = await dana.http.post('/api/chats', {});
     expect((await chatsOf()).map((c) => c.id)).toEqual([next.json.id]);
 
     // Left idle: the retention job removes it after an hour.
-    const idle = (await dana.http.post('/trpc/voice.turn', { chatId: null, text: 'One more thing.' })).json.result.data.chatId;
+    const idle = (await turn(dana.http, { chatId: null, text: 'One more thing.' })).done!.chatId;
     await dana.http.delete(`/api/chats/${next.json.id}`);
     expect((await chatsOf()).map((c) => c.id)).toEqual([idle]);
     await enforceDataRetention(server.deps.orm, new Date(Date.now() + temporaryChatIdleMs + 60_000));
@@ -223,13 +231,13 @@ describe('voice', () => {
     const limited = await startTestServer({ DEMO_MODE: 'false', RATE_LIMIT_CHAT_PER_MINUTE: '2' });
     try {
       const { http } = await signUp(limited.url, 'voice-limited');
-      const first = await http.post('/trpc/voice.turn', { chatId: null, text: 'Help me plan my week.' });
+      const first = await turn(http, { chatId: null, text: 'Help me plan my week.' });
       expect(first.status).toBe(200);
-      const { chatId } = first.json.result.data;
-      expect((await http.post('/trpc/voice.turn', { chatId, text: 'And the meetings?' })).status).toBe(200);
-      const refused = await http.post('/trpc/voice.turn', { chatId, text: 'And the rest?' });
+      const { chatId } = first.done!;
+      expect((await turn(http, { chatId, text: 'And the meetings?' })).status).toBe(200);
+      const refused = await turn(http, { chatId, text: 'And the rest?' });
       expect(refused.status).toBe(429);
-      expect(refused.json.error.message).toBe(coachTexts.rateLimited(Number(/wait (\d+)/.exec(refused.json.error.message)?.[1])));
+      expect(refused.message).toBe(coachTexts.rateLimited(Number(/wait (\d+)/.exec(refused.message ?? '')?.[1])));
     } finally {
       await limited.stop();
     }
@@ -251,12 +259,137 @@ describe('voice', () => {
       fake.requests[index]!.body.messages!.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
 
     expect((await carol.http.post('/trpc/knowledgeBase.save', kb)).status).toBe(200);
-    expect((await carol.http.post('/trpc/voice.turn', { chatId: null, text: 'Who should I tell first?' })).status).toBe(200);
+    expect((await turn(carol.http, { chatId: null, text: 'Who should I tell first?' })).status).toBe(200);
     expect(systemOf(0)).not.toContain('Working on delegating more.');
 
     expect((await carol.http.post('/trpc/knowledgeBase.save', { ...kb, useKnowledgeBase: true })).status).toBe(200);
-    expect((await carol.http.post('/trpc/voice.turn', { chatId: null, text: 'Who should I tell first?' })).status).toBe(200);
+    expect((await turn(carol.http, { chatId: null, text: 'Who should I tell first?' })).status).toBe(200);
     expect(systemOf(1)).toContain('Working on delegating more.');
     expect(systemOf(1)).toContain('Priya Shah');
+  });
+
+  it('streams the turn: tokens arrive while the model is still writing, then done with the saved message', async () => {
+    fake.behave({ tokens: ['Name ', 'the ', 'outcome. ', 'Then ', 'plan ', 'the ', 'first ', 'line.'], tokenDelayMs: 80 });
+    const { http } = await signUp(server.url, 'voice-stream');
+    const res = await fetch(`${server.url}/api/voice/turn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: http.cookieHeader, origin: server.url },
+      body: JSON.stringify({ chatId: null, text: 'How do I start?' }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    const firstAt = process.hrtime.bigint();
+    expect(JSON.parse(new TextDecoder().decode(first.value!).split('\n')[0]!)).toEqual({ type: 'token', text: 'Name ' });
+    let rest = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += new TextDecoder().decode(part.value);
+    const lastWrite = fake.tokenWrites.find((w) => w.index === 7)!;
+    expect(firstAt < lastWrite.writtenAtNs).toBe(true);
+    const done = rest.trim().split('\n').map((line) => JSON.parse(line)).at(-1);
+    expect(done).toMatchObject({ type: 'done', reply: 'Name the outcome. Then plan the first line.', messageId: expect.any(Number), chatId: expect.any(Number) });
+  });
+
+  it('stores what the user heard of an interrupted reply, only their own and only a beginning of it', async () => {
+    fake.behave({ reply: 'First name the outcome. Then plan your opening line. Then listen.' });
+    const ivy = await signUp(server.url, 'voice-ivy');
+    const { done } = await turn(ivy.http, { chatId: null, text: 'Help me prepare.' });
+    const mallory = await signUp(server.url, 'voice-mallory-heard');
+    expect((await mallory.http.post('/api/voice/heard', { messageId: done!.messageId, heard: 'First' })).status).toBe(404);
+    const mismatch = await ivy.http.post('/api/voice/heard', { messageId: done!.messageId, heard: 'Something I never said.' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.message).toBe(voiceTexts.heardNotInReply);
+    expect((await ivy.http.post('/api/voice/heard', { messageId: done!.messageId, heard: 'First name the outcome.' })).status).toBe(200);
+    const messages = (await ivy.http.get(`/api/chats/${done!.chatId}/messages`)).json as Array<{ role: string; content: string; status: string }>;
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'First name the outcome.', status: 'stopped' });
+  });
+
+  it('takes a binary upload (audio/*) or multipart, names the file by its type, and refuses other types', async () => {
+    const { http } = await signUp(server.url, 'voice-binary');
+    const headers = { cookie: http.cookieHeader, origin: server.url };
+    const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(2000)]);
+    const binary = await fetch(`${server.url}/api/voice/transcribe`, { method: 'POST', headers: { ...headers, 'content-type': 'audio/wav' }, body: wav });
+    expect(binary.status).toBe(200);
+    expect(await binary.json()).toEqual({ success: true, transcription: defaultFakeTranscription });
+    expect(fake.audioRequests.at(-1)).toMatchObject({ fileName: 'speech.wav', fileBytes: wav.byteLength });
+
+    const form = new FormData();
+    form.append('file', new Blob([webm], { type: 'audio/webm' }), 'turn.webm');
+    const multipart = await fetch(`${server.url}/api/voice/transcribe`, { method: 'POST', headers, body: form });
+    expect(multipart.status).toBe(200);
+    expect(fake.audioRequests.at(-1)).toMatchObject({ fileName: 'speech.webm', fileBytes: webm.byteLength });
+
+    const asked = fake.audioRequests.length;
+    const text = await fetch(`${server.url}/api/voice/transcribe`, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'hello' });
+    expect(text.status).toBe(415);
+    expect((await text.json()).message).toBe(voiceTexts.audioUnsupportedType);
+    const video = await fetch(`${server.url}/api/voice/transcribe`, { method: 'POST', headers: { ...headers, 'content-type': 'audio/x-unknown' }, body: wav });
+    expect(video.status).toBe(415);
+    expect(fake.audioRequests.length).toBe(asked);
+  });
+
+  it('refuses a recording over 25 MB, and a body without a session, without reading it', async () => {
+    const { http } = await signUp(server.url, 'voice-large');
+    const { request } = await import('node:http');
+    // Declares 30 MB and sends 1 KB: an answer that comes means the body was never waited for.
+    const send = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string; closed: boolean }>((resolve, reject) => {
+        const req = request(`${server.url}/api/voice/transcribe`, { method: 'POST', headers: { 'content-type': 'audio/webm', 'content-length': String(30 * 1024 * 1024), ...headers } }, (res) => {
+          let body = '';
+          res.on('data', (part) => (body += part));
+          res.on('end', () => resolve({ status: res.statusCode!, body, closed: res.headers.connection === 'close' }));
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(1024));
+      });
+    const anonymous = await send({});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.closed).toBe(true);
+    const tooLarge = await send({ cookie: http.cookieHeader, origin: server.url });
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body).message).toBe(voiceTexts.audioTooLarge);
+    expect(tooLarge.closed).toBe(true);
+    // Streamed without a declared length: cut off once past the cap.
+    const chunked = await fetch(`${server.url}/api/voice/transcribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/webm', cookie: http.cookieHeader, origin: server.url },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 26; i++) controller.enqueue(new Uint8Array(1024 * 1024));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(fake.audioRequests).toHaveLength(0);
+  });
+
+  it('counts transcription and speech against RATE_LIMIT_VOICE_PER_MINUTE and the daily model quota, with 429 and Retry-After', async () => {
+    const limited = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'sk-test-key-123456', OPENAI_BASE_URL: fake.url, RATE_LIMIT_VOICE_PER_MINUTE: '3', MODEL_DAILY_QUOTA: '4' });
+    try {
+      const a = await signUp(limited.url, 'voice-budget-a');
+      expect((await a.http.post('/api/voice/transcribe', { audioBlob: webm.toString('base64') })).status).toBe(200);
+      expect((await a.http.post('/api/voice/synthesize', { text: 'Hello', voice: 'alloy' })).status).toBe(200);
+      expect((await a.http.post('/api/voice/transcribe', { audioBlob: webm.toString('base64') })).status).toBe(200);
+      const perMinute = await a.http.post('/api/voice/synthesize', { text: 'Hello', voice: 'alloy' });
+      expect(perMinute.status).toBe(429);
+      expect(Number(perMinute.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(perMinute.json.message).toMatch(/Too many voice requests/);
+      const binary = await fetch(`${limited.url}/api/voice/transcribe`, { method: 'POST', headers: { 'content-type': 'audio/webm', cookie: a.http.cookieHeader, origin: limited.url }, body: webm });
+      expect(binary.status).toBe(429);
+
+      // The day's quota (4) is shared by audio and turns: two audio requests and two turns spend it.
+      const b = await signUp(limited.url, 'voice-budget-b');
+      expect((await b.http.post('/api/voice/transcribe', { audioBlob: webm.toString('base64') })).status).toBe(200);
+      expect((await turn(b.http, { chatId: null, text: 'Hello' })).status).toBe(200);
+      expect((await b.http.post('/api/voice/synthesize', { text: 'Hello', voice: 'alloy' })).status).toBe(200);
+      expect((await turn(b.http, { chatId: null, text: 'Hello' })).status).toBe(200);
+      const daily = await b.http.post('/api/voice/synthesize', { text: 'Hello', voice: 'alloy' });
+      expect(daily.status).toBe(429);
+      expect(daily.json.message).toBe(chatTexts.dailyQuotaSpent(4));
+      expect(Number(daily.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.stop();
+    }
   });
 });

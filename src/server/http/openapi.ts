@@ -16,7 +16,7 @@ import {
   serviceNameSchema,
 } from '../../shared/schemas/microsoft.js';
 import { phoneCallSchema } from '../../shared/schemas/twilio.js';
-import { synthesizeSchema, transcribeSchema } from '../../shared/schemas/voice.js';
+import { synthesizeSchema, transcribeSchema, voiceHeardSchema, voiceTurnSchema } from '../../shared/schemas/voice.js';
 import { sessionCookieName } from '../features/auth/session.js';
 import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
@@ -114,10 +114,12 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/writing-analysis/analyze-style', tag: 'Writing style', summary: 'Analyse your sent mail (at least 5 emails)', auth: 'user', ok: { status: 200, description: '{ success, writingStyle, emailsAnalyzed }' } },
   // Voice and phone (issue 8).
   { method: 'post', path: '/api/voice/transcribe', tag: 'Voice', summary: 'Speech to text (base64 webm, up to 25 MB)', auth: 'user', body: transcribeSchema, ok: { status: 200, description: '{ success, transcription }' } },
-  { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
+  { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed (mp3, or 24 kHz PCM with format: pcm)', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
+  // The browser call (issue 25).
+  { method: 'post', path: '/api/voice/turn', tag: 'Voice', summary: 'One spoken turn: the reply streamed as it is written', auth: 'user', body: voiceTurnSchema, ok: { status: 200, description: 'One JSON line per event: { type: token, text }, then { type: done, chatId, messageId, reply } or { type: error, message }', contentType: 'application/x-ndjson' } },
+  { method: 'post', path: '/api/voice/heard', tag: 'Voice', summary: 'What the user heard of a reply they interrupted', auth: 'user', body: voiceHeardSchema, ok: { status: 200, description: '{ success }' } },
   { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
   { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
-  { method: 'post', path: webhookPaths.respond, tag: 'Twilio webhooks', summary: 'What the caller said (Twilio <Gather> action)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.goalCheckIn, tag: 'Twilio webhooks', summary: 'A goal check-in call the coach placed (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
 ];

@@ -31,6 +31,30 @@ export const transcribeSchema = z.object({
     .refine((audio) => audio.byteLength <= voiceLimits.maxAudioBytes, voiceTexts.audioTooLarge),
 });
 
+/** Audio types a binary upload may have, and the file name the provider is told (by extension). */
+export const uploadAudioTypes: Record<string, string> = {
+  'audio/webm': 'webm',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+  'audio/mp4': 'mp4',
+  'audio/m4a': 'm4a',
+  'audio/x-m4a': 'm4a',
+  'audio/flac': 'flac',
+};
+
+/** A binary upload (audio/* or multipart), read by the REST route after the caller is known. */
+export const transcribeAudioSchema = z.object({
+  audio: z
+    .instanceof(Blob, { message: voiceTexts.audioRequired })
+    .refine((audio) => audio.size > 0, voiceTexts.audioEmpty)
+    .refine((audio) => audio.size <= voiceLimits.maxAudioBytes, voiceTexts.audioTooLarge),
+  extension: z.enum(['webm', 'wav', 'ogg', 'mp3', 'mp4', 'm4a', 'flac']),
+});
+
 export const speechVoices = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse'] as const;
 
 export const synthesizeSchema = z.object({
@@ -39,6 +63,8 @@ export const synthesizeSchema = z.object({
     .transform((value) => value.trim())
     .pipe(z.string().min(1, voiceTexts.textRequired).max(voiceLimits.maxSpeechChars, voiceTexts.textTooLong(voiceLimits.maxSpeechChars))),
   voice: z.enum(speechVoices, { message: voiceTexts.unknownVoice }).default('alloy'),
+  /** mp3 (the spec's audio blob), or raw 24 kHz 16-bit PCM that the browser call plays as it arrives. */
+  format: z.enum(['mp3', 'pcm'], { message: voiceTexts.unknownFormat }).default('mp3'),
 });
 
 /** One voice turn: what the user said, answered by the coach and saved in the call's chat. */
@@ -52,3 +78,15 @@ export const voiceTurnSchema = z.object({
 });
 
 export type VoiceTurnInput = z.input<typeof voiceTurnSchema>;
+
+/** What the user heard of a reply they interrupted: it replaces the stored reply. */
+export const voiceHeardSchema = z.object({
+  messageId: z.number({ message: voiceTexts.turnNotFound }).int().positive(),
+  heard: z.string().max(voiceLimits.maxTurnChars * 4, voiceTexts.heardNotInReply),
+});
+
+/** One line of POST /api/voice/turn's stream (application/x-ndjson). */
+export type VoiceTurnEvent =
+  | { type: 'token'; text: string }
+  | { type: 'done'; chatId: number | null; messageId: number | null; reply: string }
+  | { type: 'error'; message: string };

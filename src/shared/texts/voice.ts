@@ -52,7 +52,12 @@ export const voiceTexts = {
   textRequired: 'Text to speak is required',
   textTooLong: (max: number) => `Text to speak can be at most ${groupThousands(max)} characters`,
   unknownVoice: 'Unknown voice',
+  unknownFormat: 'The audio format must be mp3 or pcm',
   turnRequired: 'Say something for the coach to answer',
+  rateLimited: (seconds: number) => `Too many voice requests. Please wait ${seconds} seconds.`,
+  turnNotFound: 'That reply is not in your calls',
+  heardNotInReply: 'What was heard must be the beginning of the reply',
+  audioUnsupportedType: 'Send the recording as audio (audio/webm, audio/wav...), multipart with an audio file, or base64 JSON (audioBlob)',
 } as const;
 
 export const phoneTexts = {
@@ -112,4 +117,10 @@ export const phoneTexts = {
   replyFailed: 'Sorry, I could not think of an answer just now. Please try again later. Goodbye.',
   tooManyTurns: 'Sorry, you have reached the limit for coaching right now. Please try again later. Goodbye.',
   phoneChatTitle: (date: string) => `Phone call ${date}`,
+  // ConversationRelay (issue 25) and the phone PIN (issue 22).
+  welcomePin: 'Hello, this is your AI Coach. To hear your own coaching, key in your 4-digit phone PIN now, or just start talking.',
+  pinAccepted: (firstName: string) => `Thank you, ${firstName}. What would you like to work on today?`,
+  pinWrong: 'That PIN is not right. Please try again.',
+  pinLocked: 'That PIN is not right. We can still talk, but I cannot use your own coaching on this call.',
+  apology: 'Sorry, I lost my train of thought just then. Could you say that again?',
 } as const;

@@ -1,42 +1,73 @@
-// Voice activity detection on the microphone: the loudness (RMS) of the signal, sampled every
-// 50 ms. Speech starts when it rises above the threshold; the turn ends after a pause.
+// Voice activity detection on the microphone, sampled every 20 ms. Someone speaks when the signal
+// is loud enough AND most of its energy lies in the band of the human voice (85 Hz to 3.5 kHz), for
+// at least 60 ms: a knock, a hiss or a fan does not start a turn. The turn ends after a pause of
+// `silenceMs` (700 ms by default).
 
 export type VoiceActivityOptions = {
   onSpeechStart: () => void;
-  onSpeechEnd: () => void;
-  /** Loudness (0..1 RMS) above which someone is speaking. */
+  /** With the time (performance.now()) the voice was last heard: the real end of the speech. */
+  onSpeechEnd: (lastVoicedAt: number) => void;
+  /** Loudness (0..1 RMS) above which a sound may be speech. */
   threshold?: number;
   /** Silence after speech that ends the turn. */
-  pauseMs?: number;
+  silenceMs?: number;
 };
+
+export const defaultSilenceMs = 700;
+const frameMs = 20;
+/** Voice must last this long to count: a click or a bump is shorter. */
+const onsetMs = 60;
+/** Share of the spectrum's energy that must lie in the voice band. */
+const voiceBandShare = 0.6;
 
 export function watchVoiceActivity(context: AudioContext, stream: MediaStream, options: VoiceActivityOptions): () => void {
   const source = context.createMediaStreamSource(stream);
   const analyser = context.createAnalyser();
   analyser.fftSize = 1024;
+  analyser.smoothingTimeConstant = 0;
   source.connect(analyser);
   const samples = new Float32Array(analyser.fftSize);
+  const spectrum = new Float32Array(analyser.frequencyBinCount);
+  const binHz = context.sampleRate / analyser.fftSize;
+  const low = Math.max(1, Math.floor(85 / binHz));
+  const high = Math.min(spectrum.length - 1, Math.ceil(3500 / binHz));
   const threshold = options.threshold ?? 0.015;
-  const pauseMs = options.pauseMs ?? 900;
+  const silenceMs = options.silenceMs ?? defaultSilenceMs;
   let speaking = false;
-  let lastLoud = 0;
-  const timer = window.setInterval(() => {
+  let voicedSince = 0;
+  let lastVoiced = 0;
+  const isVoice = () => {
     analyser.getFloatTimeDomainData(samples);
     let sum = 0;
     for (const sample of samples) sum += sample * sample;
-    const rms = Math.sqrt(sum / samples.length);
+    if (Math.sqrt(sum / samples.length) <= threshold) return false;
+    analyser.getFloatFrequencyData(spectrum);
+    let band = 0;
+    let all = 0;
+    for (let i = 1; i < spectrum.length; i++) {
+      const power = 10 ** (spectrum[i]! / 10);
+      all += power;
+      if (i >= low && i <= high) band += power;
+    }
+    return all > 0 && band / all >= voiceBandShare;
+  };
+  const timer = window.setInterval(() => {
     const now = performance.now();
-    if (rms > threshold) {
-      lastLoud = now;
-      if (!speaking) {
+    if (isVoice()) {
+      lastVoiced = now;
+      voicedSince ||= now;
+      if (!speaking && now - voicedSince >= onsetMs) {
         speaking = true;
         options.onSpeechStart();
       }
-    } else if (speaking && now - lastLoud > pauseMs) {
-      speaking = false;
-      options.onSpeechEnd();
+    } else {
+      voicedSince = 0;
+      if (speaking && now - lastVoiced > silenceMs) {
+        speaking = false;
+        options.onSpeechEnd(lastVoiced);
+      }
     }
-  }, 50);
+  }, frameMs);
   return () => {
     window.clearInterval(timer);
     source.disconnect();

@@ -1,8 +1,9 @@
+import type { VoiceTurnEvent } from '../../../shared/schemas/voice';
 import { voiceTexts } from '../../../shared/texts';
 import { nonJsonFailure } from '../../lib/errors';
 
-// POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7), with the server's
-// message kept for the toast.
+// POST /api/voice/transcribe, /api/voice/synthesize (SPEC section 7), /api/voice/turn and
+// /api/voice/heard, with the server's message kept for the toast.
 
 export class VoiceRequestError extends Error {
   constructor(
@@ -27,12 +28,13 @@ export async function blobToBase64(blob: Blob): Promise<string> {
   return btoa(binary);
 }
 
+/** The recording as binary audio (issue 22: no base64, read only once the caller is known). */
 export async function transcribeRecording(recording: Blob, signal: AbortSignal): Promise<string> {
   const res = await fetch('/api/voice/transcribe', {
     method: 'POST',
     credentials: 'include',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ audioBlob: await blobToBase64(recording) }),
+    headers: { 'content-type': (recording.type || 'audio/webm').split(';')[0]! },
+    body: recording,
     signal,
   });
   if (!res.ok) throw await failure(res, voiceTexts.transcriptionError);
@@ -40,14 +42,55 @@ export async function transcribeRecording(recording: Blob, signal: AbortSignal):
   return body.transcription;
 }
 
-export async function synthesizeSpeech(text: string, signal: AbortSignal): Promise<Blob> {
-  const res = await fetch('/api/voice/synthesize', {
+/** A sentence's speech as raw 24 kHz PCM, streamed (StreamedSpeech plays it as it arrives). */
+export function fetchSpeech(text: string, signal: AbortSignal): Promise<Response> {
+  return fetch('/api/voice/synthesize', {
     method: 'POST',
     credentials: 'include',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text, voice: 'alloy' }),
+    body: JSON.stringify({ text, voice: 'alloy', format: 'pcm' }),
     signal,
   });
-  if (!res.ok) throw await failure(res, voiceTexts.synthesisError);
-  return res.blob();
+}
+
+/**
+ * One spoken turn: `onToken` gets the reply as the model writes it; resolves with the saved turn.
+ * Throws VoiceRequestError for a refusal (429 with the server's message) or a failed model.
+ */
+export async function streamTurn(input: { chatId: number | null; text: string }, onToken: (text: string) => void, signal: AbortSignal): Promise<{ chatId: number | null; messageId: number | null; reply: string }> {
+  const res = await fetch('/api/voice/turn', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+    signal,
+  });
+  if (!res.ok || !res.body) throw await failure(res, voiceTexts.aiError);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const event = JSON.parse(buffered.slice(0, newline)) as VoiceTurnEvent;
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf('\n');
+      if (event.type === 'token') onToken(event.text);
+      else if (event.type === 'done') return event;
+      else throw new VoiceRequestError(502, event.message);
+    }
+  }
+  throw new VoiceRequestError(502, voiceTexts.aiError);
+}
+
+/** What the user heard of the reply they interrupted: stored instead of the whole reply. */
+export async function storeHeard(messageId: number, heard: string): Promise<void> {
+  await fetch('/api/voice/heard', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ messageId, heard }),
+  });
 }

@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { goalTexts } from '../../../shared/texts/index.js';
 import { CheckIn, GoalReminder, KeyResult } from '../../db/entities/Goal.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
@@ -51,6 +52,16 @@ export async function goalCheckInCall(ctx: Ctx, query: Params, params: Params): 
   let step = Math.max(0, Number(query.step) || 0);
   if (query.said === '1') {
     const kr = keyResults[step];
+    // Bound to the call's state (CallSid and step): a replayed answer logs nothing again.
+    const call = await callStateOf(ctx.em, params.CallSid, reminder.owner.id);
+    if (!call || step < call.turns) {
+      step++;
+      const next = keyResults[step];
+      if (next) ask(response, ctx, reminder.id, step, next);
+      else if (keyResults.length) response.say(goalTexts.callDone);
+      response.hangup();
+      return response.toString();
+    }
     const value = spokenNumber(params.SpeechResult ?? '');
     if (kr && value === null) {
       response.say(goalTexts.callNoNumber);
@@ -59,6 +70,7 @@ export async function goalCheckInCall(ctx: Ctx, query: Params, params: Params): 
     }
     if (kr && value !== null) {
       ctx.em.create(CheckIn, { keyResult: kr, value, note: goalTexts.loggedByPhone });
+      call.turns = step + 1;
       reminder.goal.coachAskedAt = null;
       reminder.seenAt ??= new Date();
       await ctx.em.flush();
@@ -74,6 +86,19 @@ export async function goalCheckInCall(ctx: Ctx, query: Params, params: Params): 
   else if (keyResults.length) response.say(goalTexts.callDone);
   response.hangup();
   return response.toString();
+}
+
+/** The goal call's state by its CallSid (made by its first answer), or null without a CallSid. */
+async function callStateOf(em: EntityManager, callSid: string | undefined, ownerId: number): Promise<PhoneCall | null> {
+  if (!callSid || !/^CA[0-9a-fA-F]{32}$/.test(callSid)) return null;
+  const existing = await em.findOne(PhoneCall, { callSid });
+  if (existing) return existing.owner?.id === ownerId ? existing : null;
+  try {
+    await em.fork().insert(PhoneCall, { callSid, owner: ownerId, direction: 'outbound', turns: 0, pinAttempts: 0, createdAt: new Date() });
+  } catch (error) {
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+  }
+  return em.findOne(PhoneCall, { callSid });
 }
 
 function ask(response: ReturnType<typeof newVoiceResponse>, ctx: Ctx, reminderId: number, step: number, kr: KeyResult) {

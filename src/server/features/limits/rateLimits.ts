@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts } from '../../../shared/texts/index.js';
+import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts, voiceTexts } from '../../../shared/texts/index.js';
 import type { Config } from '../../config.js';
 import type { DatabaseTarget } from '../../db/orm.js';
 
@@ -49,6 +49,10 @@ export type RateLimits = {
   loginPerAddress: Limit;
   register: Limit;
   chat: Limit;
+  /** Paid audio (transcription and speech) per user and minute (RATE_LIMIT_VOICE_PER_MINUTE). */
+  voice: Limit;
+  /** Wrong phone PINs keyed in for one account, over every call (an hour). */
+  phonePin: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
   /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
@@ -63,6 +67,9 @@ const secondsToUtcMidnight = (now: number) => {
   midnight.setUTCHours(24, 0, 0, 0);
   return Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
 };
+
+/** Wrong phone PINs allowed for one account in an hour, whatever the number of calls. */
+export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
@@ -160,6 +167,8 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     loginPerAddress: await limit('login_addr', rateLimits.loginPerAddress, fifteenMinutes, inMinutes(authTexts.tooManyAttempts)),
     register: await limit('register', rateLimits.registerPerHour, 3600, inMinutes(limitTexts.tooManyRegistrations)),
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
+    voice: await limit('voice', rateLimits.voicePerMinute, 60, voiceTexts.rateLimited),
+    phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
     close: async () => {

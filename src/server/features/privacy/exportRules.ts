@@ -30,6 +30,8 @@ export const exportRules: Record<string, ExportRule> = {
   // What the coach remembers (issue 24); which chat a commitment was asked about in is bookkeeping.
   Memory: { export: true, section: 'memories', title: 'Memories', omit: ['askedChat', 'sourceMessageId'] },
   MemorySetting: { export: true, section: 'memorySettings', title: 'Memory settings' },
+  // The phone calls the coach took with the user (when, which direction, which chat); not the PIN state.
+  PhoneCall: { export: true, section: 'phoneCalls', title: 'Phone calls', omit: ['pinUser', 'pinAttempts', 'relayStartedAt'] },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
   // The account's security activity (issue 27): what happened, when, from which address and browser.
   SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },

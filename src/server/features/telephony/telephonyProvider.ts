@@ -24,8 +24,10 @@ export function telephonyProviderOf(deps: AppDeps, settings: NonNullable<ReturnT
 
 export const webhookPaths = {
   incoming: '/api/twilio/voice/incoming',
-  respond: '/api/twilio/voice/respond',
   status: '/api/twilio/voice/status',
   /** A goal check-in call the reminder job placed (features/goals/goalCheckInCall.ts). */
   goalCheckIn: '/api/twilio/voice/goal-check-in',
 } as const;
+
+/** Twilio ConversationRelay's WebSocket (conversationRelay.ts). */
+export const relayPath = '/api/twilio/relay';

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
 import { goalCheckInCall } from '../goals/goalCheckInCall.js';
-import { answerCall, continueCall, type WebhookParams } from './phoneConversation.js';
+import { answerCall, type WebhookParams } from './phoneCall.js';
 import { telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
 // POST /api/twilio/voice/call (SPEC section 7) and Twilio's webhooks. A webhook is answered only
@@ -16,7 +16,6 @@ export function twilioRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   routes.post('/api/twilio/voice/call', express.json({ limit: '10kb' }), restRoute(deps, (caller, req) => caller.twilio.placeCall(req.body ?? {})));
   routes.post(webhookPaths.incoming, formBody, signedWebhook(deps, answerCall));
-  routes.post(webhookPaths.respond, formBody, signedWebhook(deps, continueCall));
   routes.post(webhookPaths.status, formBody, signedWebhook(deps, async () => null));
   routes.post(webhookPaths.goalCheckIn, formBody, signedWebhook(deps, goalCheckInCall));
   return routes;

@@ -4,13 +4,21 @@ import type { AppDeps } from '../../deps.js';
 import { ProviderError } from '../../providers/ai/types.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
-export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buffer }, signal?: AbortSignal) {
+/** Speech to text: the recording (base64 JSON, or a binary upload as a Blob) to the provider. */
+export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buffer } | { audio: Blob; extension: string }, signal?: AbortSignal) {
   const voice = voiceProviderOf(ctx.deps);
+  const audio = 'audio' in input ? { data: input.audio, extension: input.extension } : { data: input.audioBlob, extension: 'webm' };
   try {
-    const transcription = await voice.transcribe(input.audioBlob, signal);
+    const transcription = await voice.transcribe(audio.data, audio.extension, signal);
     return { success: true as const, transcription: transcription.trim() };
   } catch (error) {
     if (error instanceof ProviderError) throw new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.transcriptionError, cause: error });
     throw error;
   }
+}
+
+/** Whether voice can be used by this caller (the REST upload asks before reading a body). */
+export function voiceReady(ctx: { deps: AppDeps }) {
+  voiceProviderOf(ctx.deps);
+  return { ready: true as const };
 }

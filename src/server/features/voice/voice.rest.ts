@@ -1,20 +1,71 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
+import { TRPCError } from '@trpc/server';
+import { uploadAudioTypes, voiceLimits } from '../../../shared/schemas/voice.js';
 import { commonTexts, voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import { httpContext } from '../../http/requestContext.js';
 import { restRoute } from '../../http/rest.js';
 import { createCaller } from '../../trpc/root.js';
 
-// POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7) over the voice router.
-// Mounted before the app's 100kb JSON parser: a recording may hold 25 MB of audio (as base64).
+// POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7) over the voice router, and
+// the browser call's streamed turn (POST /api/voice/turn) and interruption (POST /api/voice/heard).
+//
+// A recording is read only once its sender is known (issue 22): the caller is authenticated from
+// the headers first, and a body is refused before it is read when it says it is too large, and cut
+// off when it grows past the cap. It may come as binary audio/* (what the browser call sends), as
+// multipart with an audio file, or as the spec's base64 JSON, each up to 25 MB of audio.
 
-const recordingBody = express.json({ limit: '36mb' });
-const textBody = express.json({ limit: '100kb' });
+const jsonBody = express.json({ limit: '100kb' });
+// Base64 is 4 characters per 3 bytes, plus the JSON around it.
+const maxJsonRecordingBytes = Math.ceil(voiceLimits.maxAudioBytes / 3) * 4 + 4096;
+const recordingJson = express.json({ limit: maxJsonRecordingBytes });
+// Multipart headers and boundaries around the file.
+const multipartOverhead = 64 * 1024;
+
+class TooLarge extends Error {}
 
 export function voiceRestRoutes(deps: AppDeps): Router {
   const routes = Router();
-  routes.post('/api/voice/transcribe', jsonOnly(recordingBody), restRoute(deps, (caller, req) => caller.voice.transcribe(req.body ?? {})));
-  routes.post('/api/voice/synthesize', jsonOnly(textBody), restRoute(deps, async (_caller, req, res) => {
+  routes.post('/api/voice/transcribe', restRoute(deps, async (caller, req, res) => {
+    try {
+      // Who is sending, before a byte of the body is read; refused callers' bodies are never read.
+      await caller.voice.ready();
+    } catch (error) {
+      res.setHeader('Connection', 'close');
+      throw error;
+    }
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    try {
+      if (type === 'application/json') {
+        await parseWith(recordingJson, req, res);
+        return await caller.voice.transcribe(req.body ?? {});
+      }
+      if (type.startsWith('audio/')) {
+        const extension = uploadAudioTypes[type];
+        if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
+        const audio = await readCapped(req, voiceLimits.maxAudioBytes);
+        return await caller.voice.transcribeAudio({ audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' });
+      }
+      if (type === 'multipart/form-data') {
+        const raw = await readCapped(req, voiceLimits.maxAudioBytes + multipartOverhead);
+        const form = await new Request('http://upload/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: raw as Uint8Array<ArrayBuffer> }).formData().catch(() => null);
+        const file = form ? [...form.values()].find((value): value is File => value instanceof File) : undefined;
+        const fileType = (file?.type ?? '').split(';')[0]!.trim().toLowerCase();
+        const extension = uploadAudioTypes[fileType] ?? /\.(webm|wav|ogg|mp3|mp4|m4a|flac)$/i.exec(file?.name ?? '')?.[1]?.toLowerCase();
+        if (!file || !extension) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.audioUnsupportedType });
+        return await caller.voice.transcribeAudio({ audio: file, extension: extension as 'webm' });
+      }
+      throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
+    } catch (error) {
+      if (error instanceof TooLarge) {
+        res.setHeader('Connection', 'close');
+        throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge });
+      }
+      throw error;
+    }
+  }));
+
+  routes.post('/api/voice/synthesize', jsonOnly(jsonBody), restRoute(deps, async (_caller, req, res) => {
     // The audio goes out as the provider sends it; a client that leaves stops the synthesis.
     const controller = new AbortController();
     res.on('close', () => {
@@ -22,35 +73,81 @@ export function voiceRestRoutes(deps: AppDeps): Router {
     });
     const caller = createCaller(await httpContext(deps, req, res), { signal: controller.signal });
     const { contentType, chunks } = await caller.voice.synthesize(req.body ?? {});
-    const iterator = chunks[Symbol.asyncIterator]();
-    try {
-      // The first chunk is awaited before the headers, so a provider failing at once gets a 502.
-      let next = await iterator.next();
-      res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-      while (!next.done && !res.destroyed) {
-        if (!res.write(next.value)) await new Promise((resolve) => res.once('drain', resolve));
-        next = await iterator.next();
-      }
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) throw error;
-      deps.log.warn({ err: error }, 'speech stream broke off');
-      res.destroy();
-    } finally {
-      await iterator.return?.();
-    }
+    await streamOut(deps, res, contentType, chunks, (chunk) => chunk);
     return undefined;
   }));
+
+  // The browser call's turn: one JSON line per event (application/x-ndjson), the tokens as the model
+  // writes them, then `done` with the saved message (or `error`). Leaving stops the model.
+  routes.post('/api/voice/turn', jsonOnly(jsonBody), restRoute(deps, async (_caller, req, res) => {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const caller = createCaller(await httpContext(deps, req, res), { signal: controller.signal });
+    const { events } = await caller.voice.turn(req.body ?? {});
+    res.socket?.setNoDelay(true);
+    await streamOut(deps, res, 'application/x-ndjson; charset=utf-8', events, (event) => `${JSON.stringify(event)}\n`);
+    return undefined;
+  }));
+
+  routes.post('/api/voice/heard', jsonOnly(jsonBody), restRoute(deps, (caller, req) => caller.voice.heard(req.body ?? {})));
   return routes;
 }
 
-// Parse errors answered in the app's { message } shape, including a recording over the limit.
+async function streamOut<T>(deps: AppDeps, res: Response, contentType: string, items: AsyncIterable<T>, encode: (item: T) => Uint8Array | string) {
+  const iterator = items[Symbol.asyncIterator]();
+  try {
+    // The first item is awaited before the headers, so a provider failing at once gets a 502.
+    let next = await iterator.next();
+    res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    while (!next.done && !res.destroyed) {
+      if (!res.write(encode(next.value))) await new Promise((resolve) => res.once('drain', resolve));
+      next = await iterator.next();
+    }
+    res.end();
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    deps.log.warn({ err: error }, 'voice stream broke off');
+    res.destroy();
+  } finally {
+    await iterator.return?.(undefined);
+  }
+}
+
+/** The body, refused unread when its declared length is past `cap`, cut off when it grows past it. */
+async function readCapped(req: Request, cap: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > cap) throw new TooLarge();
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    total += part.byteLength;
+    if (total > cap) throw new TooLarge();
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+function parseWith(parser: express.RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) =>
+    parser(req, res, (error?: unknown) => {
+      if (!error) return resolve();
+      const type = (error as { type?: string }).type;
+      if (type === 'entity.too.large') return reject(new TooLarge());
+      reject(new TRPCError({ code: 'BAD_REQUEST', message: commonTexts.badJson }));
+    }),
+  );
+}
+
+// Parse errors answered in the app's { message } shape.
 function jsonOnly(parser: express.RequestHandler) {
-  return (req: Request, res: Response, next: NextFunction) =>
+  return (req: Request, res: Response, next: (error?: unknown) => void) =>
     parser(req, res, (error?: unknown) => {
       if (!error) return next();
       const type = (error as { type?: string }).type;
-      if (type === 'entity.too.large') return void res.status(413).json({ message: req.path.endsWith('transcribe') ? voiceTexts.audioTooLarge : commonTexts.tooLarge });
+      if (type === 'entity.too.large') return void res.status(413).json({ message: commonTexts.tooLarge });
       return void res.status(400).json({ message: commonTexts.badJson });
     });
 }

@@ -1,14 +1,19 @@
-import { synthesizeSchema, transcribeSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
+import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceHeardSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
-import { modelProcedure } from '../ai/modelProcedure.js';
 import { synthesize } from './synthesize.js';
-import { transcribe } from './transcribe.js';
-import { voiceTurn } from './voiceTurn.js';
+import { transcribe, voiceReady } from './transcribe.js';
+import { voiceProcedure } from './voiceBudget.js';
+import { voiceHeard, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
-  transcribe: protectedProcedure.input(transcribeSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
+  /** Asked before an upload's body is read: the caller is known and voice is configured. */
+  ready: protectedProcedure.query(({ ctx }) => voiceReady(ctx)),
+  transcribe: voiceProcedure.input(transcribeSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
+  /** A binary upload (POST /api/voice/transcribe with audio/* or multipart). */
+  transcribeAudio: voiceProcedure.input(transcribeAudioSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
   /** Audio chunks as they come from the provider (streamed by POST /api/voice/synthesize). */
-  synthesize: protectedProcedure.input(synthesizeSchema).mutation(({ ctx, input, signal }) => synthesize(ctx, input, signal)),
-  /** Asks the model: the same per-minute and daily budgets as a chat message. */
-  turn: modelProcedure.input(voiceTurnSchema).mutation(({ ctx, input, signal }) => voiceTurn(ctx, input, signal)),
+  synthesize: voiceProcedure.input(synthesizeSchema).mutation(({ ctx, input, signal }) => synthesize(ctx, input, signal)),
+  /** One spoken turn: the reply's tokens as the model writes them (streamed by POST /api/voice/turn). */
+  turn: protectedProcedure.input(voiceTurnSchema).mutation(({ ctx, input, signal }) => voiceTurn(ctx, input, signal)),
+  heard: protectedProcedure.input(voiceHeardSchema).mutation(({ ctx, input }) => voiceHeard(ctx, input)),
 });

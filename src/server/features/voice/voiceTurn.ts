@@ -1,59 +1,69 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import type { voiceTurnSchema } from '../../../shared/schemas/voice.js';
+import type { voiceHeardSchema, voiceTurnSchema, VoiceTurnEvent } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
-import { Chat } from '../../db/entities/Chat.js';
-import { Message } from '../../db/entities/Message.js';
-import { ProviderError, type ChatTurn } from '../../providers/ai/types.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
-import { buildCoachContext, voiceReplyRule } from '../coach/coachContext.js';
-import { loadCoachFacts } from '../coach/coachFacts.js';
-import { coachUserOf } from '../coach/coachUser.js';
-import { newChatIsTemporary } from '../privacy/temporaryChats.js';
+import { recordHeard, runSpokenTurn, takeTurnBudget } from './spokenTurn.js';
 
-/** Turns of the call's chat the coach hears again with each new turn. */
-const historyTurns = 20;
-
-// One turn of a browser voice call: the coach answers what the user said in 2 to 3 sentences,
-// with the chat's context, and both turns are saved in the call's chat (created by the first).
+// One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
+// (a refusal is a 429 before anything streams), then the reply streams token by token while the
+// model writes it, and the turn is saved in the call's chat. Stopping the stream (the caller went
+// away) stops the model; the words written so far are kept.
 export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voiceTurnSchema>, signal?: AbortSignal) {
   const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
-  const earlier = chat
-    ? (await ctx.em.find(Message, { chat: chat.id, status: { $ne: 'streaming' } }, { orderBy: { id: 'desc' }, limit: historyTurns })).reverse()
-    : [];
-  const history: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
-  const latest: ChatTurn = { role: 'user', content: input.text };
-  const user = coachUserOf(ctx.user);
-  const facts = await loadCoachFacts(ctx.deps, ctx.em, ctx.user.id);
-  const context = await buildCoachContext({ user, history: [...history, latest], latestUserMessage: input.text, ...facts });
-
-  let reply = '';
-  try {
-    for await (const delta of ctx.deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal, path: 'voice' })) reply += delta;
-  } catch (error) {
-    if (error instanceof ProviderError) throw new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.aiError, cause: error });
-    throw error;
-  }
-  reply = reply.trim();
-  if (!reply) throw new TRPCError({ code: 'BAD_GATEWAY', message: voiceTexts.aiError });
-
-  // A call's chat follows the user's storeChatHistory like any new chat.
-  const isTemporary = chat === null && (await newChatIsTemporary(ctx.em, ctx.user.id));
-  const saved = await ctx.em.transactional(async (em) => {
-    const owned = chat ? em.merge(chat) : em.create(Chat, { owner: ctx.user.id, title: voiceTexts.chatTitle(callStamp()), isPinned: false, isTemporary });
-    owned.updatedAt = new Date();
-    const userMessage = em.create(Message, { chat: owned, role: 'user', content: input.text, status: 'complete' });
-    const coachMessage = em.create(Message, { chat: owned, role: 'assistant', content: reply, status: 'complete' });
-    await em.flush();
-    return { chat: owned, userMessage, coachMessage };
-  });
-  const { chatBus } = ctx.deps;
-  chatBus.publish(saved.chat.id, { type: 'message.created', message: saved.userMessage.toDto() });
-  chatBus.publish(saved.chat.id, { type: 'message.created', message: saved.coachMessage.toDto() });
-  return { chatId: saved.chat.id, reply };
+  const budget = await takeTurnBudget(ctx.deps, { kind: 'user', user: ctx.user, clientIp: ctx.clientIp });
+  return { events: turnEvents(ctx, chat, input.text, budget, signal) };
 }
 
-function callStamp(): string {
-  return new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof findOwnedChat>> | null, text: string, budget: Awaited<ReturnType<typeof takeTurnBudget>>, signal?: AbortSignal): AsyncGenerator<VoiceTurnEvent> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal?.addEventListener('abort', stop);
+  const pending: VoiceTurnEvent[] = [];
+  let wake: () => void = () => {};
+  let finished = false;
+  const push = (event: VoiceTurnEvent) => {
+    pending.push(event);
+    wake();
+  };
+  const turn = runSpokenTurn(ctx.deps, ctx.em, {
+    path: 'voice',
+    speaker: { kind: 'user', user: ctx.user, clientIp: ctx.clientIp },
+    chat,
+    text,
+    budget,
+    signal: controller.signal,
+    onToken: (token) => push({ type: 'token', text: token }),
+  })
+    .then(
+      (result) =>
+        push(result.outcome === 'failed' ? { type: 'error', message: voiceTexts.aiError } : { type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply }),
+      (error: unknown) => {
+        ctx.deps.log.error({ err: error }, 'voice turn failed');
+        push({ type: 'error', message: voiceTexts.aiError });
+      },
+    )
+    .finally(() => {
+      finished = true;
+      wake();
+    });
+  try {
+    for (;;) {
+      while (pending.length) yield pending.shift()!;
+      if (finished) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    controller.abort();
+    await turn;
+  }
+}
+
+/** The user interrupted the coach: the stored reply becomes the part they heard. */
+export async function voiceHeard(ctx: AuthedContext, input: z.output<typeof voiceHeardSchema>) {
+  const stored = await recordHeard(ctx.deps, ctx.em, ctx.user.id, input.messageId, input.heard);
+  if (!stored) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.heardNotInReply });
+  return { success: true as const };
 }

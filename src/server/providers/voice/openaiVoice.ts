@@ -12,31 +12,34 @@ export type SynthesizedSpeech = {
 };
 
 export interface VoiceProvider {
-  transcribe(audio: Buffer, signal?: AbortSignal): Promise<string>;
-  synthesize(text: string, voice: string, signal?: AbortSignal): Promise<SynthesizedSpeech>;
+  /** `extension` names the format for the provider (webm, wav, ogg, mp3...). */
+  transcribe(audio: Buffer | Blob, extension: string, signal?: AbortSignal): Promise<string>;
+  synthesize(text: string, voice: string, signal?: AbortSignal, format?: 'mp3' | 'pcm'): Promise<SynthesizedSpeech>;
 }
 
 export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | undefined } & Config['voice']): VoiceProvider {
   const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 1, timeout: 60_000 });
   return {
-    async transcribe(audio, signal) {
+    async transcribe(audio, extension, signal) {
       try {
         // OpenAI refuses an upload whose name lacks a known extension (STACK.md).
-        const file = await toFile(audio, 'speech.webm', { type: 'audio/webm' });
+        const file = await toFile(audio, `speech.${extension}`, { type: audio instanceof Blob && audio.type ? audio.type : `audio/${extension}` });
         const result = await client.audio.transcriptions.create({ file, model: config.transcriptionModel }, { signal });
         return result.text;
       } catch (error) {
         throw toVoiceProviderError(error, config.apiKey);
       }
     },
-    async synthesize(text, voice, signal) {
+    async synthesize(text, voice, signal, format = 'mp3') {
       try {
         const response = await client.audio.speech.create(
-          { model: config.speechModel, voice, input: text, response_format: 'mp3' },
+          { model: config.speechModel, voice, input: text, response_format: format },
           { signal },
         );
         if (!response.body) throw new ProviderError('The speech server sent no audio', { retryable: true });
-        return { contentType: response.headers.get('content-type') ?? 'audio/mpeg', chunks: readChunks(response.body, config.apiKey) };
+        // PCM is raw 24 kHz 16-bit mono little-endian samples (OpenAI's pcm format), said so explicitly.
+        const contentType = format === 'pcm' ? 'audio/L16;rate=24000;channels=1' : (response.headers.get('content-type') ?? 'audio/mpeg');
+        return { contentType, chunks: readChunks(response.body, config.apiKey) };
       } catch (error) {
         throw toVoiceProviderError(error, config.apiKey);
       }

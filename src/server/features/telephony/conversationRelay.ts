@@ -1,0 +1,271 @@
+import type { IncomingMessage } from 'node:http';
+import type { EntityManager } from '@mikro-orm/core';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
+import { phoneTexts } from '../../../shared/texts/index.js';
+import { Chat } from '../../db/entities/Chat.js';
+import { PhoneCall } from '../../db/entities/PhoneCall.js';
+import { User } from '../../db/entities/User.js';
+import { UserSettings } from '../../db/entities/UserSettings.js';
+import type { AppDeps } from '../../deps.js';
+import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
+import { firstNameOf } from '../coach/offline/language.js';
+import { RateLimitError } from '../limits/rateLimits.js';
+import { phonePinMatches } from '../phone/phoneTrust.js';
+import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';
+import { relayUrlOf } from './phoneCall.js';
+import { telephonySettingsOf } from './telephonyProvider.js';
+
+// Twilio ConversationRelay (issue 25): Twilio turns the caller's speech into `prompt` messages and
+// speaks the `text` tokens sent back. Each final prompt is one turn of the spoken-turn engine, its
+// tokens sent as the model writes them; `interrupt` aborts the model at once and stores what the
+// caller heard; `dtmf` keys in the phone PIN. The socket is bound to the call's state (phone_call)
+// by its setup message: one relay per call, for a call our webhook answered.
+
+/** Turns a call may take before the coach says goodbye. */
+const maxTurns = 20;
+/** A relay must start within this of the call being answered. */
+const setupWindowMs = 10 * 60_000;
+/** Wrong PINs a call may key in before the PIN is no longer asked for. */
+const pinTriesPerCall = 3;
+const goodbyeWords = /\b(?:bye|goodbye|good bye|hang up|that's all|that is all|nothing else|no thanks)\b/i;
+
+/** Twilio signs the handshake like a webhook: HMAC-SHA1 over the exact relay URL of the TwiML, no parameters. */
+export function isSignedRelayHandshake(deps: AppDeps, req: IncomingMessage): boolean {
+  const settings = telephonySettingsOf(deps);
+  if (!settings) return false;
+  const header = req.headers['x-twilio-signature'];
+  const signature = Array.isArray(header) ? header[0] : header;
+  return isSignedByTwilio(settings.authToken, signature, relayUrlOf(settings.publicUrl), {});
+}
+
+const setupSchema = z.object({
+  type: z.literal('setup'),
+  callSid: z.string().regex(/^CA[0-9a-fA-F]{32}$/),
+  from: z.string().max(64).optional(),
+  customParameters: z.record(z.string(), z.string()).optional(),
+});
+const promptSchema = z.object({ type: z.literal('prompt'), voicePrompt: z.string().max(4000), last: z.boolean().optional() });
+const interruptSchema = z.object({ type: z.literal('interrupt'), utteranceUntilInterrupt: z.string().max(8000).optional() });
+const dtmfSchema = z.object({ type: z.literal('dtmf'), digit: z.string().max(2) });
+const errorSchema = z.object({ type: z.literal('error'), description: z.string().max(2000).optional() });
+
+type Running = { controller: AbortController; heard: string | null; done: Promise<void> };
+
+export function attachConversationRelay(deps: AppDeps, wss: WebSocketServer): void {
+  wss.on('connection', (ws: WebSocket) => {
+    const session = new RelaySession(deps, ws);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return void ws.close(1003, 'Text messages only');
+      session.receive(data.toString()).catch((error: unknown) => {
+        deps.log.error({ err: error }, 'conversation relay failed');
+        ws.close(1011, 'The coach failed');
+      });
+    });
+    ws.on('close', () => session.hangUp());
+  });
+}
+
+class RelaySession {
+  private callId: number | null = null;
+  private callerNumber = 'unknown';
+  private setupDone: Promise<void> | null = null;
+  private running: Running | null = null;
+  private lastReply: { messageId: number; userId: number } | null = null;
+  private digits = '';
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly ws: WebSocket,
+  ) {}
+
+  async receive(raw: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const type = (message as { type?: unknown }).type;
+    if (type === 'setup') {
+      if (this.setupDone) return;
+      this.setupDone = this.setup(message);
+      return this.setupDone;
+    }
+    // Nothing before a valid setup: the socket is not a call yet.
+    if (!this.setupDone) return void this.ws.close(1008, 'Setup first');
+    await this.setupDone;
+    if (this.callId === null) return;
+    if (type === 'interrupt') return this.interrupt(interruptSchema.safeParse(message).data?.utteranceUntilInterrupt ?? null);
+    // Turns and digits run one after another; an interrupt is handled at once (above).
+    if (type === 'prompt') {
+      const prompt = promptSchema.safeParse(message).data;
+      if (!prompt || prompt.last === false || !prompt.voicePrompt.trim()) return;
+      // A new final prompt while the coach still writes: the caller spoke over it.
+      this.interrupt(null);
+      return this.enqueue(() => this.turn(prompt.voicePrompt.trim().slice(0, 2000)));
+    }
+    if (type === 'dtmf') {
+      const dtmf = dtmfSchema.safeParse(message).data;
+      if (dtmf) return this.enqueue(() => this.digit(dtmf.digit));
+      return;
+    }
+    if (type === 'error') this.deps.log.warn({ description: errorSchema.safeParse(message).data?.description }, 'conversation relay reported an error');
+  }
+
+  hangUp() {
+    this.running?.controller.abort();
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async setup(message: unknown): Promise<void> {
+    const setup = setupSchema.safeParse(message).data;
+    if (!setup) return void this.ws.close(1008, 'Bad setup');
+    const em = this.deps.orm.em.fork();
+    const call = await em.findOne(PhoneCall, { callSid: setup.callSid });
+    const claimedId = setup.customParameters?.callId;
+    const fresh = call && Date.now() - call.createdAt.getTime() < setupWindowMs;
+    // The call must be one our webhook answered, recently, with the same call id, and not relayed yet:
+    // a replayed handshake (or a second socket for the call) gets nothing.
+    if (!call || !fresh || claimedId !== String(call.id)) return void this.ws.close(1008, 'Unknown call');
+    const claimed = await em.nativeUpdate(PhoneCall, { id: call.id, relayStartedAt: null }, { relayStartedAt: new Date() });
+    if (claimed !== 1) return void this.ws.close(1008, 'Call already connected');
+    this.callId = call.id;
+    if (setup.from && /^\+[1-9]\d{6,14}$/.test(setup.from)) this.callerNumber = setup.from;
+  }
+
+  private interrupt(utterance: string | null) {
+    const running = this.running;
+    if (running) {
+      running.heard = utterance;
+      running.controller.abort();
+      return;
+    }
+    // The model had finished; Twilio was still speaking it: the stored reply becomes what was heard.
+    const last = this.lastReply;
+    if (last && utterance !== null) {
+      void recordHeard(this.deps, this.deps.orm.em.fork(), last.userId, last.messageId, utterance).catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'what the caller heard was not stored'),
+      );
+    }
+  }
+
+  private send(token: string, last: boolean) {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ type: 'text', token, last }));
+  }
+
+  private say(text: string) {
+    this.send(text, false);
+    this.send('', true);
+  }
+
+  private end() {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify({ type: 'end' }));
+  }
+
+  private async loadCall(em: EntityManager) {
+    const call = await em.findOneOrFail(PhoneCall, this.callId!);
+    const owner = call.owner ? await em.findOne(User, call.owner.id) : null;
+    return { call, owner };
+  }
+
+  private async turn(said: string): Promise<void> {
+    const em = this.deps.orm.em.fork();
+    const { call, owner } = await this.loadCall(em);
+    if (goodbyeWords.test(said) && said.split(/\s+/).length <= 6) {
+      this.say(phoneTexts.goodbye);
+      this.end();
+      return;
+    }
+    if (call.turns >= maxTurns) {
+      this.say(phoneTexts.goodbye);
+      this.end();
+      return;
+    }
+    const speaker: Speaker = owner ? { kind: 'user', user: owner, clientIp: `phone:${this.callerNumber}` } : { kind: 'unknown', budgetKey: `phone:${this.callerNumber}` };
+    let budget;
+    try {
+      budget = await takeTurnBudget(this.deps, speaker);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      this.say(phoneTexts.tooManyTurns);
+      this.end();
+      return;
+    }
+    const chat = owner && call.chat ? await em.findOne(Chat, { id: call.chat.id, owner: owner.id }) : null;
+    const controller = new AbortController();
+    let finish: () => void = () => {};
+    const running: Running = { controller, heard: null, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.running = running;
+    this.lastReply = null;
+    try {
+      const result = await runSpokenTurn(this.deps, em, {
+        path: 'phone',
+        speaker,
+        chat,
+        text: said,
+        budget,
+        signal: controller.signal,
+        onToken: (token) => this.send(token, false),
+        heard: () => running.heard,
+        chatTitle: phoneTexts.phoneChatTitle,
+      });
+      if (result.outcome === 'failed') {
+        // The call goes on: a short apology, and the caller may say it again.
+        this.say(phoneTexts.apology);
+        return;
+      }
+      if (!result.interrupted) this.send('', true);
+      call.turns += 1;
+      if (result.chat && !call.chat) call.chat = result.chat;
+      await em.flush();
+      if (owner && result.messageId !== null && !result.interrupted) this.lastReply = { messageId: result.messageId, userId: owner.id };
+    } finally {
+      this.running = null;
+      finish();
+    }
+  }
+
+  private async digit(digit: string): Promise<void> {
+    if (!/^[0-9]$/.test(digit)) {
+      this.digits = '';
+      return;
+    }
+    const em = this.deps.orm.em.fork();
+    const { call, owner } = await this.loadCall(em);
+    if (owner || !call.pinUser) return;
+    this.digits += digit;
+    if (this.digits.length < 4) return;
+    const pin = this.digits;
+    this.digits = '';
+    const pinUserId = call.pinUser.id;
+    const settings = await em.findOne(UserSettings, { user: pinUserId });
+    // Wrong PINs are counted per call and per account over every call, so guessing takes forever.
+    const matches = settings?.phonePinHash ? await phonePinMatches(pin, settings.phonePinHash) : false;
+    if (matches) {
+      const user = await em.findOneOrFail(User, pinUserId);
+      call.owner = user;
+      call.pinUser = null;
+      await em.flush();
+      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? "there"));
+      return;
+    }
+    call.pinAttempts += 1;
+    let locked = call.pinAttempts >= pinTriesPerCall;
+    try {
+      await this.deps.rateLimits.phonePin.consume(`user:${pinUserId}`);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      locked = true;
+    }
+    if (locked) call.pinUser = null;
+    await em.flush();
+    this.say(locked ? phoneTexts.pinLocked : phoneTexts.pinWrong);
+  }
+}

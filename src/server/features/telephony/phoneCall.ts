@@ -1,0 +1,88 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
+import { phoneTexts } from '../../../shared/texts/index.js';
+import { PhoneCall } from '../../db/entities/PhoneCall.js';
+import { User } from '../../db/entities/User.js';
+import { UserSettings } from '../../db/entities/UserSettings.js';
+import type { AppDeps } from '../../deps.js';
+import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
+import { firstNameOf } from '../coach/offline/language.js';
+import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
+import { relayPath } from './telephonyProvider.js';
+
+// A call answered (incoming, or one the coach placed): the call's state is made once per CallSid
+// (phone_call), deciding who the caller is, and the call is handed to ConversationRelay, which
+// speaks and listens while the relay socket (conversationRelay.ts) streams the coach's words.
+//
+// Who the caller is (issue 22): the user who asked the coach to call (the signed URL of a placed
+// call); on an incoming call the user whose VERIFIED number is `From` only when Twilio attests it
+// fully (StirVerstat TN-Validation-Passed-A); a verified number without that attestation may key in
+// its account's phone PIN; anyone else is an unknown caller. A replay of the webhook finds the
+// state already made and changes nothing.
+
+export type WebhookParams = Record<string, string>;
+type Ctx = { deps: AppDeps; em: EntityManager; publicUrl: string };
+
+/** Twilio's full attestation of the caller ID (SHAKEN/STIR). */
+export const fullAttestation = 'TN-Validation-Passed-A';
+
+const callSidPattern = /^CA[0-9a-fA-F]{32}$/;
+
+export async function answerCall(ctx: Ctx, query: WebhookParams, params: WebhookParams): Promise<string> {
+  const response = newVoiceResponse();
+  const callSid = params.CallSid ?? '';
+  if (!callSidPattern.test(callSid)) {
+    response.hangup();
+    return response.toString();
+  }
+  const call = await callStateOf(ctx.em, callSid, query, params);
+  const owner = call.owner ? await ctx.em.findOne(User, call.owner.id) : null;
+  const { relay } = ctx.deps.config.twilio;
+  const greeting = owner ? phoneTexts.greeting(firstNameOf(owner.fullName)) : call.pinUser ? phoneTexts.welcomePin : (relay.welcomeGreeting ?? phoneTexts.greeting(null));
+  const connect = response.connect();
+  const conversation = connect.conversationRelay({
+    url: relayUrlOf(ctx.publicUrl),
+    welcomeGreeting: greeting,
+    language: relay.language,
+    ...(relay.voice ? { voice: relay.voice } : {}),
+    dtmfDetection: true,
+    interruptible: 'any',
+  });
+  // Identifies the call to the relay socket, with the CallSid of its setup message.
+  conversation.parameter({ name: 'callId', value: String(call.id) });
+  return response.toString();
+}
+
+/** wss:// for an https PUBLIC_URL (Twilio requires it), ws:// for http (tests). */
+export function relayUrlOf(publicUrl: string): string {
+  return `${publicUrl.replace(/^http/, 'ws')}${relayPath}`;
+}
+
+/** The call's state, made by the first webhook of the call; a later (or replayed) one reads it. */
+async function callStateOf(em: EntityManager, callSid: string, query: WebhookParams, params: WebhookParams): Promise<PhoneCall> {
+  const existing = await em.findOne(PhoneCall, { callSid });
+  if (existing) return existing;
+  const outbound = (params.Direction ?? 'inbound').startsWith('outbound');
+  let owner: number | null = null;
+  let pinUser: number | null = null;
+  if (outbound && query.user && /^\d{1,12}$/.test(query.user)) {
+    owner = (await em.findOne(User, Number(query.user)))?.id ?? null;
+  } else if (!outbound) {
+    const from = params.From ?? '';
+    const candidate = /^\+[1-9]\d{6,14}$/.test(from) ? await userIdOfVerifiedPhone(em, from) : null;
+    if (candidate !== null && params.StirVerstat === fullAttestation) owner = candidate;
+    else if (candidate !== null) {
+      const settings = await em.findOne(UserSettings, { user: candidate });
+      if (settings?.phonePinHash) pinUser = candidate;
+    }
+  }
+  try {
+    const call = em.create(PhoneCall, { callSid, owner, pinUser, direction: outbound ? 'outbound' : 'inbound' });
+    await em.flush();
+    return call;
+  } catch (error) {
+    // The same webhook twice at once: the first made the state.
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    const fork = em.fork();
+    return fork.findOneOrFail(PhoneCall, { callSid });
+  }
+}

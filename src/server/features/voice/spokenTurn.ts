@@ -1,0 +1,151 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
+import { voiceTexts } from '../../../shared/texts/index.js';
+import { Chat } from '../../db/entities/Chat.js';
+import { Message } from '../../db/entities/Message.js';
+import type { User } from '../../db/entities/User.js';
+import type { AppDeps } from '../../deps.js';
+import type { ChatTurn } from '../../providers/ai/types.js';
+import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
+import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
+import { loadCoachFacts } from '../coach/coachFacts.js';
+import { coachUserOf } from '../coach/coachUser.js';
+import { consumeChatMessage } from '../limits/chatLimit.js';
+import { newChatIsTemporary } from '../privacy/temporaryChats.js';
+
+// The one spoken-turn engine (issue 25, DESIGN rule 11): a transcript in, the coach's reply
+// streamed out token by token, interruption, the turn saved in the call's chat following the
+// user's storeChatHistory, the budgets of a turn, and whose data the speaker may hear. The browser
+// call (voice.rest.ts) and the phone (telephony/conversationRelay.ts) are two front ends of it.
+
+/**
+ * Who speaks: a signed-in user, whose coach knows them, or an unknown phone caller, who gets the
+ * generic coach with nothing of any user in its context.
+ */
+export type Speaker = { kind: 'user'; user: User; clientIp: string } | { kind: 'unknown'; budgetKey: string };
+
+/** Turns of the call's chat the coach hears again with each new turn. */
+const historyTurns = 20;
+
+/**
+ * Takes the budgets of one turn before anything reaches the model: a user's per-minute chat limit
+ * and daily model quota (shared with their chats), an unknown caller's chat limit by number.
+ * Throws RateLimitError (429 with Retry-After) when a budget refuses.
+ */
+export async function takeTurnBudget(deps: AppDeps, speaker: Speaker): Promise<ModelTurn> {
+  if (speaker.kind === 'unknown') {
+    await deps.rateLimits.chat.consume(speaker.budgetKey);
+    return { refund: async () => {} };
+  }
+  const ctx = { deps, user: speaker.user, clientIp: speaker.clientIp };
+  await consumeChatMessage(ctx);
+  return takeModelTurn(ctx);
+}
+
+export type SpokenTurnInput = {
+  speaker: Speaker;
+  /** The call's chat (the speaker's own), null until the first turn creates it. */
+  chat: Chat | null;
+  /** What the speaker said (the transcript). */
+  text: string;
+  /** The budget takeTurnBudget took for this turn: given back when the coach fails before a word. */
+  budget: ModelTurn;
+  /** Aborting stops the model's stream at once (an interruption or a hang-up). */
+  signal: AbortSignal;
+  /** Each token of the reply as the model writes it. */
+  onToken: (token: string) => void;
+  /**
+   * What the speaker heard of the reply when they interrupted it; read once the stream has ended.
+   * Null: all of what was written.
+   */
+  heard?: () => string | null;
+  /** The title of a chat the first turn creates. */
+  chatTitle?: (stamp: string) => string;
+  /** Which front end the turn came from, for the model-turn metrics (the browser or the phone). */
+  path: 'voice' | 'phone';
+};
+
+export type SpokenTurnResult =
+  /** The turn was saved; `reply` is what is stored (what was heard when interrupted). */
+  | { outcome: 'answered'; chat: Chat | null; messageId: number | null; reply: string; interrupted: boolean }
+  /** The model failed before writing anything; the budget was given back and nothing was saved. */
+  | { outcome: 'failed' };
+
+/** Runs one turn: streams the reply through onToken and saves it; never throws for a model failure. */
+export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
+  const { speaker, chat } = input;
+  const earlier = chat
+    ? (await em.find(Message, { chat: chat.id, status: { $ne: 'streaming' } }, { orderBy: { id: 'desc' }, limit: historyTurns })).reverse()
+    : [];
+  const history: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
+  const latest: ChatTurn = { role: 'user', content: input.text };
+  const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
+  // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
+  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : { mail: null };
+  const contextInput = { user, history: [...history, latest], latestUserMessage: input.text, ...facts };
+  const context = speaker.kind === 'user' ? await buildCoachContext(contextInput) : await buildCoachContext(contextInput, [coachRole]);
+
+  let reply = '';
+  let failed = false;
+  try {
+    for await (const delta of deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal: input.signal, path: input.path })) {
+      if (input.signal.aborted) break;
+      reply += delta;
+      input.onToken(delta);
+    }
+  } catch (error) {
+    if (!input.signal.aborted) {
+      failed = true;
+      deps.log.warn({ err: error }, 'the coach failed on a spoken turn');
+    }
+  }
+  const interrupted = input.signal.aborted;
+  if (failed && !reply.trim()) {
+    await input.budget.refund();
+    return { outcome: 'failed' };
+  }
+  const heard = interrupted ? (input.heard?.() ?? reply) : reply;
+  if (speaker.kind === 'unknown') return { outcome: 'answered', chat: null, messageId: null, reply: heard.trim(), interrupted };
+  const saved = await saveSpokenTurn(deps, em, speaker.user, chat, input.text, heard.trim(), interrupted || failed, input.chatTitle ?? voiceTexts.chatTitle);
+  return { outcome: 'answered', chat: saved.chat, messageId: saved.messageId, reply: heard.trim(), interrupted };
+}
+
+/** Both sides of a turn in the call's chat (created by the first turn, temporary while storeChatHistory is off). */
+async function saveSpokenTurn(deps: AppDeps, em: EntityManager, user: User, chat: Chat | null, said: string, reply: string, cut: boolean, title: (stamp: string) => string) {
+  const isTemporary = chat === null && (await newChatIsTemporary(em, user.id));
+  const saved = await em.transactional(async (tx) => {
+    const owned = chat ? tx.merge(chat) : tx.create(Chat, { owner: user.id, title: title(callStamp()), isPinned: false, isTemporary });
+    owned.updatedAt = new Date();
+    const userMessage = tx.create(Message, { chat: owned, role: 'user', content: said, status: 'complete' });
+    // A reply cut short (interrupted, or the model broke off) keeps the words that were said, marked stopped.
+    const coachMessage = reply ? tx.create(Message, { chat: owned, role: 'assistant', content: reply, status: cut ? 'stopped' : 'complete' }) : null;
+    await tx.flush();
+    return { chat: owned, userMessage, coachMessage };
+  });
+  deps.chatBus.publish(saved.chat.id, { type: 'message.created', message: saved.userMessage.toDto() });
+  if (saved.coachMessage) deps.chatBus.publish(saved.chat.id, { type: 'message.created', message: saved.coachMessage.toDto() });
+  return { chat: saved.chat, messageId: saved.coachMessage?.id ?? null };
+}
+
+/**
+ * The speaker interrupted a reply already saved (the model had finished; its speech had not): the
+ * stored reply becomes what was heard. Only the owner's coach message, and only a beginning of it
+ * (spacing aside): nothing else can be written through this.
+ */
+export async function recordHeard(deps: AppDeps, em: EntityManager, userId: number, messageId: number, heard: string): Promise<boolean> {
+  const message = await em.findOne(Message, { id: messageId, role: 'assistant', chat: { owner: userId } });
+  if (!message) throw new TRPCError({ code: 'NOT_FOUND', message: voiceTexts.turnNotFound });
+  const said = heard.replace(/\s+/g, ' ').trim();
+  const full = message.content.replace(/\s+/g, ' ').trim();
+  if (!full.startsWith(said)) return false;
+  if (said === full) return true;
+  message.content = said;
+  message.status = 'stopped';
+  await em.flush();
+  deps.chatBus.publish(message.chat.id, { type: 'message.completed', message: message.toDto() });
+  return true;
+}
+
+function callStamp(): string {
+  return `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
