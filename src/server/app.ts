@@ -9,6 +9,7 @@ import { goalsRestRoutes } from './features/goals/goals.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
+import { phoneRestRoutes } from './features/phone/phone.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/writing-analysis'], writingStyleRestRoutes(deps)));
   app.use(under(['/api/api-keys'], apiKeysRestRoutes(deps)));
   app.use(under(['/api/goals'], goalsRestRoutes(deps)));
+  app.use(under(['/api/phone'], phoneRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

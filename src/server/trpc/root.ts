@@ -4,6 +4,7 @@ import { goalsRouter } from '../features/goals/goals.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
+import { phoneRouter } from '../features/phone/phone.router.js';
 import { privacyRouter } from '../features/privacy/privacy.router.js';
 import { profileRouter } from '../features/profile/profile.router.js';
 import { microsoftRouter } from '../features/microsoft/microsoft.router.js';
@@ -25,6 +26,7 @@ export const appRouter = router({
   voice: voiceRouter,
   apiKeys: apiKeysRouter,
   goals: goalsRouter,
+  phone: phoneRouter,
 });
 
 export type AppRouter = typeof appRouter;

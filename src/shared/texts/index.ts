@@ -17,3 +17,4 @@ export { limitTexts } from './limits.js';
 export { sessionTexts } from './sessions.js';
 export { apiKeyTexts } from './apiKeys.js';
 export { goalTexts } from './goals.js';
+export { phoneVerificationTexts } from './phoneVerification.js';

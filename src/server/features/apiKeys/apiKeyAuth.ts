@@ -5,6 +5,7 @@ import { apiKeyTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { Session } from '../auth/session.js';
 import { RateLimitError } from '../limits/rateLimits.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 // `Authorization: Bearer aic_...` signs a request in as the key's owner (issue 15). The key is
 // 'aic_' and 32 random bytes in base64url; the database keeps its SHA-256 only. Every request
@@ -52,7 +53,7 @@ export async function apiKeySession(deps: AppDeps, token: string, clientIp: stri
   const row = rows[0];
   if (!row) {
     try {
-      await deps.rateLimits.loginPerAddress.consume(clientIp);
+      await deps.rateLimits.loginPerAddress.consume(rateLimitAddressKey(clientIp));
     } catch (error) {
       if (!(error instanceof RateLimitError)) throw error;
       throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);

@@ -4,6 +4,7 @@ import { authTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 // Every attempt consumes a point of its address's and its username's budget before the password
 // is checked, so attempts in flight together (or batched) count one by one. A success gives the
@@ -11,14 +12,15 @@ import { hashPassword, needsRehash, verifyPassword } from './password.js';
 export async function login(ctx: DbContext, input: LoginInput) {
   const usernameKey = input.username.toLowerCase();
   const { rateLimits, config } = ctx.deps;
-  await rateLimits.loginPerAddress.consume(ctx.clientIp);
+  const address = rateLimitAddressKey(ctx.clientIp);
+  await rateLimits.loginPerAddress.consume(address);
   await rateLimits.loginPerUsername.consume(usernameKey);
   const user = await ctx.em.findOne(User, { usernameKey });
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !passwordOk || (user.isDemo && !config.demoMode)) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidCredentials });
   }
-  await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
+  await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(address)]);
   // Hashes of an older, cheaper cost are replaced now that the password is at hand.
   if (needsRehash(user.passwordHash)) {
     user.passwordHash = await hashPassword(input.password);

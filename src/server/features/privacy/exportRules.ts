@@ -28,6 +28,7 @@ export const exportRules: Record<string, ExportRule> = {
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
+  PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,
