@@ -15,6 +15,7 @@ import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.res
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
+import { authenticateLargeBodies } from './http/largeBodyGate.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.set('trust proxy', deps.config.trustProxy);
   app.use(securityHeaders(Boolean(options.clientMiddleware)));
   app.use(strictTransportSecurity(deps.config.trustProxy));
+  // Before any route or body parser: a body over 100 KB is read only for a signed-in sender.
+  app.use(authenticateLargeBodies(deps));
 
   // Liveness, readiness and the keep-alive ping of the phone guide (SPEC section 2).
   app.get('/ping', (_req, res) => void res.type('text/plain').send('pong'));

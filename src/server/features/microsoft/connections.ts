@@ -58,18 +58,18 @@ export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, e
   const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
   if (!expiring(connection) || !connection.refreshTokenSealed || !identity) {
+    let accessToken: string;
     try {
-      const accessToken = cipher.open(connection.accessTokenSealed, bindingOf(connection));
-      await sealAgainIfLegacy(deps, em, connection);
-      return accessToken;
+      accessToken = cipher.open(connection.accessTokenSealed, bindingOf(connection));
     } catch (error) {
-      // Sealed with a key this server no longer has (rotated out): only signing in again helps.
-      if (error instanceof TokenKeyUnknownError) {
-        connection.needsReconnect = true;
-        throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
-      }
-      throw error;
+      // Sealed with a key this server no longer has (rotated out), or not for this user and
+      // service (a value moved between rows fails its authentication): only signing in again helps.
+      deps.log.warn({ connectionId: connection.id, unknownKey: error instanceof TokenKeyUnknownError }, 'a sealed Microsoft token does not open');
+      connection.needsReconnect = true;
+      throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
     }
+    await sealAgainIfLegacy(deps, em, connection);
+    return accessToken;
   }
   const key = `${connection.user.id}:${connection.service}`;
   let flight = refreshes.get(key);
