@@ -11,8 +11,17 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../../src');
 
-/** Dynamic patterns, by file, with why they are linear. */
-const reviewedDynamic: Record<string, string> = {};
+/**
+ * Patterns built at run time, by file, reviewed by hand (recheck cannot see them here): none is
+ * built from a request's text; each is a fixed word list or a field label from the code.
+ */
+const reviewedDynamic: Record<string, string> = {
+  'server/features/coach/mailContext.ts': "`^${name}: (.*)$` per line (m flag), name a fixed label: one scan per line",
+  'server/features/coach/writingStyleContext.ts': '`^${name}: (.*?)( \\(replace [Name]...\\))?$` per line, name a fixed label',
+  'server/features/coach/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
+  'shared/goalDraft.ts': 'number ranges and dates from a fixed number pattern and the month names',
+  'server/features/writingStyle/analyzeStyle.test.ts': 'a test, never run on input',
+};
 
 type Found = { file: string; line: number; source: string; flags: string };
 
@@ -88,7 +97,7 @@ describe('regular expressions in src/', () => {
     const flagged: string[] = [];
     for (const [key, places] of unique) {
       const first = places[0]!;
-      const result = await check(first.source, first.flags, { timeout: 10_000 });
+      const result = await check(first.source, first.flags, { checker: 'automaton', timeout: 20_000 });
       if (result.status !== 'safe') {
         const why = result.status === 'vulnerable' ? result.complexity.summary : result.status;
         flagged.push(`${key} (${why}) at ${places.map((p) => `${p.file}:${p.line}`).join(', ')}`);

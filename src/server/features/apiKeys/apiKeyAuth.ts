@@ -33,7 +33,10 @@ export function hashApiKey(key: string): string {
 export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
   const header = headers.authorization;
   if (!header) return undefined;
-  const token = /^Bearer\s+(\S*)\s*$/i.exec(header)?.[1] ?? '';
+  // 'Bearer', whitespace, the token, maybe trailing whitespace (read without a backtracking pattern).
+  const scheme = /^Bearer\s+/i.exec(header);
+  const rest = scheme ? header.slice(scheme[0].length).trimEnd() : '';
+  const token = /\s/.test(rest) ? '' : rest;
   if (token.startsWith(keyPrefix) || !headers.cookie) return token;
   return undefined;
 }
