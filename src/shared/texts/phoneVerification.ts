@@ -6,6 +6,7 @@ export const phoneVerificationTexts = {
   notVerified: 'Not verified',
   verify: 'Verify',
   verifyTitle: 'Verify your phone',
+  numberToVerify: 'Phone number to verify',
   codeSent: (phone: string) => `We sent a 6-digit code to ${phone}. Enter it below within 10 minutes.`,
   codeLabel: 'Verification code',
   codePlaceholder: '123456',

@@ -13,6 +13,7 @@ import { DataRightsSection } from './DataRightsSection';
 import { ActiveSessions } from './ActiveSessions';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
+import { PhoneTrustSettings } from './PhoneTrustSettings';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
 import { ProfileSettingsForm } from './ProfileSettingsForm';
 import classes from './settings.module.css';
@@ -47,6 +48,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
         <Tabs.Panel value="profile">
           {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+          <PhoneTrustSettings key={`${data.profile.phone}-${data.phoneTrust.verified}`} phone={data.profile.phone} trust={data.phoneTrust} />
           <ActiveSessions />
           <ApiKeys />
         </Tabs.Panel>
