@@ -17,6 +17,7 @@ async function lastCodeTo(request: import('@playwright/test').APIRequestContext,
 }
 
 test('verifies the phone with the texted code, sets and removes the PIN, and only the verified number is called', async ({ page }) => {
+  test.setTimeout(120_000);
   const username = `verifier${Date.now()}`;
   const phone = `+1555${String(Date.now()).slice(-7)}`;
   expect((await page.request.post('/api/auth/register', { data: { username, password: 'secret-pass', fullName: 'Vera Phone' } })).status()).toBe(201);
@@ -30,8 +31,10 @@ test('verifies the phone with the texted code, sets and removes the PIN, and onl
   await page.getByRole('link', { name: phoneVerificationTexts.verifyInSettings }).click();
   await expect(page).toHaveURL(/\/settings/);
 
-  const section = page.locator('form, div').filter({ has: page.getByRole('heading', { name: phoneVerificationTexts.verifyTitle }) }).last();
+  await expect(page.getByRole('heading', { name: phoneVerificationTexts.verifyTitle })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.getByLabel(phoneVerificationTexts.numberToVerify).fill(phone);
+  await expect(page.getByLabel(phoneVerificationTexts.numberToVerify)).toHaveValue(phone);
   await page.getByRole('button', { name: phoneVerificationTexts.verify, exact: true }).click();
   await expect(page.getByText(phoneVerificationTexts.codeSent(phone))).toBeVisible();
 
@@ -46,7 +49,7 @@ test('verifies the phone with the texted code, sets and removes the PIN, and onl
   await page.getByLabel(phoneVerificationTexts.codeLabel).fill(code);
   await page.getByRole('button', { name: phoneVerificationTexts.confirm }).click();
   await expect(page.getByText(phoneVerificationTexts.verifiedToast)).toBeVisible();
-  await expect(section.getByText(phoneVerificationTexts.verified, { exact: true })).toBeVisible();
+  await expect(page.getByText(phoneVerificationTexts.verified, { exact: true })).toBeVisible();
 
   // The phone PIN: a bad one is refused, a good one set, then removed.
   await page.getByLabel(phoneVerificationTexts.pinLabel).fill('12a');
