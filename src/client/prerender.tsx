@@ -5,6 +5,7 @@ import { renderToString } from 'react-dom/server';
 import { App, createAppRouter } from './App';
 import { AppShellPlaceholder } from './components/shell/AppShellPlaceholder';
 import { colorSchemeManager, theme } from './lib/theme';
+import { trimEndChars } from '../shared/trimText.js';
 
 // The build's prerendering entry (vite.config.ts, SSR build; scripts/prerender.mjs): a public
 // page rendered to HTML as the browser's first render draws it, for the server to send before
@@ -26,7 +27,7 @@ export async function render(url: string): Promise<{ html: string; statusCode: n
 /** Every path a client route answers (the server sends the not-found page for any other). */
 export function routePaths(): string[] {
   const router = createAppRouter({ queryClient: new QueryClient(), history: createMemoryHistory(), origin, prerendering: true });
-  return Object.keys(router.routesByPath).map((route) => (route.length > 1 ? route.replace(/\/+$/, '') : route));
+  return Object.keys(router.routesByPath).map((route) => (route.length > 1 ? trimEndChars(route, '/') : route));
 }
 
 /**

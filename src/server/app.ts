@@ -12,12 +12,14 @@ import { meetingsRestRoutes } from './features/meetings/meetings.rest.js';
 import { authRestRoutes } from './features/auth/auth.rest.js';
 import { hasSessionCookie } from './features/auth/session.js';
 import { chatRestRoutes } from './features/chats/chats.rest.js';
+import { phoneRestRoutes } from './features/phone/phone.rest.js';
 import { microsoftRestRoutes } from './features/microsoft/microsoft.rest.js';
 import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.rest.js';
 import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
+import { authenticateLargeBodies } from './http/largeBodyGate.js';
 import { httpContext } from './http/requestContext.js';
 import { errorHandler, notFoundJson } from './http/rest.js';
 import { requestLog } from './http/requestLog.js';
@@ -73,6 +75,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   }
   app.use(securityHeaders(Boolean(options.clientMiddleware)));
   app.use(strictTransportSecurity(deps.config.trustProxy));
+  // Before any route or body parser: a body over 100 KB is read only for a signed-in sender.
+  app.use(authenticateLargeBodies(deps));
 
   // Liveness, readiness and the keep-alive ping of the phone guide (SPEC section 2).
   app.get('/ping', (_req, res) => void res.type('text/plain').send('pong'));
@@ -128,6 +132,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/memories'], memoriesRestRoutes(deps)));
   app.use(under(['/api/search'], searchRestRoutes(deps)));
   app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
+  app.use(under(['/api/phone'], phoneRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { trimEndChars } from '../shared/trimText.js';
 
 // The one place that reads the environment (DESIGN rule 5). Every variable is listed, with a
 // comment, in .env.example; a bad value stops the start with a message naming the variable.
@@ -158,9 +159,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientId: e.MICROSOFT_CLIENT_ID,
       clientSecret: e.MICROSOFT_CLIENT_SECRET,
       tenantId: e.MICROSOFT_TENANT_ID,
-      authorityHost: e.MICROSOFT_AUTHORITY_HOST.replace(/\/+$/, ''),
-      graphBaseUrl: e.MICROSOFT_GRAPH_BASE_URL.replace(/\/+$/, ''),
-      publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+      authorityHost: trimEndChars(e.MICROSOFT_AUTHORITY_HOST, '/'),
+      graphBaseUrl: trimEndChars(e.MICROSOFT_GRAPH_BASE_URL, '/'),
+      publicUrl: (e.PUBLIC_URL === undefined ? undefined : trimEndChars(e.PUBLIC_URL, '/')),
       tokenKey: e.TOKEN_ENCRYPTION_KEY,
       previousTokenKeys: (e.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
     },
@@ -169,11 +170,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accountSid: e.TWILIO_ACCOUNT_SID,
       authToken: e.TWILIO_AUTH_TOKEN,
       phoneNumber: e.TWILIO_PHONE_NUMBER,
-      apiBaseUrl: e.TWILIO_API_BASE_URL.replace(/\/+$/, ''),
+      apiBaseUrl: trimEndChars(e.TWILIO_API_BASE_URL, '/'),
       allowedCountryPrefixes: e.TWILIO_ALLOWED_COUNTRY_PREFIXES.split(',').map((prefix) => prefix.trim()),
       relay: { voice: e.TWILIO_RELAY_VOICE, language: e.TWILIO_RELAY_LANGUAGE, welcomeGreeting: e.TWILIO_RELAY_WELCOME_GREETING },
     },
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl: (e.PUBLIC_URL === undefined ? undefined : trimEndChars(e.PUBLIC_URL, '/')),
     sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS },
     rateLimits: {
       loginPerUsername: e.RATE_LIMIT_LOGIN_PER_USERNAME,

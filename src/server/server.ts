@@ -183,6 +183,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
     const app = createApp(deps, { clientMiddleware: client?.middleware, metrics });
     httpServer.on('request', app);
+    // `Expect: 100-continue` is answered by the app (http/largeBodyGate.ts), once the sender of a
+    // large body is known, instead of by Node at once: an unknown sender never sends the body.
+    httpServer.on('checkContinue', app);
 
     // One port for HTTP and both WebSocket endpoints; upgrades are routed by path.
     const trpcWss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });

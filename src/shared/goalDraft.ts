@@ -1,4 +1,5 @@
 import type { GoalFramework } from './schemas/goals.js';
+import { trimEndChars } from './trimText.js';
 
 // 'Save as goal' (issue 12): a coach reply that holds the result of a SMART, OKR or GROW
 // conversation becomes a goal draft: framework, title, due date and key results with a start, a
@@ -19,24 +20,24 @@ const maxTitle = 200;
 const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 export function goalDraftFromReply(text: string, today = new Date()): GoalDraft | null {
-  const smart = /Here is your SMART goal[^\n]*:\s*\n+\s*>\s*\*\*(.+?)\*\*/i.exec(text);
+  const smart = /Here is your SMART goal[^\n:]{0,200}:[ \t]*\n\s*>[ \t]*\*\*([^*\n]+)\*\*/i.exec(text);
   if (smart) {
     const statement = smart[1]!.trim().replace(/\.$/, '');
-    const measured = /\(([^)]*\d[^)]*)\)/.exec(statement)?.[1];
+    const measured = [...statement.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]!).find((inside) => /\d/.test(inside));
     return {
       framework: 'SMART',
       title: cut(statement),
       dueDate: dueDateIn(statement, today) ?? inDays(today, 90),
-      keyResults: [keyResultFrom(measured ?? statement, cut(statement.replace(/\s*\([^)]*\)/, '').replace(/\s+(by|before|within|until)\s.*$/i, '')))],
+      keyResults: [keyResultFrom(measured ?? statement, cut(cutAtFirst(statement.replace(/\([^()]*\)/, '').replace(/\s+/g, ' '), / (?:by|before|within|until) /i).trim()))],
     };
   }
-  const okr = /Here are your OKRs([^\n:]*):/i.exec(text);
+  const okr = /Here are your OKRs([^\n:]{0,200}):/i.exec(text);
   if (okr) {
     const objective = /\*\*Objective:\*\*\s*(.+)/i.exec(text)?.[1]?.trim();
     if (!objective) return null;
     const list = text.slice(text.search(/\*\*Key results:\*\*/i) + 1);
-    const keyResults = [...list.matchAll(/^\s*\d+\.\s+(.+)$/gm)]
-      .map((m) => m[1]!.replace(/\s*\(add a target number\)\s*$/i, '').trim())
+    const keyResults = [...list.matchAll(/^[ \t]*\d{1,3}\.[ \t]+(\S.*)$/gm)]
+      .map((m) => withoutSuffix(m[1]!.trim(), '(add a target number)').trim())
       .filter((kr) => kr && kr !== '(not answered)')
       .slice(0, 10)
       .map((kr) => keyResultFrom(kr, cut(kr)));
@@ -142,11 +143,22 @@ function toNumber(text: string): number {
 }
 
 function cleanUnit(unit: string): string {
-  const trimmed = unit.trim().replace(/\s+(by|before|within|until|in|for)\b.*$/i, '').replace(/[.,;:]+$/, '');
+  const trimmed = trimEndChars(cutAtFirst(unit.trim(), /\s(?:by|before|within|until|in|for)\b/i).trimEnd(), '.,;:');
   return trimmed.slice(0, 40);
 }
 
 function cut(text: string): string {
   const clean = text.replace(/\*\*/g, '').trim();
   return clean.length <= maxTitle ? clean : `${clean.slice(0, maxTitle - 1)}…`;
+}
+
+/** `text` up to the first match of `pattern` (all of it when there is none). */
+function cutAtFirst(text: string, pattern: RegExp): string {
+  const found = pattern.exec(text);
+  return found ? text.slice(0, found.index) : text;
+}
+
+/** `text` without `suffix` (any case) at its end. */
+function withoutSuffix(text: string, suffix: string): string {
+  return text.toLowerCase().endsWith(suffix) ? text.slice(0, text.length - suffix.length) : text;
 }

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { phoneTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, userMessages } from './support/chatPage';
 import { spokenSentence, voiceReply } from './support/fakeMicrophone';
+import { ports } from '../../playwright.config';
 
 // A call takes real seconds of (fake) speech, and a loaded machine makes every step slower.
 test.describe.configure({ timeout: 120_000 });
@@ -86,6 +87,13 @@ test('speaking over the coach stops it mid-sentence, the next turn is heard, and
 });
 
 test('the phone page: three cards, the phone dialog validates, calls, ends and starts anew', async ({ page }) => {
+  // The coach calls only an account's verified number (issue 22): a registered user verifies one.
+  const phone = `+1555${String(Date.now()).slice(-7)}`;
+  expect((await page.request.post('/api/auth/register', { data: { username: `caller${Date.now()}`, password: 'secret-pass', fullName: 'Cal Caller' } })).status()).toBe(201);
+  expect((await page.request.post('/api/phone/verification', { data: { phoneNumber: phone } })).status()).toBe(200);
+  const texts = (await (await page.request.get(`http://127.0.0.1:${ports.twilioFake}/fake/messages`)).json()) as Array<{ to: string; body: string }>;
+  const code = /\b(\d{6})\b/.exec(texts.filter((m) => m.to === phone).at(-1)?.body ?? '')?.[1];
+  expect((await page.request.post('/api/phone/verification/confirm', { data: { code } })).status()).toBe(200);
   await page.goto('/app');
   await page.getByRole('link', { name: 'Voice Assistant' }).click();
   await expect(page).toHaveURL(/\/phone-calls$/);
@@ -103,7 +111,7 @@ test('the phone page: three cards, the phone dialog validates, calls, ends and s
   await dialog.getByRole('button', { name: phoneTexts.call, exact: true }).click();
   await expect(dialog.getByText(phoneTexts.invalidNumber)).toBeVisible();
 
-  await dialog.getByLabel(phoneTexts.numberLabel).fill('+1 555 123 4567');
+  await dialog.getByLabel(phoneTexts.numberLabel).fill(phone);
   await dialog.getByRole('button', { name: phoneTexts.call, exact: true }).click();
   await expect(page.getByText(phoneTexts.callInitiated)).toBeVisible();
   await expect(dialog.getByText(phoneTexts.calling)).toBeVisible();

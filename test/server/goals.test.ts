@@ -5,6 +5,7 @@ import { callGoalReminders, spokenNumber } from '../../src/server/features/goals
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
 import { XMLParser } from 'fast-xml-parser';
 import { postSignedWebhook, startFakeTwilio } from '../fakes/twilio/index.js';
+import { verifyPhone } from '../helpers/phone.js';
 import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
 import { goalTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
@@ -313,6 +314,14 @@ describe('a check-in call from the coach', () => {
     try {
       const { http } = await signUp(phoneServer.url, `goal-caller-${Date.now()}`, 'Robin Caller');
       expect((await http.post('/trpc/profile.updateProfile', { fullName: 'Robin Caller', phone: '+15551234567' })).status).toBe(200);
+      // An unverified profile phone is never called (issue 22) ...
+      const unverifiedGoal = (await http.post('/api/goals', { ...okr, title: 'Unverified phone', cadence: 'weekly_call' })).json;
+      const unverified = (await claimDueReminders(phoneServer.deps.orm, new Date(Date.now() + 8 * 86_400_000))).filter((r) => r.goalId === unverifiedGoal.id);
+      expect(unverified).toHaveLength(1);
+      expect(await callGoalReminders(phoneServer.deps, unverified)).toBe(0);
+      expect(twilio.calls).toHaveLength(0);
+      // ... the verified one is.
+      await verifyPhone(http, twilio, '+15551234567');
       const called = (await http.post('/api/goals', { ...okr, cadence: 'weekly_call' })).json;
       const quiet = (await http.post('/api/goals', { ...okr, title: 'In-app only' })).json;
 

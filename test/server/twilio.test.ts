@@ -4,6 +4,7 @@ import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/feat
 import { commonTexts, phoneTexts } from '../../src/shared/texts/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
+import { verifyPhone } from '../helpers/phone.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 
@@ -51,6 +52,7 @@ describe('phone calls', () => {
 
   it('asks Twilio to call the number, with webhooks under PUBLIC_URL', async () => {
     const { http, user } = await signUp(server.url, 'phone-user-1');
+    await verifyPhone(http, twilio, '+15551234567');
     const res = await http.post('/api/twilio/voice/call', { phoneNumber: '+1 (555) 123-4567' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true, callSid: expect.stringMatching(/^CA[0-9a-f]{32}$/), message: phoneTexts.callMessage });
@@ -77,13 +79,15 @@ describe('phone calls', () => {
 
   it('rate-limits call requests per user, and needs a session and configuration', async () => {
     const { http } = await signUp(server.url, 'phone-user-3');
+    await verifyPhone(http, twilio, '+15551230003');
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await http.post('/api/twilio/voice/call', { phoneNumber: '+15551234567' })).status);
+    for (let i = 0; i < 20; i++) statuses.push((await http.post('/api/twilio/voice/call', { phoneNumber: '+15551230003' })).status);
     expect(statuses.indexOf(429)).toBeGreaterThan(0);
     expect(statuses.indexOf(429)).toBeLessThan(10);
     // Another user has a budget of their own.
     const other = await signUp(server.url, 'phone-user-4');
-    expect((await other.http.post('/api/twilio/voice/call', { phoneNumber: '+15551234567' })).status).toBe(200);
+    await verifyPhone(other.http, twilio, '+15551230004');
+    expect((await other.http.post('/api/twilio/voice/call', { phoneNumber: '+15551230004' })).status).toBe(200);
     expect((await new HttpClient(server.url).post('/api/twilio/voice/call', { phoneNumber: '+15551234567' })).status).toBe(401);
     const lonely = await signUp(unconfigured.url, 'phone-user-5');
     const res = await lonely.http.post('/api/twilio/voice/call', { phoneNumber: '+15551234567' });

@@ -15,6 +15,7 @@ import {
   serviceInputSchema,
   serviceNameSchema,
 } from '../../shared/schemas/microsoft.js';
+import { confirmPhoneVerificationSchema, phonePinSchema, startPhoneVerificationSchema } from '../../shared/schemas/phone.js';
 import { phoneCallSchema } from '../../shared/schemas/twilio.js';
 import { synthesizeSchema, transcribeSchema, voiceHeardSchema, voiceTurnSchema } from '../../shared/schemas/voice.js';
 import { sessionCookieName } from '../features/auth/session.js';
@@ -54,6 +55,11 @@ export const restOperations: Operation[] = [
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
   // Security activity (issue 27).
   { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of sign_in, sign_in_failed, sign_out, session_ended, password_changed, api_key_created, api_key_revoked, data_exported, microsoft_connected, microsoft_disconnected, phone_verified' } },
+  // Phone verification and the phone PIN (issue 22).
+  { method: 'post', path: '/api/phone/verification', tag: 'Phone', summary: 'Text a 6-digit code to a phone number (valid 10 minutes, 5 tries; a new code replaces the old)', auth: 'session', body: startPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, expiresInSeconds }' } },
+  { method: 'post', path: '/api/phone/verification/confirm', tag: 'Phone', summary: 'Confirm the code: the number becomes your verified profile phone', auth: 'session', body: confirmPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, verified: true }' } },
+  { method: 'put', path: '/api/phone/pin', tag: 'Phone', summary: 'Set or change the 4-digit phone PIN a caller keys in when caller ID cannot identify them', auth: 'session', body: phonePinSchema, ok: { status: 200, description: '{ success: true, pinSet: true }' } },
+  { method: 'delete', path: '/api/phone/pin', tag: 'Phone', summary: 'Remove the phone PIN', auth: 'session', ok: { status: 200, description: '{ success: true, pinSet: false }' } },
   // Chats.
   { method: 'get', path: '/api/chats', tag: 'Chats', summary: 'Your chats, pinned first, then by last activity', auth: 'user', ok: { status: 200, description: 'An array of chats' } },
   { method: 'post', path: '/api/chats', tag: 'Chats', summary: 'Start a chat', auth: 'user', body: createChatSchema, ok: { status: 201, description: 'The chat' } },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import compression from 'compression';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import { trimEndChars } from '../../shared/trimText.js';
 
 // How the built client goes over the wire.
 //
@@ -108,7 +109,7 @@ function prerenderedPages(root: string): { pageFor: (pathname: string) => string
     has: (page) => built.has(page),
     pageFor(pathname) {
       // The router treats /terms/ as /terms.
-      const route = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+      const route = pathname.length > 1 ? trimEndChars(pathname, '/') || '/' : pathname;
       const page = publicPages[route];
       if (page && built.has(page)) return page;
       if (!clientRoutes.has(route) && built.has('not-found')) return 'not-found';

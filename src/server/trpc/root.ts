@@ -7,6 +7,7 @@ import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
 import { meetingsRouter } from '../features/meetings/meetings.router.js';
 import { knowledgeBaseRouter } from '../features/knowledgeBase/knowledgeBase.router.js';
+import { phoneRouter } from '../features/phone/phone.router.js';
 import { privacyRouter } from '../features/privacy/privacy.router.js';
 import { profileRouter } from '../features/profile/profile.router.js';
 import { microsoftRouter } from '../features/microsoft/microsoft.router.js';
@@ -33,6 +34,7 @@ export const appRouter = router({
   memories: memoriesRouter,
   search: searchRouter,
   meetings: meetingsRouter,
+  phone: phoneRouter,
 });
 
 export type AppRouter = typeof appRouter;

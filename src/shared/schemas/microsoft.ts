@@ -26,7 +26,7 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 export const serviceNameSchema = z.enum(microsoftServiceNames, { message: microsoftTexts.unknownService });
 
 /** Pasted text becomes a token: HTML tags stripped, trimmed (SPEC section 5). */
-export const cleanPastedToken = (raw: string) => raw.replace(/<[^>]*>/g, '').trim();
+export const cleanPastedToken = (raw: string) => raw.replace(/<[^<>]*>/g, '').trim();
 
 export const manualTokenSchema = z.object({
   token: cleanText(z.string({ message: microsoftTexts.invalidToken }).max(20_000, microsoftTexts.invalidToken))

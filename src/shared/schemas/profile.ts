@@ -59,4 +59,6 @@ export type ProfileSettings = {
   profile: Profile;
   notifications: NotificationPreferences;
   privacy: PrivacySettings;
+  /** Whether the profile phone is verified by SMS code, and whether a phone PIN is set (issue 22). */
+  phoneTrust: { verified: boolean; pinSet: boolean };
 };

@@ -5,6 +5,7 @@ export const commonTexts = {
   genericError: 'An unexpected error occurred',
   copiedToClipboard: 'Copied to clipboard',
   tooLarge: 'The request is too large',
+  tooLargeUnauthenticated: 'sign in to send more than 100 KB',
   badJson: 'The request body is not valid JSON',
   unsafeText: (field: string) =>
     `The field '${field}' contains characters that cannot be stored (a NUL character or a broken emoji). Remove them and try again.`,

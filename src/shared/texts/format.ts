@@ -4,5 +4,9 @@
 // shared schemas build their messages with these texts when they load, on the landing page's path.
 export function groupThousands(value: number): string {
   if (!Number.isSafeInteger(value) || Object.is(value, -0)) return value.toLocaleString('en-US');
-  return String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+  // Groups of three from the right, by hand: a lookahead to the end from every digit is quadratic.
+  const digits = String(Math.abs(value));
+  let grouped = '';
+  for (let i = 0; i < digits.length; i++) grouped += (i > 0 && (digits.length - i) % 3 === 0 ? ',' : '') + digits[i];
+  return value < 0 ? `-${grouped}` : grouped;
 }

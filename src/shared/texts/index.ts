@@ -20,3 +20,4 @@ export { goalTexts } from './goals.js';
 export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
 export { meetingsTexts } from './meetings.js';
+export { phoneVerificationTexts } from './phoneVerification.js';

@@ -4,10 +4,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import twilio from 'twilio';
 
 // A local server speaking Twilio's Calls API (POST /2010-04-01/Accounts/{Sid}/Calls.json, form
-// encoded, HTTP basic auth with the account SID and auth token), reached by the real twilio SDK
+// encoded, HTTP basic auth with the account SID and auth token) and Messages API (POST
+// /2010-04-01/Accounts/{Sid}/Messages.json: To, From, Body), reached by the real twilio SDK
 // through the app's origin-rewriting RequestClient. Errors come in Twilio's JSON shape.
 
 export type FakeCall = { sid: string; accountSid: string; to: string; from: string; url: string; statusCallback?: string; method?: string; twiml?: string };
+
+export type FakeMessage = { sid: string; accountSid: string; to: string; from: string; body: string };
 
 export type FakeTwilio = {
   /** For TWILIO_API_BASE_URL. */
@@ -15,6 +18,8 @@ export type FakeTwilio = {
   accountSid: string;
   authToken: string;
   calls: FakeCall[];
+  /** Text messages sent, oldest first. */
+  messages: FakeMessage[];
   /** Requests refused (bad auth, bad number), with Twilio's error code. */
   refused: Array<{ status: number; code: number }>;
   close(): Promise<void>;
@@ -32,6 +37,7 @@ export async function startFakeTwilio(options: { port?: number; accountSid?: str
     accountSid,
     authToken,
     calls: [],
+    messages: [],
     refused: [],
     close: () =>
       new Promise<void>((resolve) => {
@@ -43,11 +49,17 @@ export async function startFakeTwilio(options: { port?: number; accountSid?: str
   const server = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (req.method === 'GET' && path === '/healthz') return void res.end('ok');
-    const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/.exec(path);
+    // For a test in another process (Playwright): the texts sent so far, as the phone would show them.
+    if (req.method === 'GET' && path === '/fake/messages') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify(fake.messages));
+    }
+    const match = /^\/2010-04-01\/Accounts\/([^/]+)\/(Calls|Messages)\.json$/.exec(path);
     if (!match || req.method !== 'POST') return fail(res, 404, 20404, 'The requested resource was not found');
     const [user, pass] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':');
     if (user !== accountSid || pass !== authToken || match[1] !== accountSid) return fail(res, 401, 20003, 'Authenticate');
     const form = new URLSearchParams(await readBody(req));
+    if (match[2] === 'Messages') return message(res, form);
     const to = form.get('To') ?? '';
     const from = form.get('From') ?? '';
     const url = form.get('Url') ?? '';
@@ -81,6 +93,44 @@ export async function startFakeTwilio(options: { port?: number; accountSid?: str
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+
+  function message(res: http.ServerResponse, form: URLSearchParams) {
+    const to = form.get('To') ?? '';
+    const from = form.get('From') ?? '';
+    const body = form.get('Body') ?? '';
+    if (!/^\+[1-9]\d{6,14}$/.test(to)) return fail(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
+    if (!from) return fail(res, 400, 21603, "A 'From' phone number is required.");
+    if (!body) return fail(res, 400, 21602, 'Message body is required.');
+    if (body.length > 1600) return fail(res, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
+    const sid = `SM${crypto.randomBytes(16).toString('hex')}`;
+    fake.messages.push({ sid, accountSid, to, from, body });
+    const now = new Date().toUTCString();
+    res.writeHead(201, { 'Content-Type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        sid,
+        account_sid: accountSid,
+        to,
+        from,
+        body,
+        status: 'queued',
+        direction: 'outbound-api',
+        num_segments: String(Math.ceil(body.length / 153) || 1),
+        num_media: '0',
+        messaging_service_sid: null,
+        price: null,
+        price_unit: 'USD',
+        error_code: null,
+        error_message: null,
+        date_created: now,
+        date_updated: now,
+        date_sent: null,
+        api_version: '2010-04-01',
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}.json`,
+        subresource_uris: { media: `/2010-04-01/Accounts/${accountSid}/Messages/${sid}/Media.json` },
+      }),
+    );
+  }
 
   function fail(res: http.ServerResponse, status: number, code: number, message: string) {
     fake.refused.push({ status, code });

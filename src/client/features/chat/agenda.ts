@@ -15,7 +15,7 @@ export function agendaPlainText(markdown: string): string {
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|[^*\w])[*_]([^*_\n]+)[*_](?=[^*\w]|$)/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1')
-    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1 ($2)')
+    .replace(/\[([^\][]+)\]\(([^()]+)\)/g, '$1 ($2)')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
@@ -28,7 +28,7 @@ export function agendaTitle(markdown: string): string {
 
 /** The meeting's length in minutes, when the reply states it ("(45 minutes"), else an hour. */
 export function agendaMinutes(markdown: string): number {
-  const match = /(\d{1,3})\s*-?\s*(?:minutes?|mins?)\b/i.exec(markdown) ?? /(\d)\s*hours?\b/i.exec(markdown);
+  const match = /(\d{1,3})[ \t]{0,3}-?[ \t]{0,3}(?:minutes?|mins?)\b/i.exec(markdown) ?? /(\d)\s*hours?\b/i.exec(markdown);
   if (!match) return 60;
   const value = Number(match[1]);
   const minutes = /hour/i.test(match[0]) ? value * 60 : value;

@@ -2,6 +2,7 @@ import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
 import { trpcClient } from '../../lib/trpc';
 import type { MessageDto } from './chatCache';
+import { trimChars } from '../../../shared/trimText.js';
 
 // The header's Copy (plain text) and Save (a Markdown file named after the chat). Both start
 // with the greeting, as the page does, and hold the whole conversation, not just the loaded pages.
@@ -69,14 +70,12 @@ function formatStamp(date: Date) {
 
 /** A file name from a chat title: no path or reserved characters, never empty. */
 export function fileNameFor(title: string, extension: string): string {
-  const base = title
+  const cleaned = title
     .replace(/\.{3}$/, '')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name must not hold
     .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
     .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+|\.+$/g, '')
-    .slice(0, 80)
     .trim();
+  const base = trimChars(cleaned, '.').slice(0, 80).trim();
   return `${base || chatTexts.pageTitle}.${extension}`;
 }

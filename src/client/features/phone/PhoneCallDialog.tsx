@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconPhone, IconPhoneOff } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { phoneCallSchema } from '../../../shared/schemas/twilio';
-import { phoneTexts } from '../../../shared/texts';
+import { phoneTexts, phoneVerificationTexts } from '../../../shared/texts';
 import { errorMessage, errorStatus } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -16,6 +17,8 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
   const [stage, setStage] = useState<Stage>('entry');
   const [phoneNumber, setPhoneNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // 403: the coach calls only the account's verified number (issue 22); Settings verifies it.
+  const [mustVerify, setMustVerify] = useState<string | null>(null);
   const call = useMutation(trpc.twilio.placeCall.mutationOptions());
 
   const submit = () => {
@@ -27,6 +30,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
     const parsed = phoneCallSchema.safeParse({ phoneNumber });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? phoneTexts.invalidNumber);
     setError(null);
+    setMustVerify(null);
     call.mutate(
       { phoneNumber },
       {
@@ -36,6 +40,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
         },
         onError: (failure) => {
           const status = errorStatus(failure);
+          if (status === 403) return setMustVerify(errorMessage(failure, phoneVerificationTexts.mustVerify));
           notify.error(phoneTexts.callFailedTitle, status === undefined ? phoneTexts.callFailedGeneric : errorMessage(failure, phoneTexts.callFailed));
         },
       },
@@ -46,6 +51,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
     props.onClose();
     setStage('entry');
     setError(null);
+    setMustVerify(null);
   };
 
   return (
@@ -73,6 +79,16 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
               onChange={(event) => setPhoneNumber(event.currentTarget.value)}
               error={error}
             />
+            {mustVerify && (
+              <Alert color="yellow" role="alert">
+                <Stack gap={4}>
+                  <Text size="sm">{mustVerify}</Text>
+                  <Anchor component={Link} to="/settings" size="sm" onClick={close}>
+                    {phoneVerificationTexts.verifyInSettings}
+                  </Anchor>
+                </Stack>
+              </Alert>
+            )}
             <Button type="submit" leftSection={<IconPhone size={16} />} loading={call.isPending}>
               {phoneTexts.call}
             </Button>

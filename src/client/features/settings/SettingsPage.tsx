@@ -15,6 +15,7 @@ import { ActiveSessions } from './ActiveSessions';
 import { SecurityActivity } from './SecurityActivity';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
+import { PhoneTrustSettings } from './PhoneTrustSettings';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
 import { ProfileSettingsForm } from './ProfileSettingsForm';
 import classes from './settings.module.css';
@@ -49,6 +50,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
         <Tabs.Panel value="profile">
           {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+          <PhoneTrustSettings key={`${data.profile.phone}-${data.phoneTrust.verified}`} phone={data.profile.phone} trust={data.phoneTrust} />
           <ActiveSessions />
           <ApiKeys />
           <SecurityActivity />

@@ -1,5 +1,6 @@
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 // The per-user daily budget of model turns (MODEL_DAILY_QUOTA, 0 = no limit), one of the limits
 // of features/limits (rateLimits.modelDaily): counted per UTC day, in PostgreSQL shared by every
@@ -24,7 +25,7 @@ const takenBy = new WeakMap<object, ModelTurn[]>();
 /** Takes one of today's model turns for the user; throws RateLimitError when none is left. */
 export async function consumeModelTurn(ctx: Quota): Promise<void> {
   // Every visitor in demo mode is the same demo user: count them by address instead.
-  const key = ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`;
+  const key = ctx.user.isDemo ? `demo:${rateLimitAddressKey(ctx.clientIp)}` : `user:${ctx.user.id}`;
   const giveBack = await ctx.deps.rateLimits.modelDaily.take(key);
   const turn: ModelTurn = {
     // A turn whose request failed is given back (a lost refund costs the user one turn, no more).

@@ -5,6 +5,7 @@ import { apiKeyTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { Session } from '../auth/session.js';
 import { RateLimitError } from '../limits/rateLimits.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 // `Authorization: Bearer aic_...` signs a request in as the key's owner (issue 15). The key is
 // 'aic_' and 32 random bytes in base64url; the database keeps its SHA-256 only. Every request
@@ -32,7 +33,10 @@ export function hashApiKey(key: string): string {
 export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
   const header = headers.authorization;
   if (!header) return undefined;
-  const token = /^Bearer\s+(\S*)\s*$/i.exec(header)?.[1] ?? '';
+  // 'Bearer', whitespace, the token, maybe trailing whitespace (read without a backtracking pattern).
+  const scheme = /^Bearer\s+/i.exec(header);
+  const rest = scheme ? header.slice(scheme[0].length).trimEnd() : '';
+  const token = /\s/.test(rest) ? '' : rest;
   if (token.startsWith(keyPrefix) || !headers.cookie) return token;
   return undefined;
 }
@@ -52,7 +56,7 @@ export async function apiKeySession(deps: AppDeps, token: string, clientIp: stri
   const row = rows[0];
   if (!row) {
     try {
-      await deps.rateLimits.loginPerAddress.consume(clientIp);
+      await deps.rateLimits.loginPerAddress.consume(rateLimitAddressKey(clientIp));
     } catch (error) {
       if (!(error instanceof RateLimitError)) throw error;
       throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);

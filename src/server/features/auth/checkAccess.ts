@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { authTexts, limitTexts } from '../../../shared/texts/index.js';
 import { RateLimitError } from '../limits/rateLimits.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { accessGrantSeconds } from './session.js';
@@ -13,21 +14,28 @@ import { accessGrantSeconds } from './session.js';
 export async function checkAccess(ctx: DbContext, accessKey: string | undefined) {
   const expected = ctx.deps.config.accessKey;
   if (!expected) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accessKeyNotEnabled });
+  // No key, no guess: a request without the header (a cross-site <img src=/api/auth/check-access>,
+  // a curious visitor) is refused without spending the address's guess budget or touching the
+  // visitor's grant (issue 22).
+  if (!accessKey) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidAccessKey });
+  }
   const { rateLimits } = ctx.deps;
-  const guessKey = `access-key:${ctx.clientIp}`;
+  const address = rateLimitAddressKey(ctx.clientIp);
+  const guessKey = `access-key:${address}`;
   try {
-    await rateLimits.loginPerAddress.consume(ctx.clientIp);
+    await rateLimits.loginPerAddress.consume(address);
     await rateLimits.loginPerUsername.consume(guessKey);
   } catch (error) {
     if (!(error instanceof RateLimitError)) throw error;
     const wait = error.retryAfterSeconds;
     throw new RateLimitError(limitTexts.tooManyAccessKeyAttempts(Math.ceil(wait / 60)), wait);
   }
-  if (!accessKey || !constantTimeEqual(accessKey, expected)) {
+  if (!constantTimeEqual(accessKey, expected)) {
     ctx.session.revokeAccess();
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidAccessKey });
   }
-  await Promise.all([rateLimits.loginPerUsername.reset(guessKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
+  await Promise.all([rateLimits.loginPerUsername.reset(guessKey), rateLimits.loginPerAddress.refund(address)]);
 
   // The same visitor coming back with a valid grant keeps their guest account (and chats).
   const grantedId = await ctx.session.grantedGuest();

@@ -5,6 +5,7 @@ import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 // Every attempt consumes a point of its address's and its username's budget before the password
 // is checked, so attempts in flight together (or batched) count one by one. A success gives the
@@ -12,7 +13,8 @@ import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js
 export async function login(ctx: DbContext, input: LoginInput) {
   const usernameKey = input.username.toLowerCase();
   const { rateLimits, config } = ctx.deps;
-  await rateLimits.loginPerAddress.consume(ctx.clientIp);
+  const address = rateLimitAddressKey(ctx.clientIp);
+  await rateLimits.loginPerAddress.consume(address);
   await rateLimits.loginPerUsername.consume(usernameKey);
   const user = await ctx.em.findOne(User, { usernameKey });
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
@@ -20,7 +22,7 @@ export async function login(ctx: DbContext, input: LoginInput) {
     if (user && !user.isDemo) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in_failed', user.id));
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidCredentials });
   }
-  await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(ctx.clientIp)]);
+  await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(address)]);
   // Hashes of an older, cheaper cost are replaced now that the password is at hand.
   if (needsRehash(user.passwordHash)) {
     user.passwordHash = await hashPassword(input.password);

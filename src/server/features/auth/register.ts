@@ -7,9 +7,10 @@ import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
-  await ctx.deps.rateLimits.register.consume(ctx.clientIp);
+  await ctx.deps.rateLimits.register.consume(rateLimitAddressKey(ctx.clientIp));
   const usernameKey = input.username.toLowerCase();
   if (await ctx.em.count(User, { usernameKey })) {
     throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });

@@ -11,11 +11,26 @@ export type CoachWritingStyle = Pick<WritingStyle, 'tone' | 'greeting' | 'signOf
 export const writingStyleHeader = "The user's own writing style, learned from their sent email";
 
 // "write/draft/compose ... email/mail/message/reply", "reply to ...", or 'generate' with 'email'.
-const draftRequest =
-  /\b(?:write|draft|compose|rewrite|prepare|help me (?:with|write))\b[^.?!]{0,80}\b(?:e-?mails?|mails?|message|reply|note)\b|\breply to\b|\b(?:e-?mail|message)\b[^.?!]{0,40}\b(?:draft|template)\b/i;
+// A verb, then an object word starting at most `gap` characters later in the same sentence. Read
+// as a verb found, then a short window after it: one pattern `verb[^.?!]{0,80}object` was
+// polynomial (issue 22, recheck), this looks at each character a bounded number of times.
+const draftVerb = /\b(?:write|draft|compose|rewrite|prepare|help me (?:with|write))\b/gi;
+const draftObject = /\b(?:e-?mails?|mails?|message|reply|note)\b/i;
+const templateNoun = /\b(?:e-?mail|message)\b/gi;
+const templateWord = /\b(?:draft|template)\b/i;
+
+function followedWithin(sentence: string, first: RegExp, second: RegExp, gap: number): boolean {
+  for (const found of sentence.matchAll(first)) {
+    const end = found.index + found[0].length;
+    const next = second.exec(sentence.slice(end, end + gap + 20));
+    if (next && next.index <= gap) return true;
+  }
+  return false;
+}
 
 export function asksForDraft(text: string): boolean {
-  return draftRequest.test(text) || (/generate/i.test(text) && /email/i.test(text));
+  if (/\breply to\b/i.test(text) || (/generate/i.test(text) && /email/i.test(text))) return true;
+  return text.split(/[.?!]/).some((sentence) => followedWithin(sentence, draftVerb, draftObject, 80) || followedWithin(sentence, templateNoun, templateWord, 40));
 }
 
 // A drafting session spans a few turns (recipient, purpose, details, tone): the request may be

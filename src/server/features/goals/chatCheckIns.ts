@@ -19,7 +19,9 @@ export type ReadCheckIn = { keyResultId: number; goalId: number; value: number }
 const reportWords = /\b(?:are|is|am|were|now|currently|reached|hit|got|down to|up to|at|so far|sitting at|stands? at)\b/i;
 const numberThenWords = /(-?\d+(?:[.,]\d+)?)\s*(%|[a-z][a-z/ -]{0,40})?/gi;
 // A message may report several key results: 'we hit 5 deploys a day and lead time is now 3 days'.
-const clauseBreak = /[,;.!?]+\s+|\s+(?:and|but|while|whereas)\s+/i;
+// Read on single-spaced text (the message's whitespace runs become one space first): a pattern
+// with `\s+` on both sides of a word is quadratic on a long run of spaces.
+const clauseBreak = /[,;.!?]{1,10} | (?:and|but|while|whereas) /i;
 
 const stem = (word: string) => word.toLowerCase().replace(/ies$/, 'y').replace(/(?:es|s)$/, '');
 const ignored = new Set(['the', 'and', 'now', 'are', 'our', 'per', 'with', 'for', 'from', 'that', 'this', 'was', 'were', 'down', 'have', 'has', 'got', 'reached', 'currently']);
@@ -34,7 +36,7 @@ const tokens = (text: string) =>
  */
 export function checkInsFromText(text: string, keyResults: Candidate[]): ReadCheckIn[] {
   if (keyResults.length === 0 || !reportWords.test(text)) return [];
-  const mentions = text.split(clauseBreak).flatMap((clause) =>
+  const mentions = text.replace(/\s+/g, ' ').split(clauseBreak).flatMap((clause) =>
     [...clause.matchAll(numberThenWords)].map((m) => ({
       value: Number(m[1]!.replace(',', '.')),
       after: tokens(m[2] ?? ''),

@@ -2,10 +2,10 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { goalTexts } from '../../../shared/texts/index.js';
 import { CheckIn, GoalReminder, KeyResult } from '../../db/entities/Goal.js';
-import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/telephonyProvider.js';
+import { verifiedPhoneOf } from '../phone/phoneTrust.js';
 import { firstNameOf } from '../coach/offline/language.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
@@ -24,7 +24,8 @@ export async function callGoalReminders(deps: AppDeps, claimed: ClaimedReminder[
   const em = deps.orm.em.fork();
   let placed = 0;
   for (const reminder of calls) {
-    const phone = (await em.findOne(UserSettings, { user: reminder.ownerId }))?.phone;
+    // Only a number its owner proved by SMS code (issue 22); an unverified one is never called.
+    const phone = await verifiedPhoneOf(em, reminder.ownerId);
     if (!phone || !settings.allowedCountryPrefixes.some((prefix) => phone.startsWith(prefix))) continue;
     try {
       await telephonyProviderOf(deps, settings).placeCall({

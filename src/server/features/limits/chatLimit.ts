@@ -1,6 +1,7 @@
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { consumeModelTurn } from '../ai/modelQuota.js';
+import { rateLimitAddressKey } from './addressKey.js';
 
 // Every path that calls the model (REST, tRPC, /ws, the OpenAI-compatible endpoint, voice) calls
 // this first. It takes both budgets: RATE_LIMIT_CHAT_PER_MINUTE, then one of the day's
@@ -8,7 +9,7 @@ import { consumeModelTurn } from '../ai/modelQuota.js';
 // request gives it back). Demo visitors all share the demo user, so they are counted by address
 // instead.
 export async function consumeChatMessage(ctx: { deps: AppDeps; user: User; clientIp: string }): Promise<void> {
-  const key = ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`;
+  const key = ctx.user.isDemo ? `demo:${rateLimitAddressKey(ctx.clientIp)}` : `user:${ctx.user.id}`;
   await ctx.deps.rateLimits.chat.consume(key);
   await consumeModelTurn(ctx);
 }

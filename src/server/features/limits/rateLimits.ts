@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts, voiceTexts } from '../../../shared/texts/index.js';
+import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts, phoneVerificationTexts, voiceTexts } from '../../../shared/texts/index.js';
 import type { Config } from '../../config.js';
 import type { DatabaseTarget } from '../../db/orm.js';
 
@@ -55,6 +55,10 @@ export type RateLimits = {
   phonePin: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
+  /** Verification texts (SMS costs money, and could flood a stranger's phone): per user, per client address, per number. */
+  verificationSmsPerUser: Limit;
+  verificationSmsPerAddress: Limit;
+  verificationSmsPerNumber: Limit;
   /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
   modelDaily: DailyLimit;
   close(): Promise<void>;
@@ -73,6 +77,9 @@ export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
+
+/** Verification texts a user, a client address (/64 for IPv6) and a destination number may be sent in an hour. */
+export const verificationSmsLimit = { perUser: 5, perAddress: 10, perNumber: 5, windowSeconds: 3600 } as const;
 
 export async function createRateLimits(config: Config, target: DatabaseTarget): Promise<RateLimits> {
   const pool = target.kind === 'postgresql' ? new pg.Pool({ connectionString: target.url, max: 4 }) : undefined;
@@ -170,6 +177,9 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     voice: await limit('voice', rateLimits.voicePerMinute, 60, voiceTexts.rateLimited),
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
+    verificationSmsPerUser: await limit('sms_user', verificationSmsLimit.perUser, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
+    verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
+    verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
     close: async () => {
       await pool?.end();

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { TokenKeyUnknownError } from './tokenCipher.js';
+import { isLegacySealed, type TokenBinding, TokenKeyUnknownError } from './tokenCipher.js';
 import { MicrosoftConnection, type MicrosoftService } from '../../db/entities/MicrosoftConnection.js';
 import { InteractionRequiredError, type ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { AppDeps } from '../../deps.js';
@@ -24,11 +24,12 @@ export async function saveConnection(
 ): Promise<MicrosoftConnection> {
   const { cipher } = deps.microsoft;
   let row = await em.findOne(MicrosoftConnection, { user: userId, service });
+  const binding = { userId, service };
   const values = {
     accountEmail: tokens.accountEmail?.slice(0, 320) ?? null,
     keyId: cipher.keyId,
-    accessTokenSealed: cipher.seal(tokens.accessToken),
-    refreshTokenSealed: tokens.refreshToken ? cipher.seal(tokens.refreshToken) : null,
+    accessTokenSealed: cipher.seal(tokens.accessToken, binding),
+    refreshTokenSealed: tokens.refreshToken ? cipher.seal(tokens.refreshToken, binding) : null,
     expiresAt: tokens.expiresAt,
     needsReconnect: false,
   };
@@ -57,16 +58,18 @@ export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, e
   const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
   if (!expiring(connection) || !connection.refreshTokenSealed || !identity) {
+    let accessToken: string;
     try {
-      return cipher.open(connection.accessTokenSealed);
+      accessToken = cipher.open(connection.accessTokenSealed, bindingOf(connection));
     } catch (error) {
-      // Sealed with a key this server no longer has (rotated out): only signing in again helps.
-      if (error instanceof TokenKeyUnknownError) {
-        connection.needsReconnect = true;
-        throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
-      }
-      throw error;
+      // Sealed with a key this server no longer has (rotated out), or not for this user and
+      // service (a value moved between rows fails its authentication): only signing in again helps.
+      deps.log.warn({ connectionId: connection.id, unknownKey: error instanceof TokenKeyUnknownError }, 'a sealed Microsoft token does not open');
+      connection.needsReconnect = true;
+      throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
     }
+    await sealAgainIfLegacy(deps, em, connection);
+    return accessToken;
   }
   const key = `${connection.user.id}:${connection.service}`;
   let flight = refreshes.get(key);
@@ -84,6 +87,27 @@ export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, e
   }
 }
 
+function bindingOf(row: MicrosoftConnection): TokenBinding {
+  return { userId: row.user.id, service: row.service };
+}
+
+/**
+ * Tokens sealed before they were bound to their user and service (tokenCipher.ts) are sealed
+ * again, bound, the first time they are opened: an upgrade asks nobody to reconnect, and an
+ * unbound value is accepted at most until its first use.
+ */
+async function sealAgainIfLegacy(deps: Pick<AppDeps, 'microsoft'>, em: EntityManager, row: MicrosoftConnection) {
+  const { cipher } = deps.microsoft;
+  const legacyAccess = isLegacySealed(row.accessTokenSealed);
+  const legacyRefresh = Boolean(row.refreshTokenSealed && isLegacySealed(row.refreshTokenSealed));
+  if (!legacyAccess && !legacyRefresh) return;
+  const binding = bindingOf(row);
+  const accessTokenSealed = cipher.seal(cipher.open(row.accessTokenSealed, binding), binding);
+  const refreshTokenSealed = row.refreshTokenSealed ? cipher.seal(cipher.open(row.refreshTokenSealed, binding), binding) : null;
+  // Only the row as it was read: a refresh that stored newer tokens meanwhile wins.
+  await em.nativeUpdate(MicrosoftConnection, { id: row.id, accessTokenSealed: row.accessTokenSealed }, { keyId: cipher.keyId, accessTokenSealed, refreshTokenSealed });
+}
+
 function expiring(row: MicrosoftConnection, ahead = refreshAhead): boolean {
   return Boolean(row.expiresAt && row.expiresAt.getTime() - Date.now() < ahead);
 }
@@ -93,14 +117,16 @@ async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: Entit
   const { cipher, identity } = deps.microsoft;
   const row = await em.findOne(MicrosoftConnection, { id: connectionId });
   if (!row || row.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
-  if (row.accessTokenSealed !== seen && !expiring(row, stillValidFor)) return cipher.open(row.accessTokenSealed);
-  if (!row.refreshTokenSealed || !identity) return cipher.open(row.accessTokenSealed);
+  const binding = bindingOf(row);
+  if (row.accessTokenSealed !== seen && !expiring(row, stillValidFor)) return cipher.open(row.accessTokenSealed, binding);
+  if (!row.refreshTokenSealed || !identity) return cipher.open(row.accessTokenSealed, binding);
   try {
-    const tokens = await identity.refresh(cipher.open(row.refreshTokenSealed), row.service);
+    const refreshToken = cipher.open(row.refreshTokenSealed, binding);
+    const tokens = await identity.refresh(refreshToken, row.service);
     em.assign(row, {
       keyId: cipher.keyId,
-      accessTokenSealed: cipher.seal(tokens.accessToken),
-      refreshTokenSealed: tokens.refreshToken ? cipher.seal(tokens.refreshToken) : row.refreshTokenSealed,
+      accessTokenSealed: cipher.seal(tokens.accessToken, binding),
+      refreshTokenSealed: cipher.seal(tokens.refreshToken ?? refreshToken, binding),
       expiresAt: tokens.expiresAt,
     });
     await em.flush();

@@ -38,6 +38,7 @@ export const exportRules: Record<string, ExportRule> = {
   // Meetings prepared with the coach: the invite as the coach saw it, and what was done with the agenda.
   MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
+  PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,

@@ -17,6 +17,7 @@ export async function readProfileSettings(em: EntityManager, user: User): Promis
     },
     notifications: settings?.toNotifications() ?? { ...notificationDefaults },
     privacy: settings?.toPrivacy() ?? { ...privacyDefaults },
+    phoneTrust: { verified: Boolean(settings?.phone && settings.phoneVerifiedAt), pinSet: Boolean(settings?.phonePinHash) },
   };
 }
 

@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { phoneCallSchema } from '../../../shared/schemas/twilio.js';
-import { phoneTexts } from '../../../shared/texts/index.js';
+import { phoneTexts, phoneVerificationTexts } from '../../../shared/texts/index.js';
+import { verifiedPhoneOf } from '../phone/phoneTrust.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { consumeCallRequest } from './callRateLimit.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
@@ -14,6 +15,10 @@ export async function placeCall(ctx: AuthedContext, input: z.output<typeof phone
   // Toll fraud: only the countries the operator allows.
   if (!settings.allowedCountryPrefixes.some((prefix) => input.phoneNumber.startsWith(prefix))) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: phoneTexts.countryNotAllowed });
+  }
+  // Issue 22: the coach calls only the account's own verified number.
+  if (input.phoneNumber !== (await verifiedPhoneOf(ctx.em, ctx.user.id))) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: phoneVerificationTexts.mustVerify });
   }
   await consumeCallRequest(ctx);
   const provider = telephonyProviderOf(ctx.deps, settings);

@@ -1,5 +1,6 @@
 import { cleanEmail, type CleanedEmail } from './cleanEmail.js';
 import type { SentEmail } from './sentMail.js';
+import { trimEndSpaceAnd } from '../../../shared/trimText.js';
 
 // The deterministic analysis of SPEC section 2's six profile sections. It reads only what the
 // user wrote (cleanEmail drops quoted replies, forwards and signatures) and needs no model; the
@@ -39,13 +40,20 @@ export type StyleAnalysis = {
 // Words after "Hi" that are not someone's name: "Hi team," stays "Hi team,".
 const groupWords = new Set(['team', 'all', 'everyone', 'folks', 'guys', 'there', 'both', 'y\'all', 'everybody', 'again', 'sir', 'madam', 'sir or madam', 'all of you']);
 
-const openerPattern = /^(dear|hi|hello|hey|hiya|greetings|good morning|good afternoon|good evening|morning|afternoon|evening|howdy|yo)\b\s*(.*?)([,!:]?)\s*$/i;
+const openerPattern = /^(dear|hi|hello|hey|hiya|greetings|good morning|good afternoon|good evening|morning|afternoon|evening|howdy|yo)\b/i;
 
 /** "Dear Ms. Patel," and "Dear Sam," are one form, "Dear [Name],"; "Hi team," stays itself. */
 export function greetingForm(greeting: string): string {
-  const match = greeting.trim().match(openerPattern);
-  if (!match) return greeting.trim();
-  const [, opener, rest, punctuation] = match as unknown as [string, string, string, string];
+  // The opener, then the addressee and one closing mark, read by hand: the pattern that did it
+  // (`\s*(.*?)([,!:]?)\s*$`) backtracked quadratically over trailing spaces.
+  const line = greeting.trim();
+  const match = openerPattern.exec(line);
+  if (!match || /[\n\r\u2028\u2029]/.test(line)) return line;
+  const opener = match[1]!;
+  let rest = line.slice(match[0].length).trim();
+  const last = rest.at(-1) ?? '';
+  const punctuation = last && ',!:'.includes(last) ? last : '';
+  if (punctuation) rest = rest.slice(0, -1);
   const addressee = rest.trim();
   if (!addressee) return `${opener}${punctuation}`;
   if (groupWords.has(addressee.toLowerCase())) return `${opener} ${addressee}${punctuation}`;
@@ -73,10 +81,10 @@ function mostFrequent(values: string[]): string | null {
 function signOffForm(values: string[]): string | null {
   const byKey = new Map<string, string[]>();
   for (const value of values) {
-    const key = value.toLowerCase().replace(/[\s,.!-]+$/, '');
+    const key = trimEndSpaceAnd(value.toLowerCase(), ',.!-');
     byKey.set(key, [...(byKey.get(key) ?? []), value]);
   }
-  const key = mostFrequent(values.map((value) => value.toLowerCase().replace(/[\s,.!-]+$/, '')));
+  const key = mostFrequent(values.map((value) => trimEndSpaceAnd(value.toLowerCase(), ',.!-')));
   return key === null ? null : mostFrequent(byKey.get(key)!);
 }
 

@@ -82,7 +82,8 @@ export function isGreeting(line: string): boolean {
 }
 
 // Phone numbers, addresses, links and 'Title | Company' lines of a signature.
-const contactLine = /(?:\+?\d[\d\s().-]{6,}\d|\S+@\S+\.\w+|https?:\/\/|\bwww\.|\s\|\s)/;
+// Bounded runs: unbounded `\S+@\S+` and `[\d\s().-]{6,}\d` were quadratic on long lines.
+const contactLine = /(?:\+?\d[\d\s().-]{6,40}\d|[^\s@]{1,64}@[^\s@]{1,255}\.\w|https?:\/\/|\bwww\.|\s\|\s)/;
 
 // A sign-off is looked for among the last lines; below it are the name and signature block.
 const signOffWindow = 8;

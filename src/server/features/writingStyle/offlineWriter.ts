@@ -1,6 +1,7 @@
 import { firstNameOf } from '../coach/offline/language.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import type { CoachUser } from '../../providers/ai/types.js';
+import { trimEndChars } from '../../../shared/trimText.js';
 
 // Without a model, the email is composed from the profile: the user's greeting, a body built
 // from the topic and the audience in the profile's structure and length, and their sign-off.
@@ -9,12 +10,12 @@ type StyleForWriting = Pick<WritingStyle, 'greeting' | 'signOff' | 'structure' |
 
 
 function sentenceCase(text: string): string {
-  const trimmed = text.trim().replace(/[.!?]+$/, '');
+  const trimmed = trimEndChars(text.trim(), '.!?');
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
 }
 
 function topicPhrase(topic: string): string {
-  const trimmed = topic.trim().replace(/[.!?]+$/, '');
+  const trimmed = trimEndChars(topic.trim(), '.!?');
   // "Moving the review to Thursday" reads as the topic itself; lower-case its first word.
   return /^[A-Z][a-z]/.test(trimmed) ? trimmed.charAt(0).toLowerCase() + trimmed.slice(1) : trimmed;
 }

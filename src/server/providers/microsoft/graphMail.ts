@@ -1,5 +1,6 @@
 import { Client, GraphError } from '@microsoft/microsoft-graph-client';
 import type { Gate } from './concurrency.js';
+import { trimChars } from '../../../shared/trimText.js';
 
 // Microsoft Graph for one mailbox, through the official client (its RetryHandler honours the
 // Retry-After of 429 and 503 answers). Every request passes the mailbox's gate (at most 4 at a
@@ -74,7 +75,7 @@ type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
 
 export function graphMail(options: GraphMailOptions) {
   const base = new URL(options.baseUrl);
-  const version = base.pathname.replace(/^\/+|\/+$/g, '') || 'v1.0';
+  const version = trimChars(base.pathname, '/') || 'v1.0';
   // The client wraps whatever getAccessToken throws into a GraphError; keep the original so a
   // caller can tell "sign in again" from a Graph failure.
   let tokenError: unknown = null;

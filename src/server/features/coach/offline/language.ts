@@ -1,3 +1,4 @@
+import { trimEndSpaceAnd } from '../../../../shared/trimText.js';
 // Small, deterministic text tools the offline coach uses to read answers and reuse them in its
 // replies. No randomness and no clock: the same conversation always gets the same reply.
 
@@ -13,7 +14,7 @@ export function wordCount(text: string): number {
 
 /** Trimmed, single-spaced, without trailing punctuation: ready to be placed inside a sentence. */
 export function clause(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').replace(/[\s.!?,;:]+$/u, '');
+  return trimEndSpaceAnd(text.trim().replace(/\s+/g, ' '), '.!?,;:');
 }
 
 export function capitalize(text: string): string {
@@ -60,7 +61,7 @@ export function listItems(text: string): string[] {
   return text
     .split(/\r?\n|;|,(?![^()]*\))/)
     .map((item) => item.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, ''))
-    .flatMap((item) => (separated ? [item] : item.split(/\s+and\s+|\s+or\s+/i)))
+    .flatMap((item) => (separated ? [item] : item.replace(/\s+/g, ' ').split(/ (?:and|or) /i)))
     .map(clause)
     .filter((item) => item.length > 0);
 }
@@ -74,7 +75,7 @@ export function defersToCoach(text: string): boolean {
 
 /** "help", "example?", "what do you mean?": the user wants the question explained. */
 export function asksForHelp(text: string): boolean {
-  return /^(?:help|\?+|hint|example|examples|an example|give me an example|can you give (?:me )?an example|for example\?|what do you mean|i don'?t understand|what\?|huh|sorry\?|like what)[\s.!?]*$/i.test(
+  return /^(?:help|\?|hint|example|examples|an example|give me an example|can you give (?:me )?an example|for example\?|what do you mean|i don'?t understand|what\?|huh|sorry\?|like what)[\s.!?]*$/i.test(
     text.trim(),
   );
 }

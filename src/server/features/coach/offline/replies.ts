@@ -4,6 +4,7 @@ import type { MailNote, RecentEmail } from '../mailContext.js';
 import { frameworkList } from './frameworks/index.js';
 import { byName, roleAndCompany } from './scope.js';
 import type { CoachScope, Framework } from './types.js';
+import { dropLastWord } from '../../../../shared/trimText.js';
 
 // The coach's replies outside a framework: greeting, menu, thanks, explanations, mail and
 // folders, and the spec's fallback when nothing fits.
@@ -89,7 +90,7 @@ export function inboxReply(scope: CoachScope, mail: { emails: RecentEmail[] | nu
 
 function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : flat;
+  return flat.length > max ? `${dropLastWord(flat.slice(0, max - 1))}…` : flat;
 }
 
 function receivedLabel(isoDate: string): string {

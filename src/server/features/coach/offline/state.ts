@@ -12,7 +12,7 @@ export function stepMarker(framework: Framework, stepIndex: number): string {
   return `**${framework.label} · Step ${stepIndex + 1} of ${framework.steps.length} · ${step.title}**`;
 }
 
-const markerPattern = /\*\*([^*\n]+?) · Step (\d+) of (\d+) · [^*\n]+\*\*/g;
+const markerPattern = /\*\*([^*\n]{1,200}?) · Step (\d{1,3}) of (\d{1,3}) · [^*\n]{1,200}\*\*/g;
 
 /** The last step marker in a reply: which framework, and which step (0-based). */
 export function markerIn(text: string): { framework: FrameworkId; stepIndex: number } | null {

@@ -1,6 +1,7 @@
 import { addressedToThem, capitalize, clause, lowerCommonFirst, nameIn, sentence } from '../language.js';
 import { byName } from '../scope.js';
 import type { Answers, CoachScope, Framework } from '../types.js';
+import { dropLastWord } from '../../../../../shared/trimText.js';
 
 // Drafting an email: recipient, purpose, details and one of the knowledge base's tones
 // (Formal, Friendly, Assertive, Humble; SPEC section 3). Ends with a complete draft.
@@ -118,7 +119,7 @@ function signOffLine(scope: CoachScope, toneSignOff: string): string {
 
 /** "I want you to approve X" as a request in the chosen tone ("Could you please approve X?"). */
 function askInTone(purpose: string, tone: EmailTone): string {
-  const match = purpose.match(/^(?:i|we)\s+(?:want|need|would like|'d like|’d like)\s+you\s+to\s+(.+)$/i);
+  const match = purpose.match(/^(?:i|we)\s+(?:want|need|would like|'d like|’d like)\s+you\s+to\s+(\S.*)$/i);
   if (!match) return purpose;
   const action = match[1]!;
   if (tone === 'Assertive') return `Please ${action}`;
@@ -133,6 +134,6 @@ export function subjectFrom(purpose: string): string {
     .replace(/^(?:i|we)\s+(?:want|need|would like|'d like|’d like)\s+to\s+/i, '')
     .replace(/^(?:to\s+)?(?:let|make)\s+(?:them|him|her|you)\s+know\s+(?:that\s+)?/i, '')
     .replace(/^(?:that|to)\s+/i, '');
-  if (subject.length > 60) subject = `${subject.slice(0, 60).replace(/\s+\S*$/, '')}...`;
+  if (subject.length > 60) subject = `${dropLastWord(subject.slice(0, 60))}...`;
   return capitalize(subject) || 'A quick note';
 }

@@ -40,7 +40,7 @@ const keyResultIdeas: Array<{ topic: RegExp; ideas: string[] }> = [
     ],
   },
   {
-    topic: /\b(?:speed|fast\w*|deliver\w*|ship\w*|releases?|cycle|efficien\w*|process\w*|productiv\w*)\b/i,
+    topic: /\b(?:speed|releases?|cycle|(?:fast|deliver|ship|efficien|process|productiv)\w*)\b/i,
     ideas: [
       'Cut lead time from idea to release from 6 weeks to 3 weeks',
       'Ship 2 releases a month instead of 1',
@@ -48,7 +48,7 @@ const keyResultIdeas: Array<{ topic: RegExp; ideas: string[] }> = [
     ],
   },
   {
-    topic: /\b(?:onboard\w*|learn\w*|skills?|training|develop\w*|career|coach\w*|mentor\w*|lead\w*)\b/i,
+    topic: /\b(?:skills?|training|career|(?:onboard|learn|develop|coach|mentor|lead)\w*)\b/i,
     ideas: [
       'Complete 2 courses and apply each one on a live project',
       'Cut the time to a first contribution for new joiners from 4 weeks to 2 weeks',

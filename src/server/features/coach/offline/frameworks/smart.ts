@@ -117,7 +117,7 @@ export function checkSmartGoal(answers: Answers): SmartVerdict[] {
   const given = (text: string) => text.length > 0 && !defersToCoach(text);
 
   const figure = figureIn(measure) ?? figureIn(goal, { ignoreDurations: true });
-  const bigPercent = [...`${goal} ${measure}`.matchAll(/(\d+(?:\.\d+)?)\s*(?:%|percent)/gi)].some((m) => Number(m[1]) > 100);
+  const bigPercent = [...`${goal} ${measure}`.matchAll(/(\d{1,15}(?:\.\d{1,15})?)[ \t]{0,3}(?:%|percent)/gi)].some((m) => Number(m[1]) > 100);
   const timeframe = timeframeIn(deadline) ?? timeframeIn(goal);
 
   return [

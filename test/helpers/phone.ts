@@ -1,0 +1,18 @@
+import type { FakeTwilio } from '../fakes/twilio/index.js';
+import type { HttpClient } from './server.js';
+
+/** The code of the last verification text the fake Twilio sent to `phone`. */
+export function lastCodeSentTo(twilio: FakeTwilio, phone: string): string {
+  const message = twilio.messages.filter((m) => m.to === phone).at(-1);
+  const code = message ? /\b(\d{6})\b/.exec(message.body)?.[1] : undefined;
+  if (!code) throw new Error(`no verification code was texted to ${phone}`);
+  return code;
+}
+
+/** Verifies `phone` (E.164) for the signed-in user the way a person does: the SMS code, typed back. */
+export async function verifyPhone(http: HttpClient, twilio: FakeTwilio, phone: string): Promise<void> {
+  const sent = await http.post('/api/phone/verification', { phoneNumber: phone });
+  if (sent.status !== 200) throw new Error(`verification not sent: ${sent.status} ${sent.text}`);
+  const confirmed = await http.post('/api/phone/verification/confirm', { code: lastCodeSentTo(twilio, phone) });
+  if (confirmed.status !== 200) throw new Error(`verification not confirmed: ${confirmed.status} ${confirmed.text}`);
+}
