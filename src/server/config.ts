@@ -64,6 +64,8 @@ const envSchema = z.object({
   RATE_LIMIT_LOGIN_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(0).default(50),
   RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  RATE_LIMIT_GUEST_PER_HOUR: z.coerce.number().int().min(0).default(30),
+  DEMO_GUEST_IDLE_HOURS: z.coerce.number().int().min(1, 'must be at least 1').default(72),
   MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
 });
@@ -94,7 +96,9 @@ export type Config = {
   publicUrl: string | undefined;
   sessions: { idleSeconds: number; lifetimeSeconds: number };
   /** Requests allowed per window; 0 turns a limit off. */
-  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number };
+  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; guestPerHour: number };
+  /** A guest space unused this long is deleted with all its data. */
+  guestIdleHours: number;
   modelStallTimeoutMs: number;
   /** Model turns per user and UTC day; 0 = no limit. */
   modelDailyQuota: number;
@@ -161,7 +165,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginPerAddress: e.RATE_LIMIT_LOGIN_PER_ADDRESS,
       registerPerHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
+      guestPerHour: e.RATE_LIMIT_GUEST_PER_HOUR,
     },
+    guestIdleHours: e.DEMO_GUEST_IDLE_HOURS,
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
   };

@@ -13,10 +13,11 @@ import { databaseTarget, type EmbeddedDatabase } from './db/embedded.js';
 import { openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
+import { startGuestCleanupJob } from './features/auth/guestAccount.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
 import { createRateLimits, type RateLimits } from './features/limits/rateLimits.js';
 import { resolveSessionPassword } from './features/auth/session.js';
-import { upgradeContext, upgradeSession } from './http/requestContext.js';
+import { adoptUpgradeSession, upgradeContext, upgradeSession } from './http/requestContext.js';
 import { isForeignOrigin } from './http/security.js';
 import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
@@ -76,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let rateLimits: RateLimits | undefined;
   let orphanSweep: ReturnType<typeof startOrphanSweep> | undefined;
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
+  let guestCleanup: ReturnType<typeof startGuestCleanupJob> | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -133,6 +135,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Goal check-in reminders due (while the server was down too) are claimed at start, then each
     // minute; those that asked for a call are called.
     goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
+    // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
+    guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -174,6 +178,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           }
           wss.handleUpgrade(req, socket, head, (ws) => {
             if (session.id) deps.sessions.trackSocket(session.id, ws);
+            // A guest space started by a write on this socket is watched like the session it opened with.
+            session.onStarted = (id) => deps.sessions.trackSocket(id, ws);
+            adoptUpgradeSession(req, session);
             wss.emit('connection', ws, req);
           });
         },
@@ -206,6 +213,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.replies.drain();
         await orphanSweep?.stop();
         await goalReminders?.stop();
+        await guestCleanup?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -219,6 +227,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await orphanSweep?.stop().catch(() => {});
     await goalReminders?.stop().catch(() => {});
+    await guestCleanup?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endSessionSchema, loginSchema, registerSchema } from '../../../shared/schemas/auth.js';
-import { protectedProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
+import { browserSessionProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
 import { endOtherSessions, endSession, listSessions } from './activeSessions.js';
 import { checkAccess } from './checkAccess.js';
 import { login } from './login.js';
@@ -19,7 +19,7 @@ export const authRouter = router({
   checkAccess: publicProcedure
     .input(z.object({ accessKey: z.string().max(1024).optional() }))
     .mutation(({ ctx, input }) => checkAccess(ctx, input.accessKey)),
-  sessions: protectedProcedure.query(({ ctx }) => listSessions(ctx)),
-  endSession: protectedProcedure.input(endSessionSchema).mutation(({ ctx, input }) => endSession(ctx, input)),
-  endOtherSessions: protectedProcedure.mutation(({ ctx }) => endOtherSessions(ctx)),
+  sessions: browserSessionProcedure.query(({ ctx }) => listSessions(ctx)),
+  endSession: browserSessionProcedure.input(endSessionSchema).mutation(({ ctx, input }) => endSession(ctx, input)),
+  endOtherSessions: browserSessionProcedure.mutation(({ ctx }) => endOtherSessions(ctx)),
 });

@@ -48,6 +48,8 @@ export type RateLimits = {
   loginPerUsername: Limit;
   loginPerAddress: Limit;
   register: Limit;
+  /** Guest spaces made per address and hour (RATE_LIMIT_GUEST_PER_HOUR). */
+  guests: Limit;
   chat: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
@@ -159,6 +161,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     loginPerUsername: await limit('login_user', rateLimits.loginPerUsername, fifteenMinutes, inMinutes(authTexts.tooManyAttempts)),
     loginPerAddress: await limit('login_addr', rateLimits.loginPerAddress, fifteenMinutes, inMinutes(authTexts.tooManyAttempts)),
     register: await limit('register', rateLimits.registerPerHour, 3600, inMinutes(limitTexts.tooManyRegistrations)),
+    guests: await limit('guests', rateLimits.guestPerHour, 3600, inMinutes(limitTexts.tooManyGuests)),
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
