@@ -60,6 +60,7 @@ const envSchema = z.object({
     .default('+1,+44'),
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(7 * 24 * 3600),
   SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(30 * 24 * 3600),
+  SESSION_SOCKET_RECHECK_SECONDS: z.coerce.number().int().min(1, 'must be 1 to 60').max(60, 'must be 1 to 60').default(60),
   RATE_LIMIT_LOGIN_PER_USERNAME: z.coerce.number().int().min(0).default(5),
   RATE_LIMIT_LOGIN_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(0).default(50),
@@ -94,7 +95,7 @@ export type Config = {
   };
   /** The origin the telephony provider calls back (webhooks are signed for it); no trailing slash. */
   publicUrl: string | undefined;
-  sessions: { idleSeconds: number; lifetimeSeconds: number };
+  sessions: { idleSeconds: number; lifetimeSeconds: number; socketRecheckSeconds: number };
   /** Requests allowed per window; 0 turns a limit off. */
   rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; guestPerHour: number };
   /** A guest space unused this long is deleted with all its data. */
@@ -159,7 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedCountryPrefixes: e.TWILIO_ALLOWED_COUNTRY_PREFIXES.split(',').map((prefix) => prefix.trim()),
     },
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
-    sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS },
+    sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS, socketRecheckSeconds: e.SESSION_SOCKET_RECHECK_SECONDS },
     rateLimits: {
       loginPerUsername: e.RATE_LIMIT_LOGIN_PER_USERNAME,
       loginPerAddress: e.RATE_LIMIT_LOGIN_PER_ADDRESS,

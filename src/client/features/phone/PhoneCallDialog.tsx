@@ -1,3 +1,5 @@
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconPhone, IconPhoneOff } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -17,6 +19,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
   const [phoneNumber, setPhoneNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const call = useMutation(trpc.twilio.placeCall.mutationOptions());
+  const { guest } = useSession();
 
   const submit = () => {
     if (!phoneNumber.trim()) {
@@ -50,7 +53,8 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
 
   return (
     <Modal opened={props.opened} onClose={close} title={phoneTexts.dialogTitle} centered>
-      {stage === 'entry' && (
+      {guest && <AccountRequired what="calls" compact />}
+      {stage === 'entry' && !guest && (
         <form
           noValidate
           onSubmit={(event) => {

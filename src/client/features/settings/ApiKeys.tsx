@@ -1,3 +1,5 @@
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
@@ -15,6 +17,20 @@ import { SettingsSection } from './SettingsSection';
 // Settings › API keys (issue 15): create a key with a name (shown once, with Copy), the list with
 // name, prefix, created and last used, and Revoke. Only a signed-in session manages keys.
 export function ApiKeys() {
+  const { guest } = useSession();
+  if (guest) {
+    return (
+      <Box mt="lg">
+        <SettingsSection heading={apiKeyTexts.heading} description={apiKeyTexts.description}>
+          <AccountRequired what="apiKeys" />
+        </SettingsSection>
+      </Box>
+    );
+  }
+  return <AccountApiKeys />;
+}
+
+function AccountApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions(undefined, { retry: false }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });

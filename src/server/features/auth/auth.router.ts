@@ -15,6 +15,9 @@ export const authRouter = router({
     user: ctx.user?.toPublic() ?? null,
     demoMode: ctx.deps.config.demoMode,
     signedIn: Boolean(ctx.session.userId) && ctx.user !== null,
+    // A demo visitor (the template, before their first write) or their private guest space: no
+    // integrations until they create an account (issue 22).
+    guest: ctx.user ? ctx.user.isGuest || ctx.user.isDemo : false,
   })),
   checkAccess: publicProcedure
     .input(z.object({ accessKey: z.string().max(1024).optional() }))

@@ -11,7 +11,8 @@ import type { ChatBus } from '../chats/chatBus.js';
 // bus (LISTEN/NOTIFY on PostgreSQL), on the reserved channel 0 that no chat uses.
 export const sessionEventsChannel = 0;
 
-export type SessionTimes = { idleSeconds: number; lifetimeSeconds: number };
+/** `socketRecheckSeconds`: an open socket's session row is read again at least this often (at most 60). */
+export type SessionTimes = { idleSeconds: number; lifetimeSeconds: number; socketRecheckSeconds?: number };
 export type LiveSession = { id: string; userId: number };
 export type SessionSummary = {
   id: string;
@@ -27,8 +28,6 @@ type Cached = { userId: number; expiresAt: number; lastSeenAt: number; lastSeenW
 const maxCached = 10_000;
 // Revalidated against the database now and then, in case an event between instances was lost.
 const cacheTtlMs = 5 * 60_000;
-/** An open socket's session row is read again at least this often. */
-export const socketRecheckMs = 60_000;
 const keepAliveFrames = new Set(['PING', 'PONG']);
 
 export function hashSessionToken(token: string): string {
@@ -44,6 +43,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   const sockets = new Map<string, Watched>();
   // Last-seen is written at most this often per session: enough for the idle timeout and the list.
   const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
+  const socketRecheckMs = Math.min(60, times.socketRecheckSeconds ?? 60) * 1000;
 
   // A cookie's token and its row id, for tokens in use: the SHA-256 is computed once per token,
   // not on every request (it showed under load). Bounded like the cache; a wrong entry is
