@@ -176,13 +176,15 @@ describe('login', () => {
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
   }, 90_000); // six scrypt checks at N=2^17
 
-  it('lets the demo account in while demo mode is on', async () => {
+  it('signs the demo credentials into a fresh private guest space while demo mode is on (issue 22)', async () => {
     const client = new HttpClient(demo.url);
 
     const res = await client.post('/api/auth/login', authTexts.demoCredentials);
 
     expect(res.status).toBe(200);
-    expect(res.json.user).toMatchObject({ id: 1, username: 'demo' });
+    // The demo profile (SPEC's fallback user), in an account of the visitor's own: never the shared one.
+    expect(res.json.user).toMatchObject({ fullName: 'Alex Morgan', username: expect.stringMatching(/^guest-/) });
+    expect(res.json.user.id).not.toBe(1);
   });
 
   it('refuses the demo account when demo mode is off', async () => {

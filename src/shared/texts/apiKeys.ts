@@ -33,7 +33,6 @@ export const apiKeyTexts = {
   notFound: 'API key not found',
   sessionOnly: 'API keys are managed from a signed-in browser session, not with an API key.',
   notWithApiKey: 'This needs a signed-in browser session: an API key cannot do it.',
-  signInFirst: 'Sign in to manage API keys.',
   invalidKey: 'Invalid API key. Check the key, or create a new one in Settings.',
   tooManyGuesses: (minutes: number) => `Too many invalid API keys from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 } as const;
