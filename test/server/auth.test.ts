@@ -241,8 +241,15 @@ describe('session and logout', () => {
     const { client } = await registeredClient(noDemo);
     const signedIn = await client.get('/trpc/auth.session');
 
-    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false });
-    expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true });
+    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false, guest: false });
+    expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true, guest: false });
+  });
+
+  it('tells a demo visitor and their guest space apart from an account (issue 22)', async () => {
+    const visitor = new HttpClient(demo.url);
+    expect((await visitor.get('/trpc/auth.session')).json.result.data).toMatchObject({ demoMode: true, signedIn: false, guest: true });
+    expect((await visitor.post('/api/chats', {})).status).toBe(201);
+    expect((await visitor.get('/trpc/auth.session')).json.result.data).toMatchObject({ demoMode: true, signedIn: true, guest: true });
   });
 });
 
