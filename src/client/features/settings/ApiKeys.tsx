@@ -1,6 +1,6 @@
 import { AccountRequired } from '../auth/AccountRequired';
 import { useSession } from '../auth/useSession';
-import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -71,6 +71,18 @@ function AccountApiKeys() {
               key={form.key('name')}
               {...form.getInputProps('name')}
             />
+            <NumberInput
+              label={apiKeyTexts.expiresLabel}
+              placeholder={apiKeyTexts.expiresPlaceholder}
+              min={1}
+              max={365}
+              allowDecimal={false}
+              allowNegative={false}
+              style={{ flex: '0 1 160px' }}
+              key={form.key('expiresInDays')}
+              {...form.getInputProps('expiresInDays')}
+              onChange={(value) => form.setFieldValue('expiresInDays', typeof value === 'number' ? value : undefined)}
+            />
             <Button type="submit" mt={{ base: 0, xs: 25 }} loading={create.isPending} leftSection={<IconKey size={16} aria-hidden />}>
               {apiKeyTexts.create}
             </Button>
@@ -95,6 +107,7 @@ function AccountApiKeys() {
                 </Group>
                 <Text size="xs" c="dimmed">
                   {apiKeyTexts.createdAt(ago(key.createdAt))} · {key.lastUsedAt ? apiKeyTexts.lastUsed(ago(key.lastUsedAt)) : apiKeyTexts.neverUsed}
+                  {key.expiresAt && ` · ${Date.parse(key.expiresAt) <= Date.now() ? apiKeyTexts.expired : apiKeyTexts.expiresAt(new Date(key.expiresAt).toLocaleDateString())}`}
                 </Text>
               </div>
               <Button
