@@ -6,6 +6,9 @@ import { coachMessages, messageInput, replyFinished, userMessages } from './supp
 // contexts, no shared cookies) never see each other's chats, and a guest is shown what it needs
 // (an account) where an integration would be, with a way to create one.
 
+// Two browsers and several screens each, on a shared machine.
+test.setTimeout(180_000);
+
 const sampleTitles = ['Quarterly OKR planning', 'Preparing a difficult conversation', 'Weekly team meeting agenda', 'Career growth with GROW'];
 
 async function visitor(browser: Browser): Promise<Page> {
@@ -23,7 +26,7 @@ test('two visitors in demo mode each get a private space: neither sees the other
   const bob = await visitor(browser);
 
   await alice.goto('/app');
-  for (const title of sampleTitles) await expect(recentChats(alice).getByText(title, { exact: true })).toBeVisible();
+  for (const title of sampleTitles) await expect(recentChats(alice).getByText(title, { exact: true })).toBeVisible({ timeout: 30_000 });
   // Alice's first write makes her guest space; the coach's reply still arrives live (the socket
   // reconnected with her new session).
   await messageInput(alice).fill('my private divorce notes');
@@ -37,7 +40,7 @@ test('two visitors in demo mode each get a private space: neither sees the other
 
   // Bob, on another "machine": the samples, never Alice's chat; then a space of his own.
   await bob.goto('/app');
-  for (const title of sampleTitles) await expect(recentChats(bob).getByText(title, { exact: true })).toBeVisible();
+  for (const title of sampleTitles) await expect(recentChats(bob).getByText(title, { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(recentChats(bob).getByText(/my private divorce notes/)).toHaveCount(0);
   // Bob writes in a sample chat: it becomes his copy, and Alice's sample stays as it was.
   await recentChats(bob).getByText('Quarterly OKR planning', { exact: true }).click();
@@ -63,7 +66,7 @@ test('two visitors in demo mode each get a private space: neither sees the other
 test('a guest sees the register prompt on the Microsoft, phone and API key screens, never a failure', async ({ browser }) => {
   const page = await visitor(browser);
   await page.goto('/integrations');
-  await expect(page.getByText(authTexts.accountRequiredFor.microsoft).first()).toBeVisible();
+  await expect(page.getByText(authTexts.accountRequiredFor.microsoft).first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: authTexts.createAccount }).first()).toBeVisible();
 
   await page.goto('/phone-calls');
@@ -78,6 +81,6 @@ test('a guest sees the register prompt on the Microsoft, phone and API key scree
   // The button opens registration: creating the account keeps the space and lifts the prompt.
   await page.getByRole('button', { name: authTexts.createAccount }).last().click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByRole('tab', { name: /create account/i })).toHaveAttribute('aria-selected', 'true');
+  await expect(dialog.getByRole('tab', { name: /create account/i })).toHaveAttribute('aria-selected', 'true', { timeout: 30_000 });
   await page.context().close();
 });
