@@ -47,8 +47,8 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/auth/session', tag: 'Auth', summary: 'Who is signed in', auth: 'public', ok: { status: 200, description: '{ user, demoMode, signedIn }' } },
   { method: 'get', path: '/api/auth/check-access', tag: 'Auth', summary: 'Pass the access-key gate (key in the x-access-key header)', auth: 'public', ok: { status: 200, description: '{ success: true }; sets the access_key grant cookie' } },
   // Personal API keys (issue 15).
-  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt }' } },
-  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt }] }' } },
+  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only; a registered account only; expiresInDays 1 to 365 optional)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt, expiresAt }' } },
+  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
   // Chats.
   { method: 'get', path: '/api/chats', tag: 'Chats', summary: 'Your chats, pinned first, then by last activity', auth: 'user', ok: { status: 200, description: 'An array of chats' } },
@@ -111,7 +111,8 @@ function jsonSchema(schema: z.ZodType) {
 }
 
 const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
-  // Either the session cookie or a personal API key; in demo mode no sign-in is the demo user.
+  // Either the session cookie or a personal API key; in demo mode no sign-in reads the demo
+  // template, and a first write makes a private guest space (its cookie in the answer).
   user: [{ cookie: [] }, { apiKey: [] }],
   session: [{ cookie: [] }],
   public: [],
