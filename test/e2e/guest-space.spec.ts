@@ -22,9 +22,8 @@ function recentChats(page: Page) {
 }
 
 test('two visitors in demo mode each get a private space: neither sees the other’s chats', async ({ browser }) => {
+  // Each page in front while it is used: a page in the background paints nothing (no animation frames).
   const alice = await visitor(browser);
-  const bob = await visitor(browser);
-
   await alice.goto('/app');
   for (const title of sampleTitles) await expect(recentChats(alice).getByText(title, { exact: true })).toBeVisible({ timeout: 30_000 });
   // Alice's first write makes her guest space; the coach's reply still arrives live (the socket
@@ -39,6 +38,8 @@ test('two visitors in demo mode each get a private space: neither sees the other
   expect(aliceCookies.find((c) => c.name === 'ai_coach_session')?.httpOnly).toBe(true);
 
   // Bob, on another "machine": the samples, never Alice's chat; then a space of his own.
+  const bob = await visitor(browser);
+  await bob.bringToFront();
   await bob.goto('/app');
   for (const title of sampleTitles) await expect(recentChats(bob).getByText(title, { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(recentChats(bob).getByText(/my private divorce notes/)).toHaveCount(0);
@@ -53,6 +54,7 @@ test('two visitors in demo mode each get a private space: neither sees the other
   await expect(userMessages(bob).last()).toContainText('bob was here');
   await expect(recentChats(bob).getByText(/my private divorce notes/)).toHaveCount(0);
 
+  await alice.bringToFront();
   await alice.reload();
   await expect(recentChats(alice).getByText(/my private divorce notes/)).toBeVisible();
   await recentChats(alice).getByText('Quarterly OKR planning', { exact: true }).click();
