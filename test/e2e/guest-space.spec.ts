@@ -51,12 +51,12 @@ test('two visitors in demo mode each get a private space: neither sees the other
   await replyFinished(bob);
   await expect(bob).toHaveURL(/chat=\d+/);
   await bob.reload();
-  await expect(userMessages(bob).last()).toContainText('bob was here');
+  await expect(userMessages(bob).last()).toContainText('bob was here', { timeout: 30_000 });
   await expect(recentChats(bob).getByText(/my private divorce notes/)).toHaveCount(0);
 
   await alice.bringToFront();
   await alice.reload();
-  await expect(recentChats(alice).getByText(/my private divorce notes/)).toBeVisible();
+  await expect(recentChats(alice).getByText(/my private divorce notes/)).toBeVisible({ timeout: 30_000 });
   await recentChats(alice).getByText('Quarterly OKR planning', { exact: true }).click();
   await expect(userMessages(alice).first()).toBeVisible();
   await expect(userMessages(alice).filter({ hasText: 'bob was here' })).toHaveCount(0);
