@@ -63,6 +63,8 @@ function server(name: string, port: number, env: Record<string, string>) {
       // Every e2e visitor comes from 127.0.0.1: the per-address budgets are tested by the server tests.
       RATE_LIMIT_REGISTER_PER_HOUR: '0',
       RATE_LIMIT_CHAT_PER_MINUTE: '0',
+      // Every e2e context is a new demo visitor from 127.0.0.1: each first write makes a guest space.
+      RATE_LIMIT_GUEST_PER_HOUR: '0',
       ...env,
     },
   };

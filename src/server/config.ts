@@ -68,10 +68,13 @@ const envSchema = z.object({
   RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(7 * 24 * 3600),
   SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(30 * 24 * 3600),
+  SESSION_SOCKET_RECHECK_SECONDS: z.coerce.number().int().min(1, 'must be 1 to 60').max(60, 'must be 1 to 60').default(60),
   RATE_LIMIT_LOGIN_PER_USERNAME: z.coerce.number().int().min(0).default(5),
   RATE_LIMIT_LOGIN_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(0).default(50),
   RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  RATE_LIMIT_GUEST_PER_HOUR: z.coerce.number().int().min(0).default(30),
+  DEMO_GUEST_IDLE_HOURS: z.coerce.number().int().min(1, 'must be at least 1').default(72),
   MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
 });
@@ -102,9 +105,11 @@ export type Config = {
   };
   /** The origin the telephony provider calls back (webhooks are signed for it); no trailing slash. */
   publicUrl: string | undefined;
-  sessions: { idleSeconds: number; lifetimeSeconds: number };
+  sessions: { idleSeconds: number; lifetimeSeconds: number; socketRecheckSeconds: number };
   /** Requests allowed per window; 0 turns a limit off. */
-  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; voicePerMinute: number };
+  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; voicePerMinute: number; guestPerHour: number };
+  /** A guest space unused this long is deleted with all its data. */
+  guestIdleHours: number;
   modelStallTimeoutMs: number;
   /** Model turns per user and UTC day; 0 = no limit. */
   modelDailyQuota: number;
@@ -175,14 +180,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       relay: { voice: e.TWILIO_RELAY_VOICE, language: e.TWILIO_RELAY_LANGUAGE, welcomeGreeting: e.TWILIO_RELAY_WELCOME_GREETING },
     },
     publicUrl: (e.PUBLIC_URL === undefined ? undefined : trimEndChars(e.PUBLIC_URL, '/')),
-    sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS },
+    sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS, socketRecheckSeconds: e.SESSION_SOCKET_RECHECK_SECONDS },
     rateLimits: {
       loginPerUsername: e.RATE_LIMIT_LOGIN_PER_USERNAME,
       loginPerAddress: e.RATE_LIMIT_LOGIN_PER_ADDRESS,
       registerPerHour: e.RATE_LIMIT_REGISTER_PER_HOUR,
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
+      guestPerHour: e.RATE_LIMIT_GUEST_PER_HOUR,
     },
+    guestIdleHours: e.DEMO_GUEST_IDLE_HOURS,
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''), serviceName: e.OTEL_SERVICE_NAME },

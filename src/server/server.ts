@@ -14,10 +14,11 @@ import { databaseTarget, type EmbeddedDatabase } from './db/embedded.js';
 import { openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
+import { startGuestCleanupJob } from './features/auth/guestAccount.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
 import { createRateLimits, type RateLimits } from './features/limits/rateLimits.js';
 import { resolveSessionPassword } from './features/auth/session.js';
-import { upgradeContext, upgradeSession } from './http/requestContext.js';
+import { adoptUpgradeSession, upgradeContext, upgradeSession } from './http/requestContext.js';
 import { isForeignOrigin } from './http/security.js';
 import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
@@ -87,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   let searchIndex: MessageSearchIndexBuild | undefined;
   let calendarRenewals: ReturnType<typeof startPeriodicJob> | undefined;
+  let guestCleanup: ReturnType<typeof startGuestCleanupJob> | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -178,6 +180,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (notificationsEnabled(deps)) {
       calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
     }
+    // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
+    guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -242,6 +246,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
             span?.set('ai_coach.outcome', 'open');
             span?.end();
             if (session.id) deps.sessions.trackSocket(session.id, ws);
+            // A guest space started by a write on this socket is watched like the session it opened with.
+            session.onStarted = (id) => deps.sessions.trackSocket(id, ws);
+            adoptUpgradeSession(req, session);
             wss.emit('connection', ws, req);
           });
         },
@@ -277,6 +284,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await goalReminders?.stop();
         await searchIndex?.stop();
         await calendarRenewals?.stop();
+        await guestCleanup?.stop();
         await retention?.stop();
         await client?.close();
         deps.sessions.close();
@@ -293,6 +301,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await goalReminders?.stop().catch(() => {});
     await searchIndex?.stop().catch(() => {});
     await calendarRenewals?.stop().catch(() => {});
+    await guestCleanup?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});
     await rateLimits?.close().catch(() => {});

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyLimits } from '../../src/shared/schemas/apiKeys.js';
-import { apiKeyTexts } from '../../src/shared/texts/index.js';
+import { apiKeyTexts, authTexts } from '../../src/shared/texts/index.js';
 import { fakePromptTokens, startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { signUp } from '../helpers/clients.js';
 import { apiError } from '../helpers/openaiErrors.js';
@@ -52,7 +52,7 @@ describe('API key life cycle', () => {
 
     const list = await http.get('/api/api-keys');
     expect(list.status).toBe(200);
-    expect(list.json.keys).toEqual([{ id, name: 'Laptop script', prefix: key.slice(0, 12), createdAt: expect.any(String), lastUsedAt: null }]);
+    expect(list.json.keys).toEqual([{ id, name: 'Laptop script', prefix: key.slice(0, 12), createdAt: expect.any(String), lastUsedAt: null, expiresAt: null }]);
     expect(list.text).not.toContain(key.slice(12));
 
     const script = bearer(key);
@@ -81,15 +81,18 @@ describe('API key life cycle', () => {
     expect((await http.get('/api/api-keys')).json.keys).toHaveLength(apiKeyLimits.maxKeys);
   });
 
-  it('manages keys only from a browser session: never with a key, never as the demo visitor', async () => {
+  it('manages keys only from a registered account’s browser session: never with a key, never as a demo visitor or guest', async () => {
     const { key } = await userWithKey();
     const script = bearer(key);
-    expect(await script.post('/api/api-keys', { name: 'minted by a key' })).toMatchObject({ status: 403, json: { message: apiKeyTexts.sessionOnly } });
+    expect(await script.post('/api/api-keys', { name: 'minted by a key' })).toMatchObject({ status: 403, json: { message: apiKeyTexts.notWithApiKey } });
     expect((await script.get('/api/api-keys')).status).toBe(403);
     expect((await script.post('/api/auth/logout')).status).toBe(403);
 
     const visitor = new HttpClient(offline.url);
-    expect(await visitor.post('/api/api-keys', { name: 'demo' })).toMatchObject({ status: 401, json: { message: apiKeyTexts.signInFirst } });
+    expect(await visitor.post('/api/api-keys', { name: 'demo' })).toMatchObject({ status: 403, json: { message: authTexts.accountRequiredFor.apiKeys } });
+    // A guest space (made by the visitor's first write) is refused the same way.
+    expect((await visitor.post('/api/chats', {})).status).toBe(201);
+    expect(await visitor.post('/api/api-keys', { name: 'guest' })).toMatchObject({ status: 403, json: { message: authTexts.accountRequiredFor.apiKeys } });
   });
 
   it('keeps each key to its owner: another user’s key id is 404, and a key reaches only its owner’s chats', async () => {

@@ -176,13 +176,15 @@ describe('login', () => {
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
   }, 90_000); // six scrypt checks at N=2^17
 
-  it('lets the demo account in while demo mode is on', async () => {
+  it('signs the demo credentials into a fresh private guest space while demo mode is on (issue 22)', async () => {
     const client = new HttpClient(demo.url);
 
     const res = await client.post('/api/auth/login', authTexts.demoCredentials);
 
     expect(res.status).toBe(200);
-    expect(res.json.user).toMatchObject({ id: 1, username: 'demo' });
+    // The demo profile (SPEC's fallback user), in an account of the visitor's own: never the shared one.
+    expect(res.json.user).toMatchObject({ fullName: 'Alex Morgan', username: expect.stringMatching(/^guest-/) });
+    expect(res.json.user.id).not.toBe(1);
   });
 
   it('refuses the demo account when demo mode is off', async () => {
@@ -239,8 +241,15 @@ describe('session and logout', () => {
     const { client } = await registeredClient(noDemo);
     const signedIn = await client.get('/trpc/auth.session');
 
-    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false });
-    expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true });
+    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false, guest: false });
+    expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true, guest: false });
+  });
+
+  it('tells a demo visitor and their guest space apart from an account (issue 22)', async () => {
+    const visitor = new HttpClient(demo.url);
+    expect((await visitor.get('/trpc/auth.session')).json.result.data).toMatchObject({ demoMode: true, signedIn: false, guest: true });
+    expect((await visitor.post('/api/chats', {})).status).toBe(201);
+    expect((await visitor.get('/trpc/auth.session')).json.result.data).toMatchObject({ demoMode: true, signedIn: true, guest: true });
   });
 });
 

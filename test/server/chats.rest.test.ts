@@ -192,14 +192,18 @@ describe('chat ownership', () => {
     expect(replay.status).toBe(401);
   });
 
-  it('answers 401 to a demo-account session once demo mode is off', async () => {
+  it('signs demo / demo1234 into a guest space of its own, so no session ever acts as the shared demo account (issue 22)', async () => {
     const demo = new HttpClient(server.url);
     expect((await demo.post('/api/auth/login', authTexts.demoCredentials)).status).toBe(200);
-    expect((await demo.get('/api/chats')).status).toBe(200);
+    const chats = (await demo.get('/api/chats')).json as Array<{ id: number; title: string }>;
+    // The four samples, as the guest's own copies (the template's are chats 1 to 4).
+    expect(chats).toHaveLength(4);
+    expect(chats.every((chat) => chat.id > 4)).toBe(true);
     const config = server.deps.config as { demoMode: boolean };
     config.demoMode = false;
     try {
-      expect(await demo.get('/api/chats')).toMatchObject({ status: 401, json: { message: 'Not authenticated' } });
+      // The visitor without a session is nobody once demo mode is off.
+      expect(await new HttpClient(server.url).get('/api/chats')).toMatchObject({ status: 401, json: { message: 'Not authenticated' } });
     } finally {
       config.demoMode = true;
     }

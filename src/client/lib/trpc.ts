@@ -1,4 +1,5 @@
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink } from '@trpc/client';
+import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, type TRPCLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
 import { fetchWithHttpErrors } from './errors';
@@ -16,8 +17,64 @@ function wsUrl() {
 // do not stream never open it.
 export const wsClient = createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } });
 
+// Issue 22: a demo visitor without a session reads the shared samples; their first write makes
+// them a private guest space on the server, which answers with its session cookie (HttpOnly, so
+// unseen here). After such a write the app becomes that guest: the WebSocket reconnects with the
+// cookie (its subscriptions resume on the new socket, so live chat events reach the guest), every
+// query is read again, and listeners (the app shell) move a sample chat on screen to the guest's
+// copy of it.
+type GuestSpaceListener = (moved: { from: number; to: number | null } | null) => void;
+const guestSpaceListeners = new Set<GuestSpaceListener>();
+export function onGuestSpaceStarted(listener: GuestSpaceListener): () => void {
+  guestSpaceListeners.add(listener);
+  return () => guestSpaceListeners.delete(listener);
+}
+
+function isVisitorWithoutSession(): boolean {
+  const session = queryClient.getQueryData(trpc.auth.session.queryKey());
+  return Boolean(session && session.demoMode && !session.signedIn);
+}
+
+let adopting: Promise<void> | null = null;
+async function adoptGuestSpace() {
+  const before = queryClient.getQueryData(trpc.chats.list.queryKey()) ?? [];
+  // Closing the socket itself (not the client) makes the client reconnect and resend its subscriptions.
+  wsClient.connection?.ws?.close();
+  const session = await queryClient.fetchQuery({ ...trpc.auth.session.queryOptions(), staleTime: 0 });
+  if (!session.signedIn) return;
+  await queryClient.invalidateQueries();
+  const current = Number(new URLSearchParams(window.location.search).get('chat'));
+  let moved: { from: number; to: number | null } | null = null;
+  if (current) {
+    const after = await queryClient.fetchQuery({ ...trpc.chats.list.queryOptions(), staleTime: 0 });
+    if (!after.some((chat) => chat.id === current)) {
+      const title = before.find((chat) => chat.id === current)?.title;
+      moved = { from: current, to: after.find((chat) => chat.title === title)?.id ?? null };
+    }
+  }
+  for (const listener of guestSpaceListeners) listener(moved);
+}
+
+const guestSpaceLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
+  observable((observer) => {
+    const firstWrite = op.type === 'mutation' && !op.path.startsWith('auth.') && isVisitorWithoutSession();
+    return next(op).subscribe({
+      next: (value) => observer.next(value),
+      error: (error) => observer.error(error),
+      complete: () => {
+        if (firstWrite) {
+          adopting ??= adoptGuestSpace().finally(() => {
+            adopting = null;
+          });
+          void adopting.then(() => observer.complete());
+        } else observer.complete();
+      },
+    });
+  });
+
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
+    guestSpaceLink,
     splitLink({
       condition: (op) => op.type === 'subscription',
       true: wsLink({ client: wsClient }),

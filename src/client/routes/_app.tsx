@@ -7,6 +7,7 @@ import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
 import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
 import { usePreloadToasts } from '../components/Toasts';
+import { GuestSpaceFollower } from '../features/auth/GuestSpaceFollower';
 import { useSession } from '../features/auth/useSession';
 import { GoalReminders } from '../features/goals/GoalReminders';
 import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
@@ -74,6 +75,7 @@ function AppLayout() {
             <OnboardingDialog />
             <ConnectionFlagsWatcher />
             <GoalReminders />
+            <GuestSpaceFollower />
           </AfterFirstPaint>
           {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
           <SearchDialog />

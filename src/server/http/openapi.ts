@@ -50,8 +50,8 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/auth/session', tag: 'Auth', summary: 'Who is signed in', auth: 'public', ok: { status: 200, description: '{ user, demoMode, signedIn }' } },
   { method: 'get', path: '/api/auth/check-access', tag: 'Auth', summary: 'Pass the access-key gate (key in the x-access-key header)', auth: 'public', ok: { status: 200, description: '{ success: true }; sets the access_key grant cookie' } },
   // Personal API keys (issue 15).
-  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt }' } },
-  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt }] }' } },
+  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only; a registered account only; expiresInDays 1 to 365 optional)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt, expiresAt }' } },
+  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
   // Security activity (issue 27).
   { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of sign_in, sign_in_failed, sign_out, session_ended, password_changed, api_key_created, api_key_revoked, data_exported, microsoft_connected, microsoft_disconnected, phone_verified' } },
@@ -150,7 +150,8 @@ function jsonSchema(schema: z.ZodType) {
 }
 
 const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
-  // Either the session cookie or a personal API key; in demo mode no sign-in is the demo user.
+  // Either the session cookie or a personal API key; in demo mode no sign-in reads the demo
+  // template, and a first write makes a private guest space (its cookie in the answer).
   user: [{ cookie: [] }, { apiKey: [] }],
   session: [{ cookie: [] }],
   public: [],

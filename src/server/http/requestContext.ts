@@ -51,7 +51,14 @@ export async function upgradeSession(deps: AppDeps, req: IncomingMessage): Promi
   return openSession(sessionDeps(deps), { headers: req.headers, clientIp }, undefined, false);
 }
 
+// The session the upgrade opened, handed to the socket's context: one object for the connection,
+// so a guest space started on the socket is the connection's from then on.
+const upgradeSessions = new WeakMap<IncomingMessage, Session>();
+export function adoptUpgradeSession(req: IncomingMessage, session: Session) {
+  upgradeSessions.set(req, session);
+}
+
 export async function upgradeContext(deps: AppDeps, req: IncomingMessage): Promise<Context> {
-  const session = await upgradeSession(deps, req);
+  const session = upgradeSessions.get(req) ?? (await upgradeSession(deps, req));
   return createContext(deps, { headers: req.headers, clientIp: clientIpOf(req, deps.config.trustProxy), session });
 }

@@ -5,7 +5,9 @@ import { apiKeyTexts, authTexts, commonTexts } from '../../shared/texts/index.js
 import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
+import { retargetChatInput, startGuestSpace } from '../features/auth/guestAccount.js';
 import type { Context } from './context.js';
+import type { User } from '../db/entities/User.js';
 
 // The only file that calls initTRPC (CONVENTIONS 1).
 const t = initTRPC.context<Context>().create({
@@ -84,17 +86,65 @@ export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { user } });
 });
 
-export const protectedProcedure = userProcedure.use(({ ctx, next }) => {
+// Any signed-in principal. In demo mode a visitor without a session reads the template (the demo
+// account); their first write (any mutation, over HTTP, REST, tRPC or /ws) makes them a private
+// guest space and signs them into it before the handler runs (guestAccount.ts), so nothing is
+// ever written into the template. A write aimed at a sample chat lands in the guest's copy.
+export const protectedProcedure = userProcedure.use(async ({ ctx, type, getRawInput, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  if (ctx.user.isDemo && type === 'mutation') {
+    const overSocket = ctx.session.onStarted !== undefined;
+    if (!overSocket && !ctx.session.canStart) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.guestOverWebSocket });
+    const space = await startGuestSpace({ ...ctx, user: ctx.user }, { overSocket });
+    // tRPC takes both options together; its types offer them one at a time.
+    const options = { ctx: { user: space.user }, getRawInput: async () => retargetChatInput(await getRawInput(), space.chatIds) };
+    return next(options as { ctx: { user: User } });
+  }
   return next({ ctx: { user: ctx.user } });
 });
 
-// DESIGN rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
-// the whole account (export, deletion, sessions, password) takes a registered account's own
-// signed-in session: never a demo visitor's or guest's account, never an API key. Issue 22 refines
-// the messages per integration; procedures that need it use this one base.
-export const accountProcedure = protectedProcedure.use(({ ctx, next }) => {
+/** What a guest space cannot reach, by the router a procedure is in (the message names it). */
+export type OutsideWorld = keyof typeof authTexts.accountRequiredFor;
+const outsideWorldOfRouter: Record<string, OutsideWorld> = {
+  microsoft: 'microsoft',
+  twilio: 'calls',
+  apiKeys: 'apiKeys',
+  profile: 'phone',
+  goals: 'goalCalls',
+  auth: 'sessions',
+  privacy: 'dataRights',
+};
+
+/**
+ * Refuses what only a registered account's own browser session may do: an API key (403, before
+ * any work) and a guest space or the demo template (403 with what to do: create an account).
+ * For handlers that refuse only part of their input (a profile phone, a goal's calls).
+ */
+export function refuseOutsideWorld(ctx: { session: { viaApiKey?: boolean }; user: { isDemo: boolean; isGuest: boolean } }, what: OutsideWorld): void {
   if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
-  if (ctx.user.isDemo) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accountRequired });
-  return next();
+  if (ctx.user.isDemo || ctx.user.isGuest) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accountRequiredFor[what] });
+}
+
+// DESIGN rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
+// the whole account takes a registered account's own signed-in session: never a demo visitor's
+// template, never a guest space, never an API key. Refused before any work, with a message per
+// integration ('Create an account to connect Microsoft 365'), which the screens show next to a
+// way to register.
+export const accountProcedure = userProcedure.use(({ ctx, path, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  const what = outsideWorldOfRouter[path.split('.')[0] ?? ''];
+  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
+  if (ctx.user.isDemo || ctx.user.isGuest) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: what ? authTexts.accountRequiredFor[what] : authTexts.accountRequired });
+  }
+  return next({ ctx: { user: ctx.user } });
+});
+
+// What acts on the whole account but is no integration (its sessions, its export, its deletion):
+// the owner's own browser session, a guest's too (their space is theirs), never an API key.
+// Refused before any work: a key's 'delete my account' deletes nothing.
+export const browserSessionProcedure = userProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
+  return next({ ctx: { user: ctx.user } });
 });

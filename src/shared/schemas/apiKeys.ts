@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiKeyTexts } from '../texts/apiKeys.js';
 
 // Personal API keys (issue 15): POST /api/api-keys {name}, DELETE /api/api-keys/{id}.
-export const apiKeyLimits = { maxKeys: 10, maxNameLength: 60 } as const;
+export const apiKeyLimits = { maxKeys: 10, maxNameLength: 60, maxExpiresInDays: 365 } as const;
 
 export const createApiKeySchema = z.object({
   name: z
@@ -10,6 +10,13 @@ export const createApiKeySchema = z.object({
     .trim()
     .min(1, apiKeyTexts.nameRequired)
     .max(apiKeyLimits.maxNameLength, apiKeyTexts.nameTooLong),
+  // Days until the key stops working (1 to 365); without it the key lasts until revoked.
+  expiresInDays: z
+    .number({ message: apiKeyTexts.expiresInDaysRange })
+    .int(apiKeyTexts.expiresInDaysRange)
+    .min(1, apiKeyTexts.expiresInDaysRange)
+    .max(apiKeyLimits.maxExpiresInDays, apiKeyTexts.expiresInDaysRange)
+    .optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 

@@ -27,6 +27,19 @@ export const authTexts = {
   accessKeyNotEnabled: 'Access key login is not enabled',
   notAuthenticated: 'Not authenticated',
   accountRequired: 'Create an account to do this: a guest space cannot connect anything outside the app.',
+  // Issue 22: what a guest space (a demo visitor's private space) cannot do, per integration.
+  accountRequiredFor: {
+    microsoft: 'Create an account to connect Microsoft 365',
+    phone: 'Create an account to add a phone number',
+    calls: 'Create an account to receive calls from your coach',
+    apiKeys: 'Create an account to create API keys',
+    goalCalls: 'Create an account to get check-in calls for your goals',
+    sessions: 'Create an account to manage sessions',
+    dataRights: 'Create an account to export or delete your data: a guest space is deleted on its own when unused',
+  },
+  createAccount: 'Create an account',
+  guestSpaceNote: 'This is your private guest space: only you see it. Create an account to keep it and to connect Microsoft 365, your phone and API keys.',
+  guestOverWebSocket: 'Start your guest space over HTTP first (any change in the app does it), then reconnect.',
   tooManyAttempts: (minutes: number) =>
     `Too many failed login attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
   foreignOrigin: 'Cross-site request refused',

@@ -4,6 +4,8 @@ const minutesText = (minutes: number) => `${minutes} minute${minutes === 1 ? '' 
 export const limitTexts = {
   tooManyRegistrations: (minutes: number) =>
     `Too many accounts have been created from your network. Please wait ${minutesText(minutes)} and try again.`,
+  tooManyGuests: (minutes: number) =>
+    `Too many guest spaces have been started from your network. Please wait ${minutesText(minutes)} and try again, or create an account.`,
   tooManyAccessKeyAttempts: (minutes: number) =>
     `Too many wrong access keys. Please wait ${minutesText(minutes)} and try again.`,
 } as const;

@@ -8,6 +8,8 @@ export function useSession() {
     user: query.data?.user ?? null,
     signedIn: query.data?.signedIn ?? false,
     demoMode: query.data?.demoMode ?? false,
+    /** A demo visitor or their guest space: integrations wait for an account. */
+    guest: query.data?.guest ?? false,
     isLoading: query.isPending,
     error: query.error,
   };

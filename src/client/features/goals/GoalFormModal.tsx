@@ -6,7 +6,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import type { GoalDraft } from '../../../shared/goalDraft';
 import { createGoalSchema, goalFrameworks, goalLimits, reminderCadences, type GoalFramework, type GoalView } from '../../../shared/schemas/goals';
-import { commonTexts, goalTexts } from '../../../shared/texts';
+import { authTexts, commonTexts, goalTexts } from '../../../shared/texts';
+import { useSession } from '../auth/useSession';
 import { errorMessage, fieldErrorsOf } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -87,6 +88,7 @@ export function GoalFormModal(props: { target: GoalFormTarget | null; onClose: (
 }
 
 function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
+  const { guest } = useSession();
   const { target } = props;
   const queryClient = useQueryClient();
   const create = useMutation(trpc.goals.create.mutationOptions());
@@ -148,7 +150,12 @@ function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
           <TextInput label={goalTexts.dueDateLabel} type="date" required {...form.getInputProps('dueDate')} />
           <Select
             label={goalTexts.cadenceLabel}
-            data={reminderCadences.map((value) => ({ value, label: cadenceLabels[value] }))}
+            // A guest space gets no calls (issue 22): the option says what it needs instead.
+            data={reminderCadences.map((value) => ({
+              value,
+              label: guest && value === 'weekly_call' ? `${cadenceLabels[value]} (${authTexts.accountRequiredFor.goalCalls})` : cadenceLabels[value],
+              disabled: guest && value === 'weekly_call',
+            }))}
             allowDeselect={false}
             {...form.getInputProps('cadence')}
           />

@@ -1,4 +1,6 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Tabs, Text, ThemeIcon } from '@mantine/core';
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
+import { Badge, Box, Button, Card, Group, SimpleGrid, Stack, Tabs, Text, ThemeIcon } from '@mantine/core';
 import { useState } from 'react';
 import { microsoftTexts } from '../../../shared/texts';
 import { ComingSoonDialog } from './ComingSoonDialog';
@@ -13,8 +15,14 @@ const tabs: CatalogueTab[] = ['microsoft', 'google', 'communication', 'productiv
 export function IntegrationsPage() {
   const [comingSoon, setComingSoon] = useState<string | null>(null);
   const { open, dialogs } = useConnectDialogs();
+  const { guest } = useSession();
   return (
     <PageFrame title={microsoftTexts.integrationsTitle} subtitle={microsoftTexts.integrationsSubtitle}>
+      {guest && (
+        <Box mb="md">
+          <AccountRequired what="microsoft" />
+        </Box>
+      )}
       <Tabs defaultValue="microsoft">
         <Tabs.List mb="md">
           {tabs.map((tab) => (

@@ -1,3 +1,5 @@
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { Alert, Button, Card, Divider, Group, Stack, Text, Textarea, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -23,6 +25,7 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
   const refresh = useRefreshMicrosoft();
   const { data: status } = useMicrosoftStatus();
   const { open, dialogs } = useConnectDialogs();
+  const { guest } = useSession();
   const submit = useMutation(
     trpc.microsoft.manualToken.mutationOptions({
       onSuccess: (answer) => {
@@ -44,7 +47,9 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
         </Button>
       }
     >
-      {account ? (
+      {guest ? (
+        <AccountRequired what="microsoft" />
+      ) : account ? (
         <Card withBorder radius="md" padding="lg">
           <Stack align="center" gap="sm" role="status">
             <ThemeIcon color="teal" size="xl" radius="xl">

@@ -1,3 +1,5 @@
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconPhone, IconPhoneOff } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -20,6 +22,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
   // 403: the coach calls only the account's verified number (issue 22); Settings verifies it.
   const [mustVerify, setMustVerify] = useState<string | null>(null);
   const call = useMutation(trpc.twilio.placeCall.mutationOptions());
+  const { guest } = useSession();
 
   const submit = () => {
     if (!phoneNumber.trim()) {
@@ -56,7 +59,8 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
 
   return (
     <Modal opened={props.opened} onClose={close} title={phoneTexts.dialogTitle} centered>
-      {stage === 'entry' && (
+      {guest && <AccountRequired what="calls" compact />}
+      {stage === 'entry' && !guest && (
         <form
           noValidate
           onSubmit={(event) => {

@@ -1,3 +1,5 @@
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { Alert, Box, Button, Card, Code, Container, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconHeadset, IconPhoneCall, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +16,7 @@ export function PhonePage() {
   const [phoneOpen, setPhoneOpen] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const configured = status.data?.configured ?? false;
+  const { guest } = useSession();
 
   return (
     <PageFrame
@@ -27,6 +30,11 @@ export function PhonePage() {
         </>
       }
     >
+      {guest && (
+        <Box mb="md">
+          <AccountRequired what="calls" />
+        </Box>
+      )}
       <SimpleGrid cols={{ base: 1, md: 3 }}>
         <PhoneCard icon={<IconPhoneCall aria-hidden />} title={phoneTexts.receiveTitle}>
           <Text size="sm">{phoneTexts.receiveBody}</Text>
@@ -35,7 +43,7 @@ export function PhonePage() {
               {phoneTexts.notConfigured}
             </Alert>
           )}
-          <Button onClick={() => setPhoneOpen(true)} disabled={!configured} loading={status.isPending}>
+          <Button onClick={() => setPhoneOpen(true)} disabled={!configured || guest} loading={status.isPending}>
             {phoneTexts.receiveButton}
           </Button>
         </PhoneCard>

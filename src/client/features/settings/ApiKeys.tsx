@@ -1,4 +1,6 @@
-import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
+import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,6 +17,20 @@ import { SettingsSection } from './SettingsSection';
 // Settings › API keys (issue 15): create a key with a name (shown once, with Copy), the list with
 // name, prefix, created and last used, and Revoke. Only a signed-in session manages keys.
 export function ApiKeys() {
+  const { guest } = useSession();
+  if (guest) {
+    return (
+      <Box mt="lg">
+        <SettingsSection heading={apiKeyTexts.heading} description={apiKeyTexts.description}>
+          <AccountRequired what="apiKeys" />
+        </SettingsSection>
+      </Box>
+    );
+  }
+  return <AccountApiKeys />;
+}
+
+function AccountApiKeys() {
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions(undefined, { retry: false }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
@@ -55,6 +71,18 @@ export function ApiKeys() {
               key={form.key('name')}
               {...form.getInputProps('name')}
             />
+            <NumberInput
+              label={apiKeyTexts.expiresLabel}
+              placeholder={apiKeyTexts.expiresPlaceholder}
+              min={1}
+              max={365}
+              allowDecimal={false}
+              allowNegative={false}
+              style={{ flex: '0 1 160px' }}
+              key={form.key('expiresInDays')}
+              {...form.getInputProps('expiresInDays')}
+              onChange={(value) => form.setFieldValue('expiresInDays', typeof value === 'number' ? value : undefined)}
+            />
             <Button type="submit" mt={{ base: 0, xs: 25 }} loading={create.isPending} leftSection={<IconKey size={16} aria-hidden />}>
               {apiKeyTexts.create}
             </Button>
@@ -79,6 +107,7 @@ export function ApiKeys() {
                 </Group>
                 <Text size="xs" c="dimmed">
                   {apiKeyTexts.createdAt(ago(key.createdAt))} · {key.lastUsedAt ? apiKeyTexts.lastUsed(ago(key.lastUsedAt)) : apiKeyTexts.neverUsed}
+                  {key.expiresAt && ` · ${Date.parse(key.expiresAt) <= Date.now() ? apiKeyTexts.expired : apiKeyTexts.expiresAt(new Date(key.expiresAt).toLocaleDateString())}`}
                 </Text>
               </div>
               <Button

@@ -3,7 +3,9 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { profileSchema, type Profile } from '../../../shared/schemas/profile';
-import { settingsTexts } from '../../../shared/texts';
+import { authTexts, settingsTexts } from '../../../shared/texts';
+import { AccountRequired } from '../auth/AccountRequired';
+import { useSession } from '../auth/useSession';
 import { fieldErrorsOf } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from './SettingsSection';
@@ -25,6 +27,7 @@ export function ProfileSettingsForm(props: { profile: Profile }) {
   const queryClient = useQueryClient();
   const { saved, failed } = useSettingsSaved();
   const update = useMutation(trpc.profile.updateProfile.mutationOptions());
+  const { guest } = useSession();
   const form = useForm<ProfileValues>({
     mode: 'uncontrolled',
     initialValues: toValues(props.profile),
@@ -77,14 +80,16 @@ export function ProfileSettingsForm(props: { profile: Profile }) {
         />
         <TextInput
           label={settingsTexts.phone}
-          description={settingsTexts.phoneDescription}
+          description={guest ? authTexts.accountRequiredFor.phone : settingsTexts.phoneDescription}
           type="tel"
           autoComplete="tel"
           placeholder="+15551234567"
+          disabled={guest}
           key={form.key('phone')}
           {...form.getInputProps('phone')}
         />
       </SimpleGrid>
+      {guest && <AccountRequired what="phone" compact />}
     </SettingsSection>
   );
 }

@@ -17,6 +17,8 @@ export const ApiKeySchema = defineEntity({
     keyHash: p.string().length(64),
     createdAt: p.datetime().onCreate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
+    // Past it the key answers 401 (issue 22); null: no expiry.
+    expiresAt: p.datetime().nullable(),
   },
 });
 
@@ -28,6 +30,7 @@ export class ApiKey extends ApiKeySchema.class {
       prefix: this.prefix,
       createdAt: this.createdAt.toISOString(),
       lastUsedAt: this.lastUsedAt?.toISOString() ?? null,
+      expiresAt: this.expiresAt?.toISOString() ?? null,
     };
   }
 }

@@ -14,6 +14,9 @@ export const UserSchema = defineEntity({
     company: p.string().length(100).nullable(),
     // The demo account, created at start in demo mode only (demoAccount.ts).
     isDemo: p.boolean().default(false),
+    // A demo visitor's private guest space (guestAccount.ts): no password, no integrations, deleted
+    // after DEMO_GUEST_IDLE_HOURS unused; registering from it turns it into an account.
+    isGuest: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

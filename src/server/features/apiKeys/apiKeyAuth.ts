@@ -50,8 +50,8 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
  */
 export async function apiKeySession(deps: AppDeps, token: string, clientIp: string): Promise<Session> {
   const connection = deps.orm.em.fork().getConnection();
-  const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null }> = token.startsWith(keyPrefix)
-    ? await connection.execute('select id, owner_id, last_used_at from api_key where key_hash = ?', [hashApiKey(token)])
+  const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null; expires_at: Date | string | null }> = token.startsWith(keyPrefix)
+    ? await connection.execute('select id, owner_id, last_used_at, expires_at from api_key where key_hash = ?', [hashApiKey(token)])
     : [];
   const row = rows[0];
   if (!row) {
@@ -62,6 +62,10 @@ export async function apiKeySession(deps: AppDeps, token: string, clientIp: stri
       throw new RateLimitError(apiKeyTexts.tooManyGuesses(Math.ceil(error.retryAfterSeconds / 60)), error.retryAfterSeconds);
     }
     throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.invalidKey });
+  }
+  // An expired key is a right key past its time: 401, and no guess spent.
+  if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.expiredKey });
   }
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (Date.now() - lastUsed >= lastUsedWriteMs) {
@@ -80,6 +84,7 @@ function keySession(userId: number): Session {
     userId,
     id: undefined,
     ended: false,
+    canStart: false,
     viaApiKey: true,
     start: refuse,
     end: refuse,

@@ -1,19 +1,11 @@
-import { TRPCError } from '@trpc/server';
 import { createApiKeySchema, revokeApiKeySchema } from '../../../shared/schemas/apiKeys.js';
-import { apiKeyTexts } from '../../../shared/texts/index.js';
-import { protectedProcedure, router } from '../../trpc/init.js';
+import { accountProcedure, router } from '../../trpc/init.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './manageApiKeys.js';
 
-// Keys are managed with a signed-in browser session only: never with a key (a leaked key must
-// not mint more), and never as the shared demo visitor, who has no session of their own.
-const sessionProcedure = protectedProcedure.use(({ ctx, next }) => {
-  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.sessionOnly });
-  if (!ctx.session.id) throw new TRPCError({ code: 'UNAUTHORIZED', message: apiKeyTexts.signInFirst });
-  return next();
-});
-
+// Keys are managed by a registered account's own browser session only: never with a key (a
+// leaked key must not mint more), never from a guest space (issue 22).
 export const apiKeysRouter = router({
-  list: sessionProcedure.query(({ ctx }) => listApiKeys(ctx)),
-  create: sessionProcedure.input(createApiKeySchema).mutation(({ ctx, input }) => createApiKey(ctx, input)),
-  revoke: sessionProcedure.input(revokeApiKeySchema).mutation(({ ctx, input }) => revokeApiKey(ctx, input)),
+  list: accountProcedure.query(({ ctx }) => listApiKeys(ctx)),
+  create: accountProcedure.input(createApiKeySchema).mutation(({ ctx, input }) => createApiKey(ctx, input)),
+  revoke: accountProcedure.input(revokeApiKeySchema).mutation(({ ctx, input }) => revokeApiKey(ctx, input)),
 });

@@ -1,3 +1,4 @@
+import { lockOwner } from '../../db/ownerLock.js';
 import { TRPCError } from '@trpc/server';
 import { apiKeyLimits } from '../../../shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../../shared/texts/index.js';
@@ -9,12 +10,18 @@ import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js
 export type ApiKeySummary = ReturnType<ApiKey['toSummary']>;
 
 /** The key is in this answer and nowhere else, ever. */
-export async function createApiKey(ctx: AuthedContext, input: { name: string }): Promise<ApiKeySummary & { key: string }> {
-  const count = await ctx.em.count(ApiKey, { owner: ctx.user.id });
-  if (count >= apiKeyLimits.maxKeys) throw new TRPCError({ code: 'CONFLICT', message: apiKeyTexts.tooMany(apiKeyLimits.maxKeys) });
+export async function createApiKey(ctx: AuthedContext, input: { name: string; expiresInDays?: number | undefined }): Promise<ApiKeySummary & { key: string }> {
   const { key, prefix, keyHash } = newApiKey();
-  const row = ctx.em.create(ApiKey, { owner: ctx.user, name: input.name, prefix, keyHash });
-  await ctx.em.flush();
+  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+  // The count and the insert under the owner's row lock: parallel creates cannot pass the limit.
+  const row = await ctx.em.transactional(async (tx) => {
+    await lockOwner(tx, ctx.user.id);
+    const count = await tx.count(ApiKey, { owner: ctx.user.id });
+    if (count >= apiKeyLimits.maxKeys) throw new TRPCError({ code: 'CONFLICT', message: apiKeyTexts.tooMany(apiKeyLimits.maxKeys) });
+    const created = tx.create(ApiKey, { owner: ctx.user.id, name: input.name, prefix, keyHash, expiresAt });
+    await tx.flush();
+    return created;
+  });
   await recordSecurityEvent(ctx.em, requestEvent(ctx, 'api_key_created'));
   const { lastUsedAt: _never, ...summary } = row.toSummary();
   return { ...summary, key, lastUsedAt: null };

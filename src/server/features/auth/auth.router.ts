@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endSessionSchema, loginSchema, registerSchema } from '../../../shared/schemas/auth.js';
-import { protectedProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
+import { browserSessionProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
 import { endOtherSessions, endSession, listSessions } from './activeSessions.js';
 import { checkAccess } from './checkAccess.js';
 import { login } from './login.js';
@@ -15,11 +15,14 @@ export const authRouter = router({
     user: ctx.user?.toPublic() ?? null,
     demoMode: ctx.deps.config.demoMode,
     signedIn: Boolean(ctx.session.userId) && ctx.user !== null,
+    // A demo visitor (the template, before their first write) or their private guest space: no
+    // integrations until they create an account (issue 22).
+    guest: ctx.user ? ctx.user.isGuest || ctx.user.isDemo : false,
   })),
   checkAccess: publicProcedure
     .input(z.object({ accessKey: z.string().max(1024).optional() }))
     .mutation(({ ctx, input }) => checkAccess(ctx, input.accessKey)),
-  sessions: protectedProcedure.query(({ ctx }) => listSessions(ctx)),
-  endSession: protectedProcedure.input(endSessionSchema).mutation(({ ctx, input }) => endSession(ctx, input)),
-  endOtherSessions: protectedProcedure.mutation(({ ctx }) => endOtherSessions(ctx)),
+  sessions: browserSessionProcedure.query(({ ctx }) => listSessions(ctx)),
+  endSession: browserSessionProcedure.input(endSessionSchema).mutation(({ ctx, input }) => endSession(ctx, input)),
+  endOtherSessions: browserSessionProcedure.mutation(({ ctx }) => endOtherSessions(ctx)),
 });

@@ -39,10 +39,10 @@ export async function checkAccess(ctx: DbContext, accessKey: string | undefined)
 
   // The same visitor coming back with a valid grant keeps their guest account (and chats).
   const grantedId = await ctx.session.grantedGuest();
-  let guest = grantedId ? await ctx.em.findOne(User, { id: grantedId, isDemo: false, passwordHash: null }) : null;
+  let guest = grantedId ? await ctx.em.findOne(User, { id: grantedId, isDemo: false, isGuest: true }) : null;
   if (!guest) {
     const name = `guest-${crypto.randomBytes(6).toString('hex')}`;
-    guest = ctx.em.create(User, { username: name, usernameKey: name, passwordHash: null, fullName: authTexts.guestName, isDemo: false });
+    guest = ctx.em.create(User, { username: name, usernameKey: name, passwordHash: null, fullName: authTexts.guestName, isDemo: false, isGuest: true });
     await ctx.em.flush();
   }
   if (ctx.session.userId !== guest.id) await ctx.session.start(guest.id, { lifetimeSeconds: accessGrantSeconds });

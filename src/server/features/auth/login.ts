@@ -3,6 +3,7 @@ import type { LoginInput } from '../../../shared/schemas/auth.js';
 import { authTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
+import { startGuestSpace } from './guestAccount.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
@@ -27,6 +28,12 @@ export async function login(ctx: DbContext, input: LoginInput) {
   if (needsRehash(user.passwordHash)) {
     user.passwordHash = await hashPassword(input.password);
     await ctx.em.flush();
+  }
+  // The demo credentials (shown on /login) sign into a fresh private guest space, never into the
+  // shared demo account, which is only the template every guest space is copied from.
+  if (user.isDemo) {
+    const space = await startGuestSpace({ ...ctx, user });
+    return { user: space.user.toPublic() };
   }
   await ctx.session.start(user.id);
   if (!user.isDemo) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in', user.id));

@@ -15,7 +15,10 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
   if (await ctx.em.count(User, { usernameKey })) {
     throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });
   }
-  const user = ctx.em.create(User, {
+  // Registering from a guest space keeps it: the guest becomes the account, chats, goals and
+  // knowledge base included (issue 22).
+  const current = ctx.session.userId ? await ctx.em.findOne(User, { id: ctx.session.userId, isGuest: true }) : null;
+  const fields = {
     username: input.username,
     usernameKey,
     passwordHash: await hashPassword(input.password),
@@ -23,7 +26,9 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     jobTitle: input.jobTitle,
     company: input.company,
     isDemo: false,
-  });
+    isGuest: false,
+  };
+  const user = current ? Object.assign(current, fields) : ctx.em.create(User, fields);
   try {
     await ctx.em.flush();
   } catch (error) {

@@ -22,9 +22,17 @@ export type Session = {
   id: string | undefined;
   /** The cookie named a session that has ended: the request is not signed in (and not the demo user). */
   ended: boolean;
+  /** Whether `start` can set a session cookie (an HTTP request; not a WebSocket, not an API key). */
+  canStart: boolean;
   /** Signed in by an `Authorization: Bearer` API key for this request only (no cookie session). */
   viaApiKey?: boolean;
-  start(userId: number, options?: { lifetimeSeconds?: number }): Promise<void>;
+  /**
+   * Starts a session for `userId`. Over HTTP it sets the cookie; over a WebSocket (`overSocket`,
+   * a guest space started by a write on the socket) the session lives for the connection only.
+   */
+  start(userId: number, options?: { lifetimeSeconds?: number; overSocket?: boolean }): Promise<void>;
+  /** Set on a WebSocket's session: a session started on the socket is watched like one it opened with. */
+  onStarted?: (sessionId: string) => void;
   end(): Promise<void>;
   /** The guest account a valid access-key grant cookie names. */
   grantedGuest(): Promise<number | undefined>;
@@ -90,15 +98,19 @@ export async function openSession(
     userId: live?.userId,
     id: live?.id,
     ended: Boolean(token) && !live,
+    canStart: Boolean(res),
     async start(userId, startOptions) {
+      if (!res && !startOptions?.overSocket) throw new Error('The session cannot be changed over a WebSocket; use HTTP.');
       if (session.id) await deps.sessions.end([session.id]);
-      if (!res) throw new Error('The session cannot be changed over a WebSocket; use HTTP.');
       const userAgent = request.headers['user-agent'];
       const created = await deps.sessions.create(userId, { userAgent, address: request.clientIp, lifetimeSeconds: startOptions?.lifetimeSeconds });
-      const sealed = await writable();
-      sealed.token = created.token;
-      await sealed.save();
+      if (res) {
+        const sealed = await writable();
+        sealed.token = created.token;
+        await sealed.save();
+      }
       Object.assign(session, { userId, id: created.id, ended: false });
+      session.onStarted?.(created.id);
     },
     async end() {
       if (session.id) await deps.sessions.end([session.id]);

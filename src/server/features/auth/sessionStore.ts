@@ -11,7 +11,8 @@ import type { ChatBus } from '../chats/chatBus.js';
 // bus (LISTEN/NOTIFY on PostgreSQL), on the reserved channel 0 that no chat uses.
 export const sessionEventsChannel = 0;
 
-export type SessionTimes = { idleSeconds: number; lifetimeSeconds: number };
+/** `socketRecheckSeconds`: an open socket's session row is read again at least this often (at most 60). */
+export type SessionTimes = { idleSeconds: number; lifetimeSeconds: number; socketRecheckSeconds?: number };
 export type LiveSession = { id: string; userId: number };
 export type SessionSummary = {
   id: string;
@@ -27,6 +28,7 @@ type Cached = { userId: number; expiresAt: number; lastSeenAt: number; lastSeenW
 const maxCached = 10_000;
 // Revalidated against the database now and then, in case an event between instances was lost.
 const cacheTtlMs = 5 * 60_000;
+const keepAliveFrames = new Set(['PING', 'PONG']);
 
 export function hashSessionToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
@@ -41,6 +43,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   const sockets = new Map<string, Watched>();
   // Last-seen is written at most this often per session: enough for the idle timeout and the list.
   const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
+  const socketRecheckMs = Math.min(60, times.socketRecheckSeconds ?? 60) * 1000;
 
   // A cookie's token and its row id, for tokens in use: the SHA-256 is computed once per token,
   // not on every request (it showed under load). Bounded like the cache; a wrong entry is
@@ -110,37 +113,37 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   function arm(id: string, watched: Watched, entry: Cached | undefined) {
     clearTimeout(watched.timer);
     const end = entry ? Math.min(entry.expiresAt, entry.lastSeenAt + times.idleSeconds * 1000) : Date.now();
-    watched.timer = setTimeout(() => void recheck(id, watched), Math.max(0, Math.min(end - Date.now(), 2 ** 31 - 1)));
+    // At least every minute the row is read again (issue 22): a session ended in a way no event
+    // announced (its row deleted with its account, on any instance) closes its sockets soon.
+    watched.timer = setTimeout(() => void recheck(id, watched), Math.max(0, Math.min(end - Date.now(), socketRecheckMs)));
     watched.timer.unref();
   }
 
   async function recheck(id: string, watched: Watched) {
     if (sockets.get(id) !== watched) return;
     const now = Date.now();
-    let entry = cache.get(id);
-    if (!entry || isOver(entry, now)) {
-      try {
-        const row = await orm.em.fork().findOne(AuthSession, id);
-        if (!row) {
-          forget([id]);
-          return;
-        }
-        entry = {
-          userId: (row.user as { id: number }).id,
-          expiresAt: row.expiresAt.getTime(),
-          lastSeenAt: Math.max(row.lastSeenAt.getTime(), cache.get(id)?.lastSeenAt ?? 0),
-          lastSeenWritten: row.lastSeenAt.getTime(),
-          loadedAt: now,
-        };
-        if (isOver(entry, now)) {
-          await end([id]);
-          return;
-        }
-        remember(id, entry);
-      } catch {
-        // The database is away: look again in a minute.
-        entry = { userId: 0, expiresAt: now + 60_000, lastSeenAt: now, lastSeenWritten: now, loadedAt: now };
+    let entry: Cached;
+    try {
+      const row = await orm.em.fork().findOne(AuthSession, id);
+      if (!row) {
+        forget([id]);
+        return;
       }
+      entry = {
+        userId: (row.user as { id: number }).id,
+        expiresAt: row.expiresAt.getTime(),
+        lastSeenAt: Math.max(row.lastSeenAt.getTime(), cache.get(id)?.lastSeenAt ?? 0),
+        lastSeenWritten: Math.max(row.lastSeenAt.getTime(), cache.get(id)?.lastSeenWritten ?? 0),
+        loadedAt: now,
+      };
+      if (isOver(entry, now)) {
+        await end([id]);
+        return;
+      }
+      remember(id, entry);
+    } catch {
+      // The database is away: look again in a minute.
+      entry = { userId: 0, expiresAt: now + 60_000, lastSeenAt: now, lastSeenWritten: now, loadedAt: now };
     }
     if (sockets.get(id) === watched) arm(id, watched, entry);
   }
@@ -247,8 +250,10 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
           clearTimeout(watched.timer);
         }
       });
-      // A message on the socket is a use of its session, like a request.
-      ws.on('message', () => {
+      // A message on the socket is a use of its session, like a request; a keep-alive answer
+      // (tRPC's PONG) is not, so an idle tab still times out.
+      ws.on('message', (data, isBinary) => {
+        if (!isBinary && keepAliveFrames.has(data.toString())) return;
         const now = Date.now();
         const entry = cache.get(id);
         if (entry && !isOver(entry, now)) touch(id, entry, now);

@@ -73,7 +73,15 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
         // Check ownership before following, so a foreign chat id learns nothing.
         await caller.chats.messages({ chatId: frame.chatId, limit: 1 });
         follow(frame.chatId);
-        await caller.chats.send({ chatId: frame.chatId, content: frame.content });
+        const sent = await caller.chats.send({ chatId: frame.chatId, content: frame.content });
+        // A visitor's first write made them a guest space, and a sample chat's message went to the
+        // guest's copy of it (issue 22): follow the copy, and tell of the message already sent.
+        if (sent.chat.id !== frame.chatId) {
+          subscriptions.get(frame.chatId)?.();
+          subscriptions.delete(frame.chatId);
+          follow(sent.chat.id);
+          send({ type: 'new_message', chatId: sent.chat.id, message: sent.userMessage });
+        }
       } catch (error) {
         fail(error);
       }

@@ -1,3 +1,5 @@
+import { lockOwner } from '../../db/ownerLock.js';
+import { refuseOutsideWorld } from '../../trpc/init.js';
 import { TRPCError } from '@trpc/server';
 import { goalLimits, type GoalView } from '../../../shared/schemas/goals.js';
 import type { z } from 'zod';
@@ -28,26 +30,32 @@ export async function getGoal(ctx: AuthedContext, input: { goalId: number }): Pr
 }
 
 export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise<GoalView> {
-  if ((await ctx.em.count(Goal, { owner: ctx.user.id })) >= goalLimits.maxGoals) {
-    throw new TRPCError({ code: 'CONFLICT', message: goalTexts.tooManyGoals(goalLimits.maxGoals) });
-  }
+  if (input.cadence === 'weekly_call') refuseOutsideWorld(ctx, 'goalCalls');
   // A chat the goal came from must be the user's own.
   const chat = input.chatId ? await findOwnedChat(ctx.em, ctx.user.id, input.chatId) : null;
   const now = new Date();
-  const goal = ctx.em.create(Goal, {
-    owner: ctx.user,
-    chat,
-    framework: input.framework,
-    title: input.title,
-    dueDate: input.dueDate,
-    cadence: input.cadence,
-    nextReminderAt: input.cadence !== 'off' ? new Date(now.getTime() + weekMs) : null,
+  // The count and the insert under the owner's row lock: parallel creates cannot pass the limit.
+  const goalId = await ctx.em.transactional(async (tx) => {
+    await lockOwner(tx, ctx.user.id);
+    if ((await tx.count(Goal, { owner: ctx.user.id })) >= goalLimits.maxGoals) {
+      throw new TRPCError({ code: 'CONFLICT', message: goalTexts.tooManyGoals(goalLimits.maxGoals) });
+    }
+    const goal = tx.create(Goal, {
+      owner: ctx.user.id,
+      chat: chat?.id ?? null,
+      framework: input.framework,
+      title: input.title,
+      dueDate: input.dueDate,
+      cadence: input.cadence,
+      nextReminderAt: input.cadence !== 'off' ? new Date(now.getTime() + weekMs) : null,
+    });
+    input.keyResults.forEach((kr, position) => {
+      tx.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
+    });
+    await tx.flush();
+    return goal.id;
   });
-  input.keyResults.forEach((kr, position) => {
-    ctx.em.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
-  });
-  await ctx.em.flush();
-  return getGoal(ctx, { goalId: goal.id });
+  return getGoal(ctx, { goalId });
 }
 
 export async function updateGoal(ctx: AuthedContext, input: UpdateGoal): Promise<GoalView> {
@@ -55,6 +63,7 @@ export async function updateGoal(ctx: AuthedContext, input: UpdateGoal): Promise
   if (input.title !== undefined) goal.title = input.title;
   if (input.dueDate !== undefined) goal.dueDate = input.dueDate;
   if (input.done !== undefined) goal.doneAt = input.done ? (goal.doneAt ?? new Date()) : null;
+  if (input.cadence !== undefined && input.cadence !== goal.cadence && input.cadence === 'weekly_call') refuseOutsideWorld(ctx, 'goalCalls');
   if (input.cadence !== undefined) goal.cadence = input.cadence;
   goal.nextReminderAt = goal.cadence !== 'off' && !goal.doneAt ? (goal.nextReminderAt ?? new Date(Date.now() + weekMs)) : null;
   if (input.keyResults) {

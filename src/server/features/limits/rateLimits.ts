@@ -48,6 +48,8 @@ export type RateLimits = {
   loginPerUsername: Limit;
   loginPerAddress: Limit;
   register: Limit;
+  /** Guest spaces made per address and hour (RATE_LIMIT_GUEST_PER_HOUR). */
+  guests: Limit;
   chat: Limit;
   /** Paid audio (transcription and speech) per user and minute (RATE_LIMIT_VOICE_PER_MINUTE). */
   voice: Limit;
@@ -173,6 +175,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     loginPerUsername: await limit('login_user', rateLimits.loginPerUsername, fifteenMinutes, inMinutes(authTexts.tooManyAttempts)),
     loginPerAddress: await limit('login_addr', rateLimits.loginPerAddress, fifteenMinutes, inMinutes(authTexts.tooManyAttempts)),
     register: await limit('register', rateLimits.registerPerHour, 3600, inMinutes(limitTexts.tooManyRegistrations)),
+    guests: await limit('guests', rateLimits.guestPerHour, 3600, inMinutes(limitTexts.tooManyGuests)),
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
     voice: await limit('voice', rateLimits.voicePerMinute, 60, voiceTexts.rateLimited),
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),

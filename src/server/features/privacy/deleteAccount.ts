@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { privacyTexts } from '../../../shared/texts/index.js';
+import { AuthSession } from '../../db/entities/AuthSession.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { ownedBy, userOwnedEntities } from './userOwnedEntities.js';
 
@@ -21,8 +22,12 @@ export async function deleteUserRows(orm: MikroORM, userId: number): Promise<voi
 // demo for everyone (and it would come back as a blank account on the next visit).
 export async function deleteAccount(ctx: AuthedContext) {
   if (ctx.user.isDemo) throw new TRPCError({ code: 'FORBIDDEN', message: privacyTexts.demoAccountNotDeletable });
+  // Every session of the account ends with it, on every instance, and their sockets close
+  // (issue 22): not only this one.
+  const sessionIds = (await ctx.em.find(AuthSession, { user: ctx.user.id }, { fields: ['id'] })).map((row) => row.id);
   await deleteUserRows(ctx.deps.orm, ctx.user.id);
   ctx.deps.log.info({ userId: ctx.user.id }, 'account deleted');
+  await ctx.deps.sessions.end(sessionIds.filter((id) => id !== ctx.session.id));
   // Ends the session the way logout does (its row went with the user's rows; this clears the
   // cookie and tells every instance to drop it and close its sockets).
   await ctx.session.end();

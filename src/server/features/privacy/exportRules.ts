@@ -15,7 +15,7 @@ export type ExportRule =
   | { export: false; reason: string };
 
 export const exportRules: Record<string, ExportRule> = {
-  User: { export: true, section: 'account', title: 'Account', omit: ['passwordHash', 'usernameKey', 'isDemo'] },
+  User: { export: true, section: 'account', title: 'Account', omit: ['passwordHash', 'usernameKey', 'isDemo', 'isGuest'] },
   UserSettings: { export: true, section: 'settings', title: 'Profile and settings' },
   KnowledgeBase: { export: true, section: 'knowledgeBase', title: 'Knowledge base' },
   Chat: { export: true, section: 'chats', title: 'Chats' },

@@ -1,3 +1,4 @@
+import { refuseOutsideWorld } from '../../trpc/init.js';
 import type { Profile } from '../../../shared/schemas/profile.js';
 import { LockMode } from '@mikro-orm/core';
 import { User } from '../../db/entities/User.js';
@@ -9,6 +10,12 @@ import { readProfileSettings, saveUserSettings } from './profileSettings.js';
 // email and phone live in the user's settings row. Both change together or not at all.
 // A new phone number starts unverified; keeping the same number keeps its verification.
 export async function updateProfile(ctx: AuthedContext, input: Profile) {
+  // A phone number connects the outside world (the coach calls it): registered accounts only,
+  // from their own session (issue 22). The rest of the profile is anyone's to change.
+  if (ctx.session.viaApiKey || ctx.user.isGuest || ctx.user.isDemo) {
+    const current = (await readProfileSettings(ctx.em, ctx.user)).profile.phone ?? '';
+    if ((input.phone ?? '') !== current) refuseOutsideWorld(ctx, 'phone');
+  }
   await ctx.em.transactional(async (em) => {
     const user = await em.findOneOrFail(User, ctx.user.id);
     user.fullName = input.fullName;

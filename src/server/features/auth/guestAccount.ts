@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Logger } from 'pino';
+import { AuthSession } from '../../db/entities/AuthSession.js';
+import { Chat } from '../../db/entities/Chat.js';
+import { Message } from '../../db/entities/Message.js';
+import { User } from '../../db/entities/User.js';
+import { startPeriodicJob, type PeriodicJob } from '../../jobs/periodicJob.js';
+import type { DbContext } from '../../trpc/context.js';
+import type { SessionStore } from './sessionStore.js';
+import { deleteUserRows } from '../privacy/deleteAccount.js';
+
+// Issue 22: a private guest space for every demo visitor. A visitor without a session reads the
+// demo account (the read-only template: its profile and the four sample chats, SPEC section 4);
+// the first write of any kind makes a guest account of their own, a copy of the template, signs
+// the visitor into it (an HttpOnly session cookie over HTTP) and goes on as that guest. Nothing is
+// ever written into the template, so nothing one visitor writes reaches another.
+
+export type GuestSpace = {
+  user: User;
+  /** The template's chat ids and the guest's copies of them, so a first write aimed at a sample lands in the copy. */
+  chatIds: Map<number, number>;
+};
+
+/** Makes a guest account from the template (`ctx.user`, the demo account) and signs the request into it. */
+export async function startGuestSpace(ctx: DbContext & { user: User }, options: { overSocket?: boolean } = {}): Promise<GuestSpace> {
+  const template = ctx.user;
+  await ctx.deps.rateLimits.guests.consume(ctx.clientIp);
+  const chatIds = new Map<number, number>();
+  const user = await ctx.em.fork().transactional(async (tx) => {
+    const name = `guest-${crypto.randomBytes(8).toString('hex')}`;
+    const guest = tx.create(User, {
+      username: name,
+      usernameKey: name,
+      passwordHash: null,
+      fullName: template.fullName,
+      jobTitle: template.jobTitle,
+      company: template.company,
+      isDemo: false,
+      isGuest: true,
+    });
+    await tx.flush();
+    // The template's chats as they are (its samples), oldest first so ids keep their order.
+    const chats = await tx.find(Chat, { owner: template.id, isTemporary: false }, { orderBy: { id: 'asc' } });
+    const messages = await tx.find(Message, { chat: { $in: chats.map((c) => c.id) }, status: 'complete' }, { orderBy: { id: 'asc' } });
+    for (const chat of chats) {
+      const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, createdAt: chat.createdAt, updatedAt: chat.updatedAt });
+      await tx.flush();
+      chatIds.set(chat.id, copy.id);
+      for (const message of messages.filter((m) => (m.chat as { id: number }).id === chat.id)) {
+        tx.create(Message, { chat: copy, role: message.role, content: message.content, status: 'complete', createdAt: message.createdAt });
+      }
+    }
+    await tx.flush();
+    return guest;
+  });
+  await ctx.session.start(user.id, { overSocket: options.overSocket });
+  ctx.deps.log.info({ userId: user.id }, 'guest space started');
+  return { user: await ctx.em.findOneOrFail(User, user.id), chatIds };
+}
+
+/** A write aimed at one of the template's chats goes to the guest's copy of it. */
+export function retargetChatInput(input: unknown, chatIds: Map<number, number>): unknown {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const chatId = (input as { chatId?: unknown }).chatId;
+  const copy = typeof chatId === 'number' ? chatIds.get(chatId) : undefined;
+  return copy === undefined ? input : { ...input, chatId: copy };
+}
+
+/**
+ * Deletes the guest accounts unused for `idleHours` (no session seen since, and made before),
+ * with all their rows, and ends their sessions on every instance (their sockets close).
+ */
+export async function deleteIdleGuests(deps: { orm: MikroORM; sessions: SessionStore }, idleHours: number, now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - idleHours * 3_600_000);
+  const em = deps.orm.em.fork();
+  const rows: Array<{ id: number }> = await em.getConnection().execute(
+    `select u.id from app_user u
+      where u.is_guest and u.created_at < ?
+        and not exists (select 1 from auth_session s where s.user_id = u.id and s.last_seen_at >= ?)
+      limit 500`,
+    [cutoff, cutoff],
+  );
+  for (const { id } of rows) {
+    const sessionIds = (await em.find(AuthSession, { user: id }, { fields: ['id'] })).map((s) => s.id);
+    await deleteUserRows(deps.orm, id);
+    await deps.sessions.end(sessionIds);
+  }
+  return rows.length;
+}
+
+/** Idle guest spaces go at start and then hourly. */
+export function startGuestCleanupJob(deps: { orm: MikroORM; sessions: SessionStore; log: Logger }, idleHours: number): PeriodicJob {
+  return startPeriodicJob({
+    work: async () => {
+      const deleted = await deleteIdleGuests(deps, idleHours);
+      if (deleted) deps.log.info({ deleted }, 'idle guest spaces deleted');
+    },
+    intervalMs: 3_600_000,
+    log: deps.log,
+    failure: 'deleting idle guest spaces failed',
+  });
+}
+
