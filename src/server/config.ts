@@ -192,7 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     guestIdleHours: e.DEMO_GUEST_IDLE_HOURS,
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
-    telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''), serviceName: e.OTEL_SERVICE_NAME },
+    telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }
 

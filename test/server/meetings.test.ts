@@ -65,7 +65,9 @@ async function settledReply(http: HttpClient, chatId: number) {
   });
 }
 
-const systemText = (index = -1) => (openai.requests.at(index)?.body.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n\n');
+// The coach's own requests: memory extraction (issue 24) also asks the model after a reply, with a JSON schema.
+const coachRequests = () => openai.requests.filter((r) => !(r.body as { response_format?: unknown }).response_format);
+const systemText = (index = -1) => (coachRequests().at(index)?.body.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n\n');
 
 describe('the calendar', () => {
   it('answers 409 without a Microsoft Calendar connection, even with mail connected', async () => {

@@ -80,6 +80,12 @@ async function userWithEverything(server: TestServer = app) {
   await server.deps.orm.em.fork().getConnection().execute('insert into goal_reminder (owner_id, goal_id, created_at) values (?, ?, now())', [user.id, goal.json.id]);
   // A phone call's state, as the incoming-call webhook stores it (test/server/conversationRelay.test.ts).
   await server.deps.orm.em.fork().getConnection().execute("insert into phone_call (call_sid, owner_id, direction, created_at) values (?, ?, 'inbound', now())", [`CA${crypto.randomUUID().replaceAll('-', '')}`, user.id]);
+  // A meeting prepared with the coach, as POST /api/meetings/{id}/prep stores it (test/server/meetings.test.ts).
+  const prepChat = await user.client.post('/api/chats', { title: `Prep: Review ${marker}` });
+  await server.deps.orm.em.fork().getConnection().execute(
+    "insert into meeting_prep (owner_id, chat_id, event_id, subject, start_at, end_at, invite, created_at) values (?, ?, ?, ?, now(), now() + interval '1 hour', ?, now())",
+    [user.id, prepChat.json.id, `AAMk-${marker}`, `Review ${marker}`, JSON.stringify({ organizer: { name: 'Lena', email: 'lena@contoso.example' }, attendees: [], location: '', isOnline: false, body: '' })],
+  );
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -58,6 +58,7 @@ describe('profile.get', () => {
       profile: { fullName: 'Jane Doe', email: null, jobTitle: 'Engineering Manager', company: 'Acme', phone: null },
       notifications: { emailNotifications: true, pushNotifications: false, weeklyDigest: true, coachingSuggestions: true },
       privacy: { dataRetention: '90', shareAnonymousData: false, storeChatHistory: true },
+      phoneTrust: { verified: false, pinSet: false },
     });
     expect(res.json.result.data.notifications).toEqual(notificationDefaults);
     expect(res.json.result.data.privacy).toEqual(privacyDefaults);
@@ -199,6 +200,7 @@ describe('isolation', () => {
       profile: { fullName: 'John Roe', email: null, jobTitle: null, company: null, phone: null },
       notifications: notificationDefaults,
       privacy: privacyDefaults,
+      phoneTrust: { verified: false, pinSet: false },
     });
     expect((await getSettings(jane)).json.result.data.profile).toEqual(validProfile);
   });

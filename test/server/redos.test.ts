@@ -21,6 +21,8 @@ const reviewedDynamic: Record<string, string> = {
   'server/features/coach/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
   'shared/goalDraft.ts': 'number ranges and dates from a fixed number pattern and the month names',
   'server/features/writingStyle/analyzeStyle.test.ts': 'a test, never run on input',
+  'server/features/coach/meetingsContext.ts': '`^${name}: (.*)$` per line, name a fixed field label of the prep note the app itself wrote',
+  'server/features/memories/memoryRules.ts': 'commitment and person patterns from fixed word lists, run on at most the first 2,000 characters of a message',
 };
 
 type Found = { file: string; line: number; source: string; flags: string };

@@ -10,6 +10,7 @@ import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
+import { verifyPhone } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // OpenTelemetry traces over OTLP/HTTP (issue 27), received by a tiny OTLP receiver in the test
@@ -87,6 +88,8 @@ describe('traces over OTLP', () => {
     expect((await browser.post('/api/auth/microsoft/manual-token', { token: 'traced-graph-token', service: 'microsoft_email' })).status).toBe(200);
     expect((await browser.get('/api/microsoft-graph/real-emails')).status).toBe(200);
 
+    // The coach calls only a verified number (issue 22): verified by its texted code first.
+    await verifyPhone(browser, twilio, '+15551234567');
     expect((await browser.post('/api/twilio/voice/call', { phoneNumber: '+1 (555) 123-4567' })).status).toBe(200);
 
     const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: browser.cookieHeader, origin: server.url } });

@@ -179,7 +179,8 @@ describe('voice', () => {
     expect(answered.status).toBe(200);
     expect(answered.done!.chatId).toBe(chat.json.id);
     // The typed turns reach the model before what was said, after the voice rule.
-    const messages = fake.requests[asked]!.body.messages!;
+    // The turn's own request (memory extraction of the typed exchange may come in between, with a JSON schema).
+    const messages = fake.requests.slice(asked).find((r) => !(r.body as { response_format?: unknown }).response_format)!.body.messages!;
     const contents = messages.map((m) => m.content);
     expect(contents).toEqual(expect.arrayContaining(['My team of five feels disconnected.', 'Try a weekly one-to-one with each report.']));
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Who should I start with?' });

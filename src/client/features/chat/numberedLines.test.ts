@@ -25,7 +25,7 @@ describe('numbered lines', () => {
     const prose = markdown(inProse);
     expect(count(prose, /data-numbered-line="true"/g)).toBe(1);
     expect(prose).toMatch(/<span[^>]*data-numbered-line="true"[^>]*>3\. Then the blockers<\/span>/);
-    expect(count(markdown(bold), /<p[^>]*data-numbered-line="true"/g)).toBe(2);
+    expect(count(markdown(bold), /<p[^<>]*data-numbered-line="true"/g)).toBe(2);
   });
 
   it('streamed render: the same, while the reply is being written', () => {
@@ -39,9 +39,9 @@ describe('numbered lines', () => {
   it('the plain fallback: each numbered line marked, other lines not', () => {
     const list = plain(agenda);
     expect(count(list, /data-numbered-line="true"/g)).toBe(3);
-    expect(list).toMatch(/<p[^>]*>Here is your agenda:<\/p>/);
+    expect(list).toMatch(/<p[^<>]*>Here is your agenda:<\/p>/);
     expect(count(plain(inProse), /data-numbered-line="true"/g)).toBe(1);
-    expect(count(plain('1. Only one line'), /<p[^>]*data-numbered-line="true"/g)).toBe(1);
+    expect(count(plain('1. Only one line'), /<p[^<>]*data-numbered-line="true"/g)).toBe(1);
   });
 
   it('leaves 8. and numbers inside a line alone', () => {

@@ -7,12 +7,15 @@ const decode = (text: string) => text.replace(/&(?:amp|lt|gt);/g, (entity) => en
 
 export function snippetParts(snippet: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
-  const pattern = /<mark>([\s\S]*?)<\/mark>/g;
+  // indexOf, not a lazy regex: an unclosed <mark> must not make the scan quadratic (issue 22).
   let last = 0;
-  for (const match of snippet.matchAll(pattern)) {
-    if (match.index > last) parts.push({ text: decode(snippet.slice(last, match.index)), marked: false });
-    parts.push({ text: decode(match[1]!), marked: true });
-    last = match.index + match[0].length;
+  for (;;) {
+    const open = snippet.indexOf('<mark>', last);
+    const close = open < 0 ? -1 : snippet.indexOf('</mark>', open + 6);
+    if (close < 0) break;
+    if (open > last) parts.push({ text: decode(snippet.slice(last, open)), marked: false });
+    parts.push({ text: decode(snippet.slice(open + 6, close)), marked: true });
+    last = close + 7;
   }
   if (last < snippet.length) parts.push({ text: decode(snippet.slice(last)), marked: false });
   return parts;

@@ -40,10 +40,10 @@ export class StreamedSpeech {
   write(text: string) {
     this.pending += text;
     for (;;) {
-      const end = /[.!?…]+["')\]]*\s+/.exec(this.pending);
-      if (!end) break;
-      this.speak(this.pending.slice(0, end.index + end[0].length));
-      this.pending = this.pending.slice(end.index + end[0].length);
+      const end = sentenceEnd(this.pending);
+      if (end < 0) break;
+      this.speak(this.pending.slice(0, end));
+      this.pending = this.pending.slice(end);
     }
   }
 
@@ -154,4 +154,31 @@ export class StreamedSpeech {
   private settle() {
     if (this.sources.size === 0 && this.context.currentTime >= this.nextTime - 0.05) this.idle();
   }
+}
+
+/**
+ * Where the first complete sentence of `text` ends (after its closing punctuation, quotes and the
+ * whitespace that follows), or -1. One pass over the text: a regex search for it retried every
+ * start position over a long run of punctuation (issue 22: no super-linear regex on input).
+ */
+export function sentenceEnd(text: string): number {
+  const stops = '.!?…';
+  const closers = `"')]`;
+  const space = (ch: string | undefined) => ch !== undefined && ch.trim() === '';
+  let i = 0;
+  while (i < text.length) {
+    if (!stops.includes(text[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < text.length && stops.includes(text[j]!)) j++;
+    while (j < text.length && closers.includes(text[j]!)) j++;
+    if (space(text[j])) {
+      while (space(text[j])) j++;
+      return j;
+    }
+    i = j;
+  }
+  return -1;
 }

@@ -94,8 +94,11 @@ export async function memoryTurns(memories: MemorySource | null | undefined, lat
 /** For the offline coach: the note above, read back from the system context. */
 export function rememberedIn(systemText: string): { saved: string } | { saved: null } | null {
   if (systemText.startsWith(savedLead)) {
-    const quoted = /“([\s\S]*)”/.exec(systemText.slice(savedLead.length));
-    return { saved: quoted?.[1] ?? '' };
+    // From the first opening quote to the last closing one (indexOf, not a greedy regex).
+    const rest = systemText.slice(savedLead.length);
+    const open = rest.indexOf('“');
+    const close = rest.lastIndexOf('”');
+    return { saved: open >= 0 && close > open ? rest.slice(open + 1, close) : '' };
   }
   return systemText === notSavedNote ? { saved: null } : null;
 }

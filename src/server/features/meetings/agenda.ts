@@ -14,7 +14,6 @@ import { ownEvent } from './prepMeeting.js';
 // The agenda's section in an invite is found again by these markers, so saving twice replaces it.
 const startMarker = '<!-- ai-coach-agenda:start -->';
 const endMarker = '<!-- ai-coach-agenda:end -->';
-const sectionPattern = /<!--\s*ai-coach-agenda:start\s*-->[\s\S]*?<!--\s*ai-coach-agenda:end\s*-->/g;
 // Exchange may drop comments when it rewrites a body; the section's own element is found then.
 const divPattern = /<div[^>]*id="(?:x_)?ai-coach-agenda"[^>]*>[\s\S]*?<\/p>\s*<p>[\s\S]*?<\/p>\s*<\/div>/g;
 
@@ -29,13 +28,28 @@ export function agendaHtml(text: string): string {
   return `<div id="ai-coach-agenda"><p><strong>${meetingsTexts.agendaHeading}</strong></p><p>${html}</p></div>`;
 }
 
+/** `html` without every section between our markers (an unclosed one is kept as it is). */
+function withoutSections(html: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const start = html.indexOf(startMarker, at);
+    const end = start < 0 ? -1 : html.indexOf(endMarker, start + startMarker.length);
+    if (end < 0) return out + html.slice(at);
+    out += html.slice(at, start);
+    at = end + endMarker.length;
+  }
+}
+
 /** The invite's body with the agenda section at the top: any earlier one replaced, the invite's own text kept below. */
 export function bodyWithAgenda(currentHtml: string, text: string): string {
   const section = `${startMarker}${agendaHtml(text)}${endMarker}`;
-  const withoutOld = currentHtml.replace(sectionPattern, '').replace(divPattern, '');
-  const bodyOpen = /<body[^>]*>/i.exec(withoutOld);
-  if (bodyOpen) {
-    const at = bodyOpen.index + bodyOpen[0].length;
+  const withoutOld = withoutSections(currentHtml).replace(divPattern, '');
+  // The end of the <body ...> tag, found with indexOf (no regex that could backtrack on input).
+  const bodyTag = withoutOld.toLowerCase().indexOf('<body');
+  const bodyOpenEnd = bodyTag < 0 ? -1 : withoutOld.indexOf('>', bodyTag);
+  if (bodyOpenEnd >= 0) {
+    const at = bodyOpenEnd + 1;
     return `${withoutOld.slice(0, at)}${section}<hr>${withoutOld.slice(at).replace(/^\s*<hr>/, '')}`;
   }
   const rest = withoutOld.replace(/^\s*<hr>/, '').trim();

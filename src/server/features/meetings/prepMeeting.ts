@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { trimEndWhere } from '../../../shared/trimText.js';
 import { TRPCError } from '@trpc/server';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { Chat } from '../../db/entities/Chat.js';
@@ -48,20 +49,49 @@ export function inviteOf(event: GraphEventWithBody): MeetingInvite & { startAt: 
   };
 }
 
+/**
+ * An invite's HTML body as plain text: line breaks where blocks end, '- ' for list items, tags,
+ * scripts and styles dropped, the common entities decoded. One pass with indexOf (issue 22: no
+ * regex on input may backtrack; a regex like `<[^>]*>` is quadratic on a body of unclosed '<').
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style|head)[^>]*>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h\d|tr)>/gi, '\n')
-    .replace(/<li[^>]*>/gi, '- ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/[ \t]+\n/g, '\n');
+  const lower = html.toLowerCase();
+  let out = '';
+  let at = 0;
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open < 0) {
+      out += html.slice(at);
+      break;
+    }
+    out += html.slice(at, open);
+    const close = html.indexOf('>', open + 1);
+    if (close < 0) break; // an unclosed tag: the rest is not text
+    const closing = html[open + 1] === '/';
+    let nameEnd = open + (closing ? 2 : 1);
+    while (nameEnd < close && /[a-z0-9]/.test(lower[nameEnd]!)) nameEnd++;
+    const name = lower.slice(open + (closing ? 2 : 1), nameEnd);
+    at = close + 1;
+    if (!closing && (name === 'script' || name === 'style' || name === 'head')) {
+      const end = lower.indexOf(`</${name}`, at);
+      const endClose = end < 0 ? -1 : html.indexOf('>', end);
+      at = endClose < 0 ? html.length : endClose + 1;
+    } else if (name === 'br' || (closing && (name === 'p' || name === 'div' || name === 'li' || name === 'tr' || /^h\d$/.test(name)))) {
+      out += '\n';
+    } else if (!closing && name === 'li') {
+      out += '- ';
+    }
+  }
+  return out
+    .replaceAll('&nbsp;', ' ')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .split('\n')
+    .map((line) => trimEndWhere(line, (ch) => ch === ' ' || ch === '\t'))
+    .join('\n');
 }
 
 export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Promise<{ chatId: number; created: boolean }> {

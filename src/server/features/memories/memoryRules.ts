@@ -1,9 +1,12 @@
+import { trimEndChars } from '../../../shared/trimText.js';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
 
 // The rules the coach remembers by without a model (issue 24): the explicit 'Remember that …'
 // (always, on either coach, stored as written without a model call), and the offline coach's
 // extraction of durable facts from what the user said ('my manager is …', 'I will … by Friday').
 // Pure functions: the same text always gives the same memories.
+
+const ruleInputMax = 2000;
 
 export type MemoryCandidate = { text: string; kind: MemoryKind; dueAt: Date | null };
 
@@ -61,7 +64,10 @@ function sentenceAround(text: string, index: number, length: number): string {
 }
 
 /** The offline coach's extraction: durable facts the user stated about themselves, at most 3. */
-export function extractByRules(message: string, now = new Date()): MemoryCandidate[] {
+export function extractByRules(fullMessage: string, now = new Date()): MemoryCandidate[] {
+  // The rules read the message's first 2,000 characters: their patterns are built from fixed word
+  // lists, and bounding the input bounds their work whatever is pasted in (issue 22).
+  const message = fullMessage.slice(0, ruleInputMax);
   const found: MemoryCandidate[] = [];
   const c = commitment.exec(message);
   if (c) found.push({ text: sentenceAround(message, c.index, c[0].length), kind: 'commitment', dueAt: dueDateOf(c[2]!, now) });
@@ -82,9 +88,9 @@ export function kindOf(text: string): { kind: MemoryKind; dueAt: Date | null } {
 
 /** What a commitment was: 'I will send the report by Friday' -> 'send the report'. */
 export function planOf(text: string): string {
-  const c = commitment.exec(text);
-  if (c) return c[1]!.replace(/[.!?]+$/, '');
-  const trimmed = text.replace(/[.!?]+$/, '');
+  const c = commitment.exec(text.slice(0, ruleInputMax));
+  if (c) return trimEndChars(c[1]!, '.!?');
+  const trimmed = trimEndChars(text, '.!?');
   return `“${trimmed}”`;
 }
 

@@ -1,4 +1,5 @@
 import { Client, GraphError } from '@microsoft/microsoft-graph-client';
+import { trimChars } from '../../../shared/trimText.js';
 import type { Gate } from './concurrency.js';
 import { GraphRequestError } from './graphMail.js';
 
@@ -58,7 +59,7 @@ type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
 
 export function graphCalendar(options: GraphCalendarOptions) {
   const base = new URL(options.baseUrl);
-  const version = base.pathname.replace(/^\/+|\/+$/g, '') || 'v1.0';
+  const version = trimChars(base.pathname, '/') || 'v1.0';
   let tokenError: unknown = null;
   const client = Client.initWithMiddleware({
     baseUrl: `${base.origin}/`,
