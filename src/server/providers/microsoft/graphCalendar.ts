@@ -1,7 +1,4 @@
-import { Client, GraphError } from '@microsoft/microsoft-graph-client';
-import { trimChars } from '../../../shared/trimText.js';
-import type { Gate } from './concurrency.js';
-import { GraphRequestError } from './graphMail.js';
+import { graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
 // Microsoft Graph for one user's calendar (issue 23), through the official client like graphMail:
 // its RetryHandler honours Retry-After on 429 and 503, every request passes the mailbox's gate,
@@ -27,12 +24,7 @@ export type GraphEventWithBody = GraphEvent & { body: { contentType: string; con
 
 export type GraphSubscription = { id: string; expirationDateTime: string };
 
-export type GraphCalendarOptions = {
-  /** e.g. https://graph.microsoft.com/v1.0 */
-  baseUrl: string;
-  accessToken: () => Promise<string>;
-  gate: Gate;
-};
+export type GraphCalendarOptions = GraphClientOptions;
 
 const eventFields = 'id,subject,start,end,isCancelled,isOrganizer,organizer,attendees,location,isOnlineMeeting,onlineMeeting,bodyPreview';
 const pageSize = 50;
@@ -55,53 +47,9 @@ type RawEvent = {
   bodyPreview?: string | null;
   body?: { contentType?: string | null; content?: string | null } | null;
 };
-type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
 
 export function graphCalendar(options: GraphCalendarOptions) {
-  const base = new URL(options.baseUrl);
-  const version = trimChars(base.pathname, '/') || 'v1.0';
-  let tokenError: unknown = null;
-  const client = Client.initWithMiddleware({
-    baseUrl: `${base.origin}/`,
-    defaultVersion: version,
-    customHosts: new Set([base.hostname]),
-    authProvider: {
-      getAccessToken: async () => {
-        try {
-          return await options.accessToken();
-        } catch (error) {
-          tokenError = error;
-          throw error;
-        }
-      },
-    },
-  });
-
-  function ownLink(link: string | undefined): string | undefined {
-    if (!link) return undefined;
-    try {
-      const url = new URL(link);
-      return url.origin === base.origin && url.pathname.startsWith(`/${version}/`) ? url.toString() : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await options.gate(work);
-    } catch (error) {
-      if (tokenError) {
-        const original = tokenError;
-        tokenError = null;
-        throw original;
-      }
-      if (error instanceof GraphError) {
-        throw new GraphRequestError(error.statusCode, error.code, error.message || `Microsoft Graph answered ${error.statusCode}`);
-      }
-      throw error;
-    }
-  }
+  const { client, ownLink, call } = graphSession(options);
 
   const zoneHeader = (timeZone: string) => ({ Prefer: `outlook.timezone="${timeZone}"` });
 

@@ -1,6 +1,4 @@
-import { Client, GraphError } from '@microsoft/microsoft-graph-client';
-import type { Gate } from './concurrency.js';
-import { trimChars } from '../../../shared/trimText.js';
+import { GraphRequestError, graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
 // Microsoft Graph for one mailbox, through the official client (its RetryHandler honours the
 // Retry-After of 429 and 503 answers). Every request passes the mailbox's gate (at most 4 at a
@@ -30,23 +28,9 @@ export type GraphFolder = {
 
 export type MoveResult = { messageId: string; success: boolean; newMessageId?: string; error?: string };
 
-/** A Graph failure with its HTTP status (the coach reads `status`) and Graph's error code. */
-export class GraphRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | null,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { GraphRequestError };
 
-export type GraphMailOptions = {
-  /** e.g. https://graph.microsoft.com/v1.0 */
-  baseUrl: string;
-  accessToken: () => Promise<string>;
-  gate: Gate;
-};
+export type GraphMailOptions = GraphClientOptions;
 
 const messageFields = 'id,subject,from,receivedDateTime,importance,hasAttachments,bodyPreview,isRead';
 const folderFields = 'id,displayName,parentFolderId,totalItemCount,unreadItemCount,childFolderCount';
@@ -71,56 +55,9 @@ function retryAfterMs(headers: Record<string, string> | undefined): number {
 }
 const maxPageSize = 50;
 
-type Page<T> = { value?: T[]; '@odata.nextLink'?: string };
 
 export function graphMail(options: GraphMailOptions) {
-  const base = new URL(options.baseUrl);
-  const version = trimChars(base.pathname, '/') || 'v1.0';
-  // The client wraps whatever getAccessToken throws into a GraphError; keep the original so a
-  // caller can tell "sign in again" from a Graph failure.
-  let tokenError: unknown = null;
-  const accessToken = async () => {
-    try {
-      return await options.accessToken();
-    } catch (error) {
-      tokenError = error;
-      throw error;
-    }
-  };
-  const client = Client.initWithMiddleware({
-    baseUrl: `${base.origin}/`,
-    defaultVersion: version,
-    // The client attaches the token only to Graph hosts or these (host name, no port).
-    customHosts: new Set([base.hostname]),
-    authProvider: { getAccessToken: accessToken },
-  });
-
-  /** Only links back to Graph itself are followed; anything else ends the paging. */
-  function ownLink(link: string | undefined): string | undefined {
-    if (!link) return undefined;
-    try {
-      const url = new URL(link);
-      return url.origin === base.origin && url.pathname.startsWith(`/${version}/`) ? url.toString() : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function call<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await options.gate(work);
-    } catch (error) {
-      if (tokenError) {
-        const original = tokenError;
-        tokenError = null;
-        throw original;
-      }
-      if (error instanceof GraphError) {
-        throw new GraphRequestError(error.statusCode, error.code, error.message || `Microsoft Graph answered ${error.statusCode}`);
-      }
-      throw error;
-    }
-  }
+  const { client, ownLink, call } = graphSession(options);
 
   async function getPage<T>(pathOrLink: string, query: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Page<T>> {
     return call(() => {
