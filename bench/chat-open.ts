@@ -168,7 +168,7 @@ async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
 async function ask(chatId: number, content: string) {
   await api('POST', `/api/chats/${chatId}/messages`, { content });
   for (let i = 0; i < 500; i++) {
-    const messages = await api<Array<{ status: string; role: string }>>('GET', `/api/chats/${chatId}/messages?limit=2`);
+    const { messages } = await api<{ messages: Array<{ status: string; role: string }> }>('GET', `/api/chats/${chatId}/messages?limit=2`);
     if (messages.at(-1)?.role === 'assistant' && messages.at(-1)?.status !== 'streaming') return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -261,7 +261,7 @@ try {
   await ask(other.id, '(#0) A short chat to start from');
   const chat = await api<{ id: number }>('POST', '/api/chats', {});
   for (let n = 1; n <= questions; n++) await ask(chat.id, question(n));
-  const stored = await api<unknown[]>('GET', `/api/chats/${chat.id}/messages?limit=100`);
+  const { messages: stored } = await api<{ messages: unknown[] }>('GET', `/api/chats/${chat.id}/messages?limit=100`);
   console.log(`seeded a chat of ${questions * 2} messages in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (last page ${stored.length})`);
 
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });

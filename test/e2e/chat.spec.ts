@@ -412,7 +412,7 @@ test.describe('long conversations', () => {
     const headers = { origin: baseURL ?? '' };
     const chatId = ((await (await page.request.post('/api/chats', { data: {}, headers })).json()) as { id: number }).id;
     const lastStatus = async () => {
-      const messages = (await (await page.request.get(`/api/chats/${chatId}/messages?limit=1`)).json()) as Array<{ status: string }>;
+      const { messages } = (await (await page.request.get(`/api/chats/${chatId}/messages?limit=1`)).json()) as { messages: Array<{ status: string }> };
       return messages.at(-1)?.status;
     };
     for (let i = 1; i <= questions; i++) {

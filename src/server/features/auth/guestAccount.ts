@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { rateLimitAddressKey } from '../limits/addressKey.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { AuthSession } from '../../db/entities/AuthSession.js';
@@ -25,7 +26,7 @@ export type GuestSpace = {
 /** Makes a guest account from the template (`ctx.user`, the demo account) and signs the request into it. */
 export async function startGuestSpace(ctx: DbContext & { user: User }, options: { overSocket?: boolean } = {}): Promise<GuestSpace> {
   const template = ctx.user;
-  await ctx.deps.rateLimits.guests.consume(ctx.clientIp);
+  await ctx.deps.rateLimits.guests.consume(rateLimitAddressKey(ctx.clientIp));
   const chatIds = new Map<number, number>();
   const user = await ctx.em.fork().transactional(async (tx) => {
     const name = `guest-${crypto.randomBytes(8).toString('hex')}`;
