@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { settingsTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
+import { useSession } from '../auth/useSession';
 import { MemorySettingsLink } from '../memory/MemorySettingsLink';
 import { ApiKeys } from './ApiKeys';
 import { DataRightsSection } from './DataRightsSection';
@@ -32,6 +33,9 @@ const tabIcons: Record<SettingsTab, ReactNode> = {
 // /settings (SPEC section 2): the tab is part of the address, so a reload stays on it.
 export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: SettingsTab) => void }) {
   const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
+  // A guest space has no phone to verify and no account activity to show: the profile form says
+  // what an account would add (issue 22).
+  const { guest } = useSession();
   return (
     <PageFrame title={settingsTexts.title} subtitle={settingsTexts.subtitle}>
       <Tabs
@@ -50,10 +54,10 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
         <Tabs.Panel value="profile">
           {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
-          <PhoneTrustSettings key={`${data.profile.phone}-${data.phoneTrust.verified}`} phone={data.profile.phone} trust={data.phoneTrust} />
+          {!guest && <PhoneTrustSettings key={`${data.profile.phone}-${data.phoneTrust.verified}`} phone={data.profile.phone} trust={data.phoneTrust} />}
           <ActiveSessions />
           <ApiKeys />
-          <SecurityActivity />
+          {!guest && <SecurityActivity />}
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
           <NotificationSettingsForm notifications={data.notifications} />
