@@ -2,7 +2,7 @@ import { Button, Loader } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import {
-  isValidElement,
+  Children,
   useEffect,
   useImperativeHandle,
   useLayoutEffect,
@@ -80,7 +80,8 @@ export function ChatThread(props: {
   const space = narrow ? spacing.narrow : spacing.wide;
 
   const { messages, pending, awaitingReply, hasOlder, loadingOlder, olderFailed } = props;
-  const hasAfter = isValidElement(props.children);
+  // What goes after the messages (a prep chat's reflection, the style panel): one element or several.
+  const hasAfter = Children.toArray(props.children).length > 0;
   const rows = useMemo(() => {
     const out: Row[] = [{ key: 'head', kind: 'head' }];
     for (const message of messages) if (message.role !== 'system') out.push({ key: `m${message.id}`, kind: 'message', message });
