@@ -136,8 +136,12 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   // A test that passed only on its retry fails the run in CI (and the reporter names it flaky).
   failOnFlakyTests: Boolean(process.env.CI),
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Generous waits: these tests check what a user sees and can do, not how fast (bench/ does). On
+  // this 2-core kind of machine, with two workers and the twenty servers and fakes below, a cold
+  // first visit to /app has taken over 7 s to draw its sidebar and onboarding dialog (2.4 s when
+  // the machine is quiet; issue 26 is making it smaller).
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   // CI also writes a JSON report (.ci/run sums the reports into one closing line).
   reporter: process.env.CI_REPORT_DIR
     ? [['list'], ['json', { outputFile: path.join(process.env.CI_REPORT_DIR, 'playwright.json') }]]
