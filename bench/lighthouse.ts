@@ -19,7 +19,7 @@
 // CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PORT (default 4530), BENCH_REPORT_DIR (writes
 // each run's full JSON report there), BENCH_TIMEOUT_S (default 600: a watchdog for the whole run),
 // BENCH_PAGES (default "/,/app": the pages to measure, comma-separated), BENCH_SERVER_NICE
-// (default 10: the server's scheduling priority, see below; 0 leaves it as it is).
+// (default 0: the server at normal priority, as issue 26 judges it; a value lowers its priority).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,7 +37,7 @@ const env = z
     BENCH_TIMEOUT_S: z.coerce.number().int().min(30).default(600),
     BENCH_SKIP_BUILD: z.enum(['0', '1']).default('0'),
     BENCH_REPORT_DIR: z.string().min(1).optional(),
-    BENCH_SERVER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+    BENCH_SERVER_NICE: z.coerce.number().int().min(0).max(19).default(0),
     BENCH_PAGES: z.string().regex(/^\/[^,]*(,\/[^,]*)*$/, 'a comma-separated list of paths, each starting with /').default('/,/app'),
   })
   .parse(process.env);
@@ -259,11 +259,10 @@ try {
     env: { ...process.env, PORT: String(env.BENCH_PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  // The server runs on this machine, the phone Lighthouse models does not share its CPU with it:
-  // at normal priority, on a 2-core machine, the server answering /app's 80 script requests took
-  // the CPU from Chromium's main thread, and tasks that did 1 ms of work lasted 10 to 35 ms on the
-  // wall clock, which Lighthouse's 4x turned into long tasks (its variability guide names client
-  // resource contention as a high-impact source). BENCH_SERVER_NICE=0 measures without this.
+  // The server runs on this machine at normal priority (issue 26: a budget met only with the server
+  // niced is not met). On a 2-core machine the server answering /app's script requests takes CPU
+  // from Chromium's main thread, and Lighthouse's 4x counts that too: fewer, smaller requests are
+  // the remedy. BENCH_SERVER_NICE=10 shows what the page alone costs (issue 10 measured so).
   if (server.pid !== undefined && env.BENCH_SERVER_NICE > 0) os.setPriority(server.pid, env.BENCH_SERVER_NICE);
   await waitFor(`${base}/readyz`, 60_000);
   console.log(`server ready at ${base} (DATA_DIR ${dataDir}, nice ${env.BENCH_SERVER_NICE}); Lighthouse mobile preset, simulated throttling; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

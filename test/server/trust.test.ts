@@ -469,6 +469,37 @@ describe('demo data', () => {
   });
 });
 
+describe('the daily model quota of guest spaces', () => {
+  it('is one budget for every guest from an address: a new guest space does not bring a new day of turns', async () => {
+    const quota = await startTestServer({ DEMO_MODE: 'true', MODEL_DAILY_QUOTA: '2', RATE_LIMIT_GUEST_PER_HOUR: '0' });
+    try {
+      // Each client without cookies becomes a guest of its own on its first write.
+      const newGuest = async () => {
+        const http = new HttpClient(quota.url);
+        const chat = await http.post('/api/chats', { title: 'Guest' });
+        expect(chat.status).toBe(201);
+        return { http, chatId: chat.json.id as number };
+      };
+      const first = await newGuest();
+      expect((await first.http.post(`/api/chats/${first.chatId}/messages`, { content: 'turn 1' })).status).toBe(201);
+      const second = await newGuest();
+      expect((await second.http.get('/api/auth/session')).json.user.id).not.toBe((await first.http.get('/api/auth/session')).json.user.id);
+      expect((await second.http.post(`/api/chats/${second.chatId}/messages`, { content: 'turn 2' })).status).toBe(201);
+      const third = await newGuest();
+      const refused = await third.http.post(`/api/chats/${third.chatId}/messages`, { content: 'turn 3' });
+      expect(refused.status).toBe(429);
+      expect(refused.json.message).toBe(chatTexts.dailyQuotaSpent(2));
+      expectRetryAfterUtcMidnight(refused.headers);
+      // A registered account keeps a budget of its own, whatever the guests of its address spent.
+      const { http } = await signUp(quota.url, 'quota_after_guests');
+      const chat = (await http.post('/api/chats')).json;
+      expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'mine' })).status).toBe(201);
+    } finally {
+      await quota.stop();
+    }
+  });
+});
+
 describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreSQL', () => {
   it('share the limits and end sessions (and their sockets) on both', async () => {
     const { freshDatabase } = await import('../helpers/database.js');

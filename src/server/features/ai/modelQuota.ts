@@ -24,8 +24,11 @@ const takenBy = new WeakMap<object, ModelTurn[]>();
 
 /** Takes one of today's model turns for the user; throws RateLimitError when none is left. */
 export async function consumeModelTurn(ctx: Quota): Promise<void> {
-  // Every visitor in demo mode is the same demo user: count them by address instead.
-  const key = ctx.user.isDemo ? `demo:${rateLimitAddressKey(ctx.clientIp)}` : `user:${ctx.user.id}`;
+  // Guest spaces cost nothing to make (RATE_LIMIT_GUEST_PER_HOUR of them an hour from one address):
+  // a budget each would multiply the day's turns by the guests an address makes. Guests (and the
+  // read-only demo template, should it ever reach here) are counted by address, as one visitor;
+  // a registered account by its own id.
+  const key = ctx.user.isDemo || ctx.user.isGuest ? `demo:${rateLimitAddressKey(ctx.clientIp)}` : `user:${ctx.user.id}`;
   const giveBack = await ctx.deps.rateLimits.modelDaily.take(key);
   const turn: ModelTurn = {
     // A turn whose request failed is given back (a lost refund costs the user one turn, no more).
