@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { meetingLimits } from '../limits.js';
 import { meetingsTexts } from '../texts/meetings.js';
 
 // Meetings (issue 23): the same schemas validate tRPC, the REST paths and the client's forms.
-export const meetingLimits = { minDays: 1, maxDays: 14, defaultDays: 7, maxAgenda: 20_000, maxReflection: 4_000, maxIdLength: 512 } as const;
+export { meetingLimits };
 
 /** Graph event ids are base64-like strings; anything else cannot be one. */
 export const meetingIdSchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchLimits } from '../limits.js';
 import { memoryTexts } from '../texts/memories.js';
 
 // Memories (issue 24). The same schemas validate tRPC, REST (/api/memories...) and the Memory page.
@@ -15,7 +16,7 @@ export const memoryLimits = {
   contextBest: 20,
 } as const;
 
-export const searchLimits = { minQuery: 2, maxQuery: 200, maxResults: 50 } as const;
+export { searchLimits };
 
 const id = z.coerce
   .number({ message: memoryTexts.notFound })

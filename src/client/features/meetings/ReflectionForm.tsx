@@ -2,7 +2,7 @@ import { Button, Card, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { meetingLimits } from '../../../shared/schemas/meetings';
+import { meetingLimits } from '../../../shared/limits';
 import { meetingsTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
