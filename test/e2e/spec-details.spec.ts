@@ -88,8 +88,12 @@ test.describe('toasts (SPEC section 9)', () => {
   test('F8 moves focus to the toast region; a toast is at most 420 px wide', async ({ page, baseURL }) => {
     const toast = await showToast(page, baseURL);
     await page.keyboard.press(toastDefaults.hotkey);
-    await expect(page.locator('[data-toast-region][data-position="bottom-right"]')).toBeFocused();
-    await expect(page.locator('[data-toast-region][data-position="bottom-right"]')).toHaveAttribute('aria-label', `Notifications (${toastDefaults.hotkey})`);
+    // One region has the label (screen readers announce one), F8 focuses it, and the toast is in it.
+    const region = page.getByRole('region', { name: `Notifications (${toastDefaults.hotkey})`, exact: true });
+    await expect(region).toBeFocused();
+    await expect(page.locator(`[aria-label="Notifications (${toastDefaults.hotkey})"]`)).toHaveCount(1);
+    await expect(region.getByRole('alert').filter({ hasText: '503: try later' })).toBeVisible();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Notifications (${toastDefaults.hotkey})`);
     const box = (await toast.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(toastDefaults.maxWidthPx);
     expect(box.width).toBeGreaterThan(300);
@@ -116,53 +120,92 @@ test.describe('toasts (SPEC section 9)', () => {
   });
 });
 
-test('tooltips open after 700 ms', async ({ page, baseURL }) => {
-  const account = await signUp(page, baseURL);
-  await page.goto('/app?new=true');
-  const avatar = page.getByRole('link', { name: `SS, signed in as ${account.fullName}` });
-  const voice = page.getByRole('button', { name: voiceTexts.startVoiceCall });
-  await expect(avatar).toBeVisible();
-  await expect(voice).toBeVisible();
+test.describe('tooltips (SPEC section 9)', () => {
+  // Times are taken in the page, from the pointer's arrival on the target (the event's own time
+  // stamp) to the tooltip's element being added, so the test's own round trips do not count.
+  // The bounds are wide for a loaded machine but still tell the two apart: a delayed tooltip is
+  // not there at 400 ms (its delay is 700 ms), an instant one is there within 250 ms.
+  const delayed = { notBefore: 400, by: 1500 };
+  const instantBy = 250;
 
-  // When each tooltip appears, timed in the page from the pointer's arrival on its target.
-  await page.evaluate(() => {
-    const w = window as unknown as { tooltipTimes: Record<string, number>; enteredAt: number };
-    w.tooltipTimes = {};
-    w.enteredAt = 0;
-    new MutationObserver(() => {
-      for (const tip of document.querySelectorAll('[role="tooltip"]')) {
-        const label = tip.textContent ?? '';
-        if (!(label in w.tooltipTimes)) w.tooltipTimes[label] = performance.now() - w.enteredAt;
-      }
-    }).observe(document.body, { childList: true, subtree: true });
-  });
-  const hover = async (target: Locator) => {
+  type Timing = { enteredAt: number | null; opened: Record<string, number> };
+  const timing = (page: Page) => page.evaluate(() => (window as unknown as { timing: Timing }).timing);
+
+  async function hover(page: Page, target: Locator) {
+    await expect(target).toBeVisible();
     const box = (await target.boundingBox())!;
-    await page.evaluate(() => {
-      (window as unknown as { enteredAt: number }).enteredAt = performance.now();
+    await target.evaluate((el) => {
+      const w = window as unknown as { timing: Timing };
+      w.timing = { enteredAt: null, opened: {} };
+      el.addEventListener('pointerenter', (event) => (w.timing.enteredAt = event.timeStamp), { once: true });
     });
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  };
-  const openedAfter = (label: string) => page.evaluate((l) => (window as unknown as { tooltipTimes: Record<string, number> }).tooltipTimes[l], label);
+  }
 
-  await hover(avatar);
-  await expect(page.getByRole('tooltip', { name: account.fullName })).toBeVisible();
-  expect(await openedAfter(account.fullName)).toBeGreaterThanOrEqual(tooltipDefaults.openDelayMs - 20);
+  /** How long after the pointer arrived the tooltip labelled `label` appeared (it must appear). */
+  async function openedAfter(page: Page, label: string) {
+    await expect(page.getByRole('tooltip', { name: label })).toBeVisible();
+    const t = await timing(page);
+    expect(t.enteredAt).not.toBeNull();
+    return t.opened[label]! - t.enteredAt!;
+  }
 
-  // Straight on to the next target: it opens too. (That it opens at once, within 300 ms of the
-  // first closing, is not asserted here: on this shared machine the measured time was 513 ms in
-  // one run and 784 ms in another, so the assertion would be noise.)
-  await hover(voice);
-  await expect(page.getByRole('tooltip', { name: voiceTexts.startVoiceCall })).toBeVisible();
+  test('open after 700 ms, and at once within 300 ms of another closing', async ({ page, baseURL }) => {
+    const account = await signUp(page, baseURL);
+    await page.goto('/app?new=true');
+    const avatar = page.getByRole('link', { name: `SS, signed in as ${account.fullName}` });
+    const voice = page.getByRole('button', { name: voiceTexts.startVoiceCall });
+    await expect(avatar).toBeVisible();
+    await expect(voice).toBeVisible();
+    await page.evaluate(() => {
+      const w = window as unknown as { timing: Timing };
+      w.timing = { enteredAt: null, opened: {} };
+      new MutationObserver(() => {
+        for (const tip of document.querySelectorAll('[role="tooltip"]')) {
+          const label = tip.textContent ?? '';
+          w.timing.opened[label] ??= performance.now();
+        }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    const measured = { first: 0, next: 0, afterPause: [] as number[], nextLoaded: [] as number[] };
 
-  // Away for longer than 300 ms: the next one waits its 700 ms again.
-  await page.mouse.move(5, 400);
-  await expect(page.getByRole('tooltip')).toHaveCount(0);
-  await page.waitForTimeout(tooltipDefaults.skipDelayMs + 400);
-  await page.evaluate(() => {
-    (window as unknown as { tooltipTimes: Record<string, number> }).tooltipTimes = {};
+    // The first tooltip of the page (its code loads as the pointer arrives) waits its 700 ms.
+    await hover(page, avatar);
+    measured.first = Math.round(await openedAfter(page, account.fullName));
+    expect(measured.first).toBeGreaterThanOrEqual(delayed.notBefore);
+    expect(measured.first).toBeLessThanOrEqual(delayed.by);
+
+    // Straight on to the next control: the first closes as the pointer arrives, so the next opens at once...
+    await hover(page, voice);
+    measured.next = Math.round(await openedAfter(page, voiceTexts.startVoiceCall));
+    expect(measured.next).toBeLessThanOrEqual(instantBy);
+    await expect(page.getByRole('tooltip', { name: account.fullName })).toHaveCount(0);
+    // ...and stays open while the pointer rests there.
+    await page.waitForTimeout(tooltipDefaults.openDelayMs);
+    await expect(page.getByRole('tooltip', { name: voiceTexts.startVoiceCall })).toBeVisible();
+
+    // Away for longer than 300 ms: the next one waits its 700 ms again; straight on from it to the
+    // next, that one opens at once (both loaded now: through the tooltips' delay group). Three
+    // rounds: every delayed one must wait, and the quickest of each kind must be in time (a busy
+    // machine may hold one frame back, never all three).
+    measured.afterPause = [];
+    measured.nextLoaded = [];
+    for (let round = 0; round < 3; round += 1) {
+      await page.mouse.move(5, 400);
+      await expect(page.getByRole('tooltip')).toHaveCount(0);
+      await page.waitForTimeout(tooltipDefaults.skipDelayMs + 400);
+      await hover(page, avatar);
+      const afterPause = await openedAfter(page, account.fullName);
+      expect(afterPause).toBeGreaterThanOrEqual(delayed.notBefore);
+      measured.afterPause.push(Math.round(afterPause));
+      await hover(page, voice);
+      measured.nextLoaded.push(Math.round(await openedAfter(page, voiceTexts.startVoiceCall)));
+      await expect(page.getByRole('tooltip', { name: account.fullName })).toHaveCount(0);
+    }
+    console.log(`tooltip opened after (ms): ${JSON.stringify(measured)}`);
+    expect(Math.min(...measured.afterPause)).toBeLessThanOrEqual(delayed.by);
+    expect(Math.min(...measured.nextLoaded)).toBeLessThanOrEqual(instantBy);
+    await page.waitForTimeout(tooltipDefaults.openDelayMs);
+    await expect(page.getByRole('tooltip', { name: voiceTexts.startVoiceCall })).toBeVisible();
   });
-  await hover(avatar);
-  await expect(page.getByRole('tooltip', { name: account.fullName })).toBeVisible();
-  expect(await openedAfter(account.fullName)).toBeGreaterThanOrEqual(tooltipDefaults.openDelayMs - 20);
 });

@@ -178,3 +178,64 @@ test('the coach drafts an email in the user\'s style when asked', async ({ page,
   await expect(draft).toContainText('Hi team,');
   await expect(draft).toContainText('Cheers,');
 });
+
+// SPEC section 8's failures of an analysis on the page, each by its condition: the sent mail is
+// read for real from the Graph fake; the failing answer is put in the way of one call.
+test.describe('a failed analysis on the page', () => {
+  test.slow();
+  // The toast with this exact title (case included) and text; the one before it may still be fading out.
+  const toastWith = (page: Page, title: string, text: string) =>
+    page.getByRole('alert').filter({ has: page.getByText(title, { exact: true }) }).filter({ hasText: text });
+
+  test('an answer that is not JSON: "Analysis failed" with "{status}: {body}"; a refusal in JSON: "Analysis Failed" with its message', async ({ page, baseURL }) => {
+    await connectMail(page, baseURL, 'e2e-formal');
+    await page.goto('/writing-style-analysis');
+    const analyze = page.getByRole('button', { name: texts.analyze });
+
+    // A proxy's error page instead of the analysis.
+    await page.route('**/trpc/writingStyle.analyze**', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: 'Bad gateway' }));
+    await analyze.click();
+    await expect(toastWith(page, texts.analysisFailedTitle, '502: Bad gateway')).toBeVisible();
+    await expect(toastWith(page, texts.failedTitle, '502')).toHaveCount(0);
+
+    // The same for the count of sent emails, the step before.
+    await page.unroute('**/trpc/writingStyle.analyze**');
+    await page.route('**/trpc/writingStyle.sentEmails**', (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Mail is resting' }));
+    await analyze.click();
+    await expect(toastWith(page, texts.analysisFailedTitle, '503: Mail is resting')).toBeVisible();
+    await page.unroute('**/trpc/writingStyle.sentEmails**');
+
+    // The server's own refusal (JSON) is not that: its title and message.
+    await page.route('**/trpc/writingStyle.analyze**', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify([{ error: { message: 'The analysis could not finish', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, path: 'writingStyle.analyze' } } }]),
+      }),
+    );
+    await analyze.click();
+    await expect(toastWith(page, texts.failedTitle, 'The analysis could not finish')).toBeVisible();
+    await expect(toastWith(page, texts.analysisFailedTitle, 'The analysis could not finish')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: texts.noAnalysisTitle })).toBeVisible();
+  });
+
+  test('a failure that is no answer at all: "Error" / "An unexpected error occurred"; no server: "Could not connect to the server"', async ({ page, baseURL }) => {
+    await connectMail(page, baseURL, 'e2e-formal');
+    await page.goto('/writing-style-analysis');
+    const analyze = page.getByRole('button', { name: texts.analyze });
+
+    // A success the page cannot use (no profile in it): the page's own code throws.
+    await page.route('**/trpc/writingStyle.analyze**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify([{ result: { data: { success: true } } }]) }));
+    await analyze.click();
+    await expect(toastWith(page, texts.errorTitle, texts.unexpected)).toBeVisible();
+    await expect(toastWith(page, texts.errorTitle, texts.serverUnreachable)).toHaveCount(0);
+    await page.unroute('**/trpc/writingStyle.analyze**');
+
+    // The server not reached at all is said differently.
+    await page.route('**/trpc/writingStyle.analyze**', (route) => route.abort('connectionrefused'));
+    await analyze.click();
+    await expect(toastWith(page, texts.errorTitle, texts.serverUnreachable)).toBeVisible();
+    await expect(toastWith(page, texts.errorTitle, texts.unexpected)).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: texts.noAnalysisTitle })).toBeVisible();
+  });
+});

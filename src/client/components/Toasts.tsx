@@ -53,7 +53,7 @@ function useToastHotkey() {
       const started = performance.now();
       const focusRegion = () => {
         const region = document.querySelector<HTMLElement>(toastRegionSelector);
-        if (region) region.focus();
+        if (region) region.focus({ preventScroll: true });
         else if (performance.now() - started < 5000) requestAnimationFrame(focusRegion);
       };
       focusRegion();

@@ -7,8 +7,8 @@ import { toastDefaults } from '../../shared/constants';
 // the width, so ToastStack turns it off.)
 
 export const toastRegionLabel = `Notifications (${toastDefaults.hotkey})`;
-// Mantine draws one root per screen corner; the app's toasts are bottom right (ToastStack).
-export const toastRegionSelector = '[data-toast-region][data-position="bottom-right"]';
+// The one element around Mantine's toast containers (ToastStack).
+export const toastRegionSelector = '[data-toast-region]';
 
 type Drag = { pointerId: number; startX: number; startY: number; dx: number; captured: boolean };
 const drags = new WeakMap<HTMLElement, Drag>();
