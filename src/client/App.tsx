@@ -1,11 +1,9 @@
-import { FloatingDelayGroup } from '@floating-ui/react';
-import { MantineProvider, TooltipGroup } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, type RouterHistory, RouterProvider } from '@tanstack/react-router';
-import { type ReactNode, StrictMode, Suspense } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { NotFoundPage } from './components/NotFoundPage';
 import { Toasts } from './components/Toasts';
-import { tooltipDefaults } from '../shared/constants';
 import { colorSchemeManager, theme } from './lib/theme';
 import { routeTree } from './routeTree.gen';
 
@@ -44,33 +42,15 @@ declare module '@tanstack/react-router' {
  * that its browser build puts around them, and a boundary leaves markers in the HTML that
  * hydration looks for. Prerendering adds one at the same place (no element in between).
  */
-/**
- * SPEC section 9: every tooltip opens after 700 ms, and at once within 300 ms of another closing.
- * Mantine's Tooltip.Group makes its tooltips share one delay group; the Floating UI group inside
- * it (the one they join) keeps the instant phase for 300 ms after a close (timeoutMs), which
- * Mantine's group does not pass on.
- */
-function TooltipDelays({ children }: { children: ReactNode }) {
-  return (
-    <TooltipGroup openDelay={tooltipDefaults.openDelayMs} closeDelay={0}>
-      <FloatingDelayGroup delay={{ open: tooltipDefaults.openDelayMs, close: 0 }} timeoutMs={tooltipDefaults.skipDelayMs}>
-        {children}
-      </FloatingDelayGroup>
-    </TooltipGroup>
-  );
-}
-
 export function App(props: { router: AppRouter; queryClient: QueryClient; prerendering?: boolean }) {
   const router = <RouterProvider router={props.router} />;
   return (
     <StrictMode>
       <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
         <Toasts />
-        <TooltipDelays>
-          <QueryClientProvider client={props.queryClient}>
-            {props.prerendering ? <Suspense fallback={null}>{router}</Suspense> : router}
-          </QueryClientProvider>
-        </TooltipDelays>
+        <QueryClientProvider client={props.queryClient}>
+          {props.prerendering ? <Suspense fallback={null}>{router}</Suspense> : router}
+        </QueryClientProvider>
       </MantineProvider>
     </StrictMode>
   );

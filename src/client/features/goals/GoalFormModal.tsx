@@ -1,9 +1,10 @@
-import { ActionIcon, Button, Fieldset, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Fieldset, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { LazyTooltip } from '../../components/LazyFloating';
 import type { GoalDraft } from '../../../shared/goalDraft';
 import { createGoalSchema, goalFrameworks, goalLimits, reminderCadences, type GoalFramework, type GoalView } from '../../../shared/schemas/goals';
 import { authTexts, commonTexts, goalTexts } from '../../../shared/texts';
@@ -173,7 +174,7 @@ function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
                       style={{ flex: 1, minWidth: 0 }}
                       {...form.getInputProps(`keyResults.${index}.title`)}
                     />
-                    <Tooltip label={kr.locked ? goalTexts.keyResultLocked : goalTexts.removeKeyResult(kr.title)} withArrow>
+                    <LazyTooltip label={kr.locked ? goalTexts.keyResultLocked : goalTexts.removeKeyResult(kr.title)} withArrow>
                       <ActionIcon
                         variant="subtle"
                         color="red"
@@ -187,7 +188,7 @@ function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
                       >
                         <IconTrash size={18} aria-hidden />
                       </ActionIcon>
-                    </Tooltip>
+                    </LazyTooltip>
                   </Group>
                   <SimpleGrid cols={3} spacing="xs">
                     <NumberInput label={goalTexts.startLabel} required {...form.getInputProps(`keyResults.${index}.start`)} />

@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconMicrophone, IconMicrophoneOff, IconPhoneOff, IconVolume, IconVolumeOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { LazyTooltip } from '../../components/LazyFloating';
 import { voiceTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
 import { autoStartMs, formatDuration, useVoiceCall, type CallStatus } from './useVoiceCall';
@@ -126,21 +127,21 @@ function VoiceCall(props: { onClose: () => void; chatId: number | null }) {
       )}
       {inCall && (
         <Group gap="lg">
-          <Tooltip label={call.muted ? voiceTexts.unmute : voiceTexts.mute}>
+          <LazyTooltip label={call.muted ? voiceTexts.unmute : voiceTexts.mute}>
             <ActionIcon size="xl" radius="xl" variant={call.muted ? 'filled' : 'light'} color="gray" aria-label={call.muted ? voiceTexts.unmute : voiceTexts.mute} aria-pressed={call.muted} onClick={call.toggleMute}>
               {call.muted ? <IconMicrophoneOff /> : <IconMicrophone />}
             </ActionIcon>
-          </Tooltip>
-          <Tooltip label={voiceTexts.hangUp}>
+          </LazyTooltip>
+          <LazyTooltip label={voiceTexts.hangUp}>
             <ActionIcon size="xl" radius="xl" color="red" variant="filled" aria-label={voiceTexts.hangUp} onClick={call.hangUp}>
               <IconPhoneOff />
             </ActionIcon>
-          </Tooltip>
-          <Tooltip label={call.speakerOn ? voiceTexts.speakerOff : voiceTexts.speakerOn}>
+          </LazyTooltip>
+          <LazyTooltip label={call.speakerOn ? voiceTexts.speakerOff : voiceTexts.speakerOn}>
             <ActionIcon size="xl" radius="xl" variant="light" color="gray" aria-label={call.speakerOn ? voiceTexts.speakerOff : voiceTexts.speakerOn} aria-pressed={!call.speakerOn} onClick={call.toggleSpeaker}>
               {call.speakerOn ? <IconVolume /> : <IconVolumeOff />}
             </ActionIcon>
-          </Tooltip>
+          </LazyTooltip>
         </Group>
       )}
       {(call.status === 'ended' || call.status === 'disconnected') && (
