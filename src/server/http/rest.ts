@@ -55,7 +55,8 @@ export function restRoute(
 // so Node sends the headers and the body in one write. Express's res.send turns a body over 1,000
 // characters into a Buffer first (the headers and it then go out in two pieces) and parses and
 // formats the content type on every answer. A conditional request (If-None-Match,
-// If-Modified-Since) still goes through Express, which decides whether it is answered 304.
+// If-Modified-Since) still goes through res.json: freshness stays Express's decision (with no
+// ETag or Last-Modified on these answers, it answers them in full).
 function sendJson(req: Request, res: Response, status: number, body: unknown) {
   if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
     res.status(status).json(body);
