@@ -1,6 +1,8 @@
-// GET /api/chats against what the database allows (issue 10): budget >= 60% of the requests per
+// GET /api/chats against what the database allows (issue 26): budget >= 75% of the requests per
 // second of a bare node:http + pg Pool server doing the same indexed query and the same JSON, at 50
-// connections on PostgreSQL, and p99 under 30 ms.
+// connections on PostgreSQL, and the app's p99 <= 30 ms, judged on the median of the rounds (each
+// round: the app, then the bare server, 10 s each; the worst round is printed too). Issue 10's
+// budget was 60% and p99 under 30 ms, on the mean.
 //
 // Starts the app as it runs in production (node dist/server/main.js with the start script's node
 // flags, bench/support/productionStart.ts; default LOG_LEVEL info, limits
@@ -10,7 +12,7 @@
 //
 // Run: npm run build && npx tsx bench/api-chats.ts
 // BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432/postgres) is where the bench creates
-// and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 3);
+// and drops its database; BENCH_SECONDS (default 10) per round; BENCH_ROUNDS (default 5, the budget's count);
 // BENCH_PROFILE_DIR writes a CPU profile of the app (node --cpu-prof) there; BENCH_SERVER_FLAGS adds
 // node flags to the app's start (--trace-gc: its output goes where the app's standard output goes,
 // nowhere unless BENCH_APP_OUTPUT names a file).
@@ -25,7 +27,7 @@ import { productionNodeArgs } from './support/productionStart.js';
 const root = path.resolve(import.meta.dirname, '..');
 const admin = process.env.BENCH_POSTGRES ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = 50;
 // Its own database and free ports: other worktrees may run this bench at the same time.
 const dbName = `ai_coach_bench_chats_${process.pid}`;
@@ -134,20 +136,29 @@ try {
     bareResults.push(await load(`http://127.0.0.1:${barePort}/api/chats`, {}, bare));
   }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const appRps = mean(appResults.map((r) => r.rps));
-  const bareRps = mean(bareResults.map((r) => r.rps));
-  const appP99 = Math.max(...appResults.map((r) => r.p99));
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const ratios = appResults.map((r, i) => r.rps / bareResults[i]!.rps);
+  const p99s = appResults.map((r) => r.p99);
   const failures = [...appResults, ...bareResults].reduce((n, r) => n + r.errors + r.non2xx, 0);
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
   console.log(`GET /api/chats, 20 chats, ${connections} connections, ${rounds} x ${seconds} s each, alternating`);
   console.log(`app  ${appResults.map((r) => `${r.rps.toFixed(0)}/s p99 ${r.p99} ms`).join(' | ')}`);
   console.log(`bare ${bareResults.map((r) => `${r.rps.toFixed(0)}/s p99 ${r.p99} ms`).join(' | ')}`);
+  console.log(`app / bare by round: ${ratios.map(percent).join(', ')}`);
   const appCpu = mean(appResults.map((r) => r.cpuMsPerRequest));
   const bareCpu = mean(bareResults.map((r) => r.cpuMsPerRequest));
   // Not the budget (that is requests per second), a steadier view of the same gap on a busy machine.
   console.log(`server CPU per request (mean): app ${appCpu.toFixed(3)} ms, bare ${bareCpu.toFixed(3)} ms (bare/app ${((bareCpu / appCpu) * 100).toFixed(0)}%)`);
-  console.log(`app ${appRps.toFixed(0)}/s = ${((appRps / bareRps) * 100).toFixed(0)}% of bare ${bareRps.toFixed(0)}/s; app p99 (worst round) ${appP99} ms; errors ${failures}`);
-  const ok = appRps >= 0.6 * bareRps && appP99 < 30 && failures === 0;
-  console.log(ok ? 'within budget (>= 60%, p99 < 30 ms)' : 'OVER BUDGET (>= 60% of bare and p99 < 30 ms)');
+  console.log(
+    `median: app ${median(appResults.map((r) => r.rps)).toFixed(0)}/s = ${percent(median(ratios))} of bare, app p99 ${median(p99s)} ms; ` +
+      `worst round: ${percent(Math.min(...ratios))}, p99 ${Math.max(...p99s)} ms; errors ${failures}`,
+  );
+  const ok = median(ratios) >= 0.75 && median(p99s) <= 30 && failures === 0;
+  console.log(ok ? 'within budget (median >= 75% of bare, p99 <= 30 ms)' : 'OVER BUDGET (median >= 75% of bare and p99 <= 30 ms)');
   process.exitCode = ok ? 0 : 1;
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -43,21 +43,29 @@ export type AppOptions = {
 };
 
 /**
- * `router` for the paths at or below one of `prefixes`; other requests go on at once. Unlike
- * `app.use(prefix, router)` the router still sees the whole path (its routes name full paths, as
- * the spec's table does). The router's routes stay listed on the gate (`stack`, as on a router),
- * for whoever lists the app's routes (test/helpers/routes.ts).
+ * `handler` for the paths at or below one of `prefixes`; other requests go on at once. Unlike
+ * `app.use(prefix, handler)` the handler sees the whole path, and Express neither rewrites the
+ * request's URL on the way in and out nor parses it again (a cost on every request that passes a
+ * mounted middleware, bench/README.md, "GET /api/chats").
  */
-export function under(prefixes: string[], router: Router): RequestHandler & { stack: Router['stack'] } {
-  const gate: RequestHandler = (req, res, next) => {
-    // Express matches routes without regard to case: so does this.
+export function onlyUnder(prefixes: string[], handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    // Express matches paths without regard to case: so does this.
     const path = req.path.toLowerCase();
     for (const prefix of prefixes) {
-      if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) return router(req, res, next);
+      if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === '/')) return handler(req, res, next);
     }
     next();
   };
-  return Object.assign(gate, { stack: router.stack });
+}
+
+/**
+ * `router` for the paths at or below one of `prefixes` (`onlyUnder`): its routes name full paths,
+ * as the spec's table does. The router's routes stay listed on the gate (`stack`, as on a router),
+ * for whoever lists the app's routes (test/helpers/routes.ts).
+ */
+export function under(prefixes: string[], router: Router): RequestHandler & { stack: Router['stack'] } {
+  return Object.assign(onlyUnder(prefixes, router), { stack: router.stack });
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
@@ -94,7 +102,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(requestLog(deps.log));
   app.use(refuseForeignOrigins);
   // JSON answers compressed when asked; streams (SSE, tRPC jsonl, audio) never (staticAssets.ts).
-  app.use(['/trpc', '/api'], compressAnswers());
+  app.use(onlyUnder(['/trpc', '/api'], compressAnswers()));
 
   app.use(
     '/trpc',
@@ -121,7 +129,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // With their own body parsers: recordings up to 25 MB, Twilio's form-encoded webhooks.
   app.use(under(['/api/voice'], voiceRestRoutes(deps)));
   app.use(under(['/api/twilio'], twilioRestRoutes(deps)));
-  app.use('/api', express.json({ limit: '100kb' }));
+  app.use(onlyUnder(['/api'], express.json({ limit: '100kb' })));
   app.use(under(['/api/chats'], chatRestRoutes(deps)));
   app.use(under(['/api/auth'], authRestRoutes(deps)));
   app.use(under(['/api/auth/microsoft', '/api/ai-coach/microsoft', '/api/microsoft-graph', '/api/microsoft-email'], microsoftRestRoutes(deps)));

@@ -8,8 +8,42 @@ import type { Config } from './config.js';
 // waits for its thread to write every line, in order: log.test.ts checks each. (An asynchronous
 // sonic-boom destination was tried first: at an abrupt end, the lines of the write under way
 // landed after the ones flushed at exit.)
+//
+// Lines reach the transport in batches, a few milliseconds' worth at a time (`batched`): the
+// transport wakes its thread for every turn of the event loop that gave it a line (an
+// Atomics.notify, a futex wake), and under load those wake-ups, each taking a core from the
+// requests for a moment, cost the server more than writing the lines (bench/README.md, "GET
+// /api/chats", issue 26).
 export function asyncStdout(): DestinationStream {
-  return pino.transport({ target: 'pino/file', options: { destination: 1 } });
+  return batched(pino.transport({ target: 'pino/file', options: { destination: 1 } }));
+}
+
+/** How long a line may wait to be handed to the transport. */
+export const logBatchMs = 25;
+
+// Holds the lines of the next `logBatchMs` and writes them to `destination` as one string. When
+// the process ends, whichever way, the lines held are written first (listeners put before every
+// other 'beforeExit' and 'exit' listener, the transport's own among them, which end it), so they
+// still come out, in order.
+export function batched(destination: DestinationStream): DestinationStream {
+  let held: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const writeHeld = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (held.length === 0) return;
+    const text = held.length === 1 ? held[0]! : held.join('');
+    held = [];
+    destination.write(text);
+  };
+  process.prependListener('beforeExit', writeHeld);
+  process.prependListener('exit', writeHeld);
+  return {
+    write(line: string) {
+      held.push(line);
+      timer ??= setTimeout(writeHeld, logBatchMs).unref();
+    },
+  };
 }
 
 // Structured JSON logs. Secrets never reach them: request logs carry no headers, no bodies and

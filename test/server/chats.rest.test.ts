@@ -34,6 +34,24 @@ describe('chat REST paths', () => {
     expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4]);
   });
 
+  it("writes a JSON answer with res.json's headers, and leaves conditional requests to Express", async () => {
+    // http/rest.ts writes answers itself (one string, like a bare server); the headers a client
+    // sees are the ones Express's res.json sets, and If-None-Match still gets Express's answer.
+    const res = await fetch(`${server.url}/api/chats`);
+    const body = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(res.headers.get('etag')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(JSON.parse(body)).toHaveLength(4);
+    const head = await fetch(`${server.url}/api/chats`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(Buffer.byteLength(body)), '']);
+    // No ETag or Last-Modified: Express answers a conditional request in full, as before.
+    const conditional = await fetch(`${server.url}/api/chats`, { headers: { 'if-none-match': '*', 'if-modified-since': new Date().toUTCString() } });
+    expect([conditional.status, conditional.headers.get('content-type'), await conditional.text()]).toEqual([200, 'application/json; charset=utf-8', body]);
+  });
+
   it('creates a chat titled New Chat, renames it and pins it to the top', async () => {
     const { http } = await signUp(server.url, 'rest_owner');
     const first = (await http.post('/api/chats')).json;

@@ -31,7 +31,7 @@ export function restRoute(
       const body = await handle(caller, req, res);
       if (res.headersSent) return;
       if (body === undefined) res.status(204).end();
-      else res.status(successStatus).json(body);
+      else sendJson(req, res, successStatus, body);
     } catch (error) {
       if (error instanceof TRPCError) {
         const status = getHTTPStatusCodeFromError(error);
@@ -48,6 +48,25 @@ export function restRoute(
       next(error);
     }
   };
+}
+
+// What res.json answers (the status, `Content-Type: application/json; charset=utf-8`, the
+// Content-Length; no ETag, app.ts), written the way a bare node:http server writes it: one string,
+// so Node sends the headers and the body in one write. Express's res.send turns a body over 1,000
+// characters into a Buffer first (the headers and it then go out in two pieces) and parses and
+// formats the content type on every answer. A conditional request (If-None-Match,
+// If-Modified-Since) still goes through res.json: freshness stays Express's decision (with no
+// ETag or Last-Modified on these answers, it answers them in full).
+function sendJson(req: Request, res: Response, status: number, body: unknown) {
+  if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
+    res.status(status).json(body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 export function notFoundJson(_req: Request, res: Response) {

@@ -85,13 +85,12 @@ export async function openSession(
   res: ServerResponse | undefined,
   secure: boolean,
 ): Promise<Session> {
-  const options = sessionOptions(deps.sessionPassword, secure, deps.lifetimeSeconds);
   // Read through the unseal cache (unsealCache.ts); iron-session writes the cookie when it changes.
   const cookie = parseCookies(request.headers.cookie ?? '')[sessionCookieName];
-  const data = cookie ? await unsealCache.unseal<CookieData>(cookie, deps.sessionPassword, deps.lifetimeSeconds) : {};
+  const data: Readonly<CookieData> = cookie ? await unsealCache.unseal<CookieData>(cookie, deps.sessionPassword, deps.lifetimeSeconds) : {};
   const token = typeof data.token === 'string' && data.token ? data.token : undefined;
   // A fresh iron-session bound to the response (nothing to unseal): saves a new cookie or clears it.
-  const writable = () => getIronSession<CookieData>(cookieStore({}, res), options);
+  const writable = () => getIronSession<CookieData>(cookieStore({}, res), sessionOptions(deps.sessionPassword, secure, deps.lifetimeSeconds));
   const destroy = async () => (await writable()).destroy();
   const live = token ? await deps.sessions.lookup(token) : null;
   const session: Session = {

@@ -75,9 +75,12 @@ describe('unseal cache', () => {
 
     expect(cache.size).toBe(2);
     expect([cache.has(seals[0]!), cache.has(seals[1]!), cache.has(seals[2]!)]).toEqual([true, false, true]);
-    // A hit returns a copy: changing it does not change what the next request reads.
-    const read = await cache.unseal<{ token: string }>(seals[0]!, password, 3600);
-    read.token = 'changed';
+    // A hit returns the cache's frozen object, not a copy: it cannot be changed, so what the next
+    // request reads is what was unsealed.
+    const read = (await cache.unseal<{ token: string }>(seals[0]!, password, 3600)) as { token: string };
+    expect(() => {
+      read.token = 'changed';
+    }).toThrow(TypeError);
     expect(await cache.unseal(seals[0]!, password, 3600)).toEqual({ token: 'a' });
   });
 

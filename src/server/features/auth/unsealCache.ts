@@ -27,13 +27,16 @@ export function createUnsealCache(options: { maxEntries: number; now?: () => num
   const entries = new Map<string, Entry>();
 
   return {
-    /** What iron-session's unsealData answers (an empty object when the seal is not valid). */
-    async unseal<T extends object>(seal: string, password: string, ttlSeconds: number): Promise<Partial<T>> {
+    /**
+     * What iron-session's unsealData answers (an empty object when the seal is not valid). From
+     * memory it is the one frozen object the cache holds (no copy a request): read it, never change it.
+     */
+    async unseal<T extends object>(seal: string, password: string, ttlSeconds: number): Promise<Readonly<Partial<T>>> {
       const cached = entries.get(seal);
       if (cached && cached.password === password && cached.expiresAt > now()) {
         entries.delete(seal);
         entries.set(seal, cached);
-        return { ...cached.data } as Partial<T>;
+        return cached.data as Readonly<Partial<T>>;
       }
       if (cached) entries.delete(seal);
       let failed = false;

@@ -2,6 +2,7 @@ import type { Platform } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { authTexts } from '../../../shared/texts/index.js';
 import type { ChatDto } from '../../db/entities/Chat.js';
+import { plainRead } from '../../db/plainRead.js';
 import { withEntityManager, type Context } from '../../trpc/context.js';
 import { resolveUser, sessionUserAllowed } from '../auth/currentUser.js';
 
@@ -55,18 +56,18 @@ function dtos(rows: Row[], platform: Platform): ChatDto[] {
   return chats;
 }
 
-// Plain statements on the ORM's connection: no EntityManager is forked unless the usual rules
-// must load a user (the demo user, or no row).
+// Plain statements through the driver (db/plainRead.ts): no EntityManager is forked unless the
+// usual rules must load a user (the demo user, or no row).
 export async function listChats(ctx: Context): Promise<ChatDto[]> {
   const { em } = ctx.deps.orm;
-  const connection = em.getConnection();
+  const read = plainRead(ctx.deps.orm);
   const userId = ctx.session.userId;
   if (userId) {
-    const rows: Row[] = await connection.execute(signedInSql, [userId]);
+    const rows = await read<Row>(signedInSql, [userId]);
     if (rows.length && sessionUserAllowed({ isDemo: rows[0]!.is_demo === true }, ctx.deps.config.demoMode)) return dtos(rows, em.getPlatform());
   }
   const user = await resolveUser(withEntityManager(ctx));
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
-  const rows: Row[] = await connection.execute(ownerSql, [user.id]);
+  const rows = await read<Row>(ownerSql, [user.id]);
   return dtos(rows, em.getPlatform());
 }
