@@ -1,4 +1,4 @@
-// A 300-message chat (issue 10): it opens in under 500 ms, streams three replies with no long task
+// A 300-message chat (issue 10, issue 26): it opens in 300 ms or less, streams three replies with no long task
 // over 50 ms, and keeps a bounded DOM (a virtualised message list).
 //
 // Builds nothing itself (npm run bench:chat-open builds first). Starts the production server
@@ -18,7 +18,7 @@
 //                   message nodes in the page are counted after every step;
 //   - stream:       three messages sent, each reply streamed word by word (about 130 words, 15 ms
 //                   apart) until it is complete; the longest task over the three.
-// Budgets: open (click and load) under 500 ms; no task over 50 ms while opening (click) and while
+// Budgets: open (click and load) within 300 ms (issue 26; issue 10 had 500 ms); no task over 50 ms while opening (click) and while
 // streaming; at most 60 message nodes in the page. Exits 1 when one is missed.
 //
 // BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel).
@@ -30,7 +30,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeChatRequest } from '../test/fakes/openai.js';
 import { freePort } from './support/freePort.js';
 
-const budget = { openMs: 500, longTaskMs: 50, messageNodes: 60 };
+const budget = { openMs: 300, longTaskMs: 50, messageNodes: 60 };
 const questions = 150; // 300 messages
 const runs = 5;
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
