@@ -283,7 +283,7 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
         spoken.speech.end();
         await spoken.speech.played;
       }
-      // Interrupted (or hung up on): the chat keeps what was heard.
+      // Interrupted: the chat keeps what was heard.
       if (spoken.heard !== null && kept.messageId !== null) {
         if (!live.current.ended) setCoachSaid(spoken.heard);
         await storeHeard(kept.messageId, spoken.heard).catch(() => {});
@@ -308,7 +308,7 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     if (clock.current !== null) window.clearInterval(clock.current);
     clock.current = null;
     // Recordings not yet answered are dropped; a reply already streaming for an ended turn is let
-    // finish, so it is saved as what was heard (below, the speech stops).
+    // finish and saved (as a hang-up always kept the reply), while its speech stops below.
     for (const attempt of attempts.current) {
       if (attempt.streaming && attempt.ended) continue;
       attempt.abort.abort();
@@ -320,7 +320,7 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     stopWatching.current?.();
     stopWatching.current = null;
     if (recording.current) discard(recording.current);
-    if (turn.current && turn.current.heard === null) turn.current.heard = turn.current.speech.stop();
+    turn.current?.speech.stop();
     turn.current = null;
     for (const track of stream.current?.getTracks() ?? []) track.stop();
     stream.current = null;
