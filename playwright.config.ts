@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { testCertificates } from './test/fakes/tls.js';
-import { voiceReply } from './test/e2e/support/fakeMicrophone';
+import { pausingMicrophoneFile, voiceReply } from './test/e2e/support/fakeMicrophone';
 
 // Real servers on fresh embedded databases: one in demo mode (with an access key), one with demo
 // mode off, and one per set of fakes below. Tests drive Debian's Chromium (Playwright cannot download browsers here).
@@ -127,6 +127,8 @@ const styleGraph = {
 const fakeMicrophone = path.join(runDir, 'fake-microphone.wav');
 process.env.E2E_FAKE_MICROPHONE = fakeMicrophone;
 const voiceLaunchArgs = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${fakeMicrophone}`, '--autoplay-policy=no-user-gesture-required'];
+/** Chromium's arguments for the microphone that pauses halfway through its sentence (a test's own browser). */
+export const pausingMicrophoneLaunchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', ...voiceLaunchArgs.map((arg) => arg.replace(fakeMicrophone, pausingMicrophoneFile(fakeMicrophone)))];
 
 export default defineConfig({
   testDir: 'test/e2e',

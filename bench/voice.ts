@@ -145,7 +145,7 @@ let failed = false;
       const marks = () =>
         page.evaluate(() => performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: m.startTime })));
       const deadline = Date.now() + (browserTurns + 2) * 12_000;
-      let pairs: Array<{ fromTurnEnd: number; fromSpeechEnd: number }> = [];
+      let pairs: Array<{ fromTurnEnd: number; fromSpeechEnd: number; phases: number[] }> = [];
       while (Date.now() < deadline) {
         await page.waitForTimeout(2000);
         const all = await marks();
@@ -157,26 +157,38 @@ let failed = false;
           const audio = next.find((m) => m.name === 'voice:first-audio');
           const nextTurn = next.find((m) => m.name === 'voice:turn-end');
           if (!audio || !speechEnd || (nextTurn && nextTurn.at < audio.at)) continue;
-          pairs.push({ fromTurnEnd: audio.at - mark.at, fromSpeechEnd: audio.at - speechEnd.at });
+          // Where the time goes, from the real end of the speech: the reply's start (the speculative
+          // one at the pause, or the end of the turn), the transcript, the first token, the first audio.
+          const between = (name: string, from: number, to: number) => all.find((m) => m.name === name && m.at >= from && m.at <= to)?.at;
+          const started = all.slice(0, index).findLast((m) => m.name === 'voice:speculation' && m.at >= speechEnd.at)?.at ?? mark.at;
+          const transcribed = between('voice:transcribed', started, audio.at) ?? Number.NaN;
+          const firstToken = between('voice:first-token', transcribed, audio.at) ?? Number.NaN;
+          pairs.push({ fromTurnEnd: audio.at - mark.at, fromSpeechEnd: audio.at - speechEnd.at, phases: [started, transcribed, firstToken, audio.at].map((t) => t - speechEnd.at) });
         }
         if (pairs.length >= browserTurns + 1) break;
       }
       // The first turn warms up the page, the server and the connections.
       const measured = pairs.slice(1, browserTurns + 1);
-      if (measured.length < 3) throw new Error(`only ${measured.length} browser turns were measured`);
+      if (measured.length < 3) throw new Error(`only ${measured.length} browser turns were measured: ${JSON.stringify((await marks()).map((m) => `${m.name}@${m.at.toFixed(0)}`))}`);
       const fromTurnEnd = measured.map((p) => p.fromTurnEnd);
       const fromSpeechEnd = measured.map((p) => p.fromSpeechEnd);
       const p50 = quantile(fromTurnEnd, 0.5);
       const p95 = quantile(fromTurnEnd, 0.95);
       console.log(`browser path (Chromium, fake microphone, ${measured.length} turns): end of the turn to the first reply audio p50 ${ms(p50)}, p95 ${ms(p95)} (budget p50 1200 ms, p95 1600 ms)`);
       console.log(`  from the real end of the speech (the turn's 700 ms of silence included): p50 ${ms(quantile(fromSpeechEnd, 0.5))}, p95 ${ms(quantile(fromSpeechEnd, 0.95))}`);
+      const phase = (i: number) => ms(quantile(measured.map((p) => p.phases[i]!), 0.5));
+      console.log(`  medians after the real end of the speech: reply started (pause seen) ${phase(0)}, transcript ${phase(1)}, first token ${phase(2)}, first audio ${phase(3)}; the turn ends at ${ms(quantile(measured.map((p) => p.fromSpeechEnd - p.fromTurnEnd), 0.5))}`);
       if (p50 > 1200 || p95 > 1600) failed = true;
     } finally {
       await browser.close();
     }
   } finally {
-    app.kill('SIGTERM');
-    await new Promise((resolve) => app.once('exit', resolve));
+    // (An app that already exited, e.g. one that failed to start, would never emit 'exit' again.)
+    if (app.exitCode === null && app.signalCode === null) {
+      const exited = new Promise((resolve) => app.once('exit', resolve));
+      app.kill('SIGTERM');
+      await exited;
+    }
     await fake.close();
     fs.rmSync(runDir, { recursive: true, force: true });
   }

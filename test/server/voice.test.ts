@@ -304,6 +304,61 @@ describe('voice', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'First name the outcome.', status: 'stopped' });
   });
 
+  it('holds a provisional (speculative) turn until it is kept, then saves it as heard; refuses a forged, foreign or mismatched keep', async () => {
+    fake.behave({ reply: 'Name the outcome first. Then plan the opening line.' });
+    const kim = await signUp(server.url, 'voice-kim');
+    const held = await turn(kim.http, { chatId: null, text: 'How do I open the talk?', provisional: true });
+    expect(held.status).toBe(200);
+    expect(held.done).toMatchObject({ chatId: null, messageId: null, reply: 'Name the outcome first. Then plan the opening line.', keep: expect.any(String) });
+    // Nothing is stored before the keep.
+    expect((await kim.http.get('/api/chats')).json).toEqual([]);
+
+    const [body, signature] = held.done!.keep!.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), r: 'Something else.' })).toString('base64url');
+    for (const keep of [`${forged}.${signature}`, 'not-a-token', `${body}.`]) {
+      const refused = await kim.http.post('/api/voice/keep', { keep });
+      expect(refused.status).toBe(400);
+      expect(refused.json.message).toBe(voiceTexts.keepInvalid);
+    }
+    const lee = await signUp(server.url, 'voice-lee');
+    expect((await lee.http.post('/api/voice/keep', { keep: held.done!.keep })).status).toBe(400);
+    expect((await kim.http.post('/api/voice/keep', { keep: held.done!.keep, heard: 'Plan something.' })).json.message).toBe(voiceTexts.heardNotInReply);
+
+    const kept = await kim.http.post('/api/voice/keep', { keep: held.done!.keep, heard: 'Name the outcome first.' });
+    expect(kept.status).toBe(200);
+    expect(kept.json).toEqual({ chatId: expect.any(Number), messageId: expect.any(Number) });
+    const messages = (await kim.http.get(`/api/chats/${kept.json.chatId}/messages`)).json as Array<{ role: string; content: string; status: string }>;
+    expect(messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', 'How do I open the talk?', 'complete'],
+      ['assistant', 'Name the outcome first.', 'stopped'],
+    ]);
+    // The next provisional turn of the call carries its chat, and is kept whole.
+    const next = await turn(kim.http, { chatId: kept.json.chatId, text: 'And then?', provisional: true });
+    expect(next.done!.chatId).toBe(kept.json.chatId);
+    const whole = await kim.http.post('/api/voice/keep', { keep: next.done!.keep });
+    expect(whole.json.chatId).toBe(kept.json.chatId);
+    expect(((await kim.http.get(`/api/chats/${kept.json.chatId}/messages`)).json as Array<{ content: string; status: string }>).at(-1)).toMatchObject({ content: 'Name the outcome first. Then plan the opening line.', status: 'complete' });
+  });
+
+  it('discards a provisional turn the client leaves: the model request is aborted and nothing is stored', async () => {
+    fake.behave({ reply: 'Too late to hear this.', firstTokenDelayMs: 5000 });
+    const max = await signUp(server.url, 'voice-max');
+    const leaving = new AbortController();
+    const res = fetch(`${server.url}/api/voice/turn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: max.http.cookieHeader, origin: server.url },
+      body: JSON.stringify({ chatId: null, text: 'Wait, I was not done', provisional: true }),
+      signal: leaving.signal,
+    }).catch(() => null);
+    await eventually(() => fake.requests.length === 1);
+    leaving.abort();
+    await res;
+    await eventually(() => fake.requests[0]!.disconnected);
+    // Given time to save (it must not), the user still has no chat and no message.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await max.http.get('/api/chats')).json).toEqual([]);
+  });
+
   it('takes a binary upload (audio/*) or multipart, names the file by its type, and refuses other types', async () => {
     const { http } = await signUp(server.url, 'voice-binary');
     const headers = { cookie: http.cookieHeader, origin: server.url };
@@ -389,8 +444,37 @@ describe('voice', () => {
       expect(daily.status).toBe(429);
       expect(daily.json.message).toBe(chatTexts.dailyQuotaSpent(4));
       expect(Number(daily.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      // A provisional turn given up before its first token gives its turn back; after a token it does not.
+      const c = await signUp(limited.url, 'voice-budget-c');
+      const leave = async (afterToken: boolean) => {
+        const requests = fake.requests.length;
+        const leaving = new AbortController();
+        const pending = fetch(`${limited.url}/api/voice/turn`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: c.http.cookieHeader, origin: limited.url },
+          body: JSON.stringify({ chatId: null, text: 'Hold on', provisional: true }),
+          signal: leaving.signal,
+        });
+        if (afterToken) {
+          const res = await pending;
+          expect(res.status).toBe(200);
+          expect(new TextDecoder().decode((await res.body!.getReader().read()).value)).toContain('One ');
+        } else await eventually(() => fake.requests.length > requests);
+        leaving.abort();
+        await pending.catch(() => null);
+        await eventually(() => fake.requests.at(-1)!.disconnected);
+      };
+      fake.behave({ tokens: ['One ', 'two ', 'three.'], firstTokenDelayMs: 5000 });
+      await leave(false);
+      await leave(false);
+      fake.behave({ tokens: ['One ', 'two ', 'three.'], tokenDelayMs: 500 });
+      await leave(true);
+      fake.behave({});
+      for (let i = 0; i < 3; i++) expect((await turn(c.http, { chatId: null, text: 'Hello' })).status).toBe(200);
+      expect((await turn(c.http, { chatId: null, text: 'Hello' })).message).toBe(chatTexts.dailyQuotaSpent(4));
     } finally {
       await limited.stop();
     }
-  });
+  }, 60_000);
 });

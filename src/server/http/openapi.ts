@@ -17,7 +17,7 @@ import {
 } from '../../shared/schemas/microsoft.js';
 import { confirmPhoneVerificationSchema, phonePinSchema, startPhoneVerificationSchema } from '../../shared/schemas/phone.js';
 import { phoneCallSchema } from '../../shared/schemas/twilio.js';
-import { synthesizeSchema, transcribeSchema, voiceHeardSchema, voiceTurnSchema } from '../../shared/schemas/voice.js';
+import { synthesizeSchema, transcribeSchema, voiceHeardSchema, voiceKeepSchema, voiceTurnSchema } from '../../shared/schemas/voice.js';
 import { sessionCookieName } from '../features/auth/session.js';
 import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
@@ -123,6 +123,7 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed (mp3, or 24 kHz PCM with format: pcm)', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
   // The browser call (issue 25).
   { method: 'post', path: '/api/voice/turn', tag: 'Voice', summary: 'One spoken turn: the reply streamed as it is written', auth: 'user', body: voiceTurnSchema, ok: { status: 200, description: 'One JSON line per event: { type: token, text }, then { type: done, chatId, messageId, reply } or { type: error, message }', contentType: 'application/x-ndjson' } },
+  { method: 'post', path: '/api/voice/keep', tag: 'Voice', summary: "Save a provisional turn (its done event's keep token), with what was heard of it", auth: 'user', body: voiceKeepSchema, ok: { status: 200, description: '{ chatId, messageId }' } },
   { method: 'post', path: '/api/voice/heard', tag: 'Voice', summary: 'What the user heard of a reply they interrupted', auth: 'user', body: voiceHeardSchema, ok: { status: 200, description: '{ success }' } },
   { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
   { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },

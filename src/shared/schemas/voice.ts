@@ -75,6 +75,13 @@ export const voiceTurnSchema = z.object({
     .string({ message: voiceTexts.turnRequired })
     .transform((value) => value.trim())
     .pipe(z.string().min(1, voiceTexts.turnRequired).max(voiceLimits.maxTurnChars, voiceTexts.turnRequired)),
+  /**
+   * A speculative turn, started at a short pause before the user's turn has ended (issue 25): it
+   * is not saved by this request. Its `done` carries a `keep` token that POST /api/voice/keep
+   * saves once the turn has really ended; a client that leaves before that leaves nothing stored
+   * (and, when no token was written yet, its model turn is given back).
+   */
+  provisional: z.boolean({ message: voiceTexts.provisionalNotBoolean }).default(false),
 });
 
 export type VoiceTurnInput = z.input<typeof voiceTurnSchema>;
@@ -85,8 +92,14 @@ export const voiceHeardSchema = z.object({
   heard: z.string().max(voiceLimits.maxTurnChars * 4, voiceTexts.heardNotInReply),
 });
 
-/** One line of POST /api/voice/turn's stream (application/x-ndjson). */
+/** A provisional turn the user did finish: saved with what they heard of it (all of it when absent). */
+export const voiceKeepSchema = z.object({
+  keep: z.string({ message: voiceTexts.keepInvalid }).min(1, voiceTexts.keepInvalid).max(64_000, voiceTexts.keepInvalid),
+  heard: z.string().max(voiceLimits.maxTurnChars * 4, voiceTexts.heardNotInReply).optional(),
+});
+
+/** One line of POST /api/voice/turn's stream (application/x-ndjson). A provisional turn's `done` has `keep` and no messageId. */
 export type VoiceTurnEvent =
   | { type: 'token'; text: string }
-  | { type: 'done'; chatId: number | null; messageId: number | null; reply: string }
+  | { type: 'done'; chatId: number | null; messageId: number | null; reply: string; keep?: string }
   | { type: 'error'; message: string };

@@ -57,6 +57,8 @@ export const voiceTexts = {
   rateLimited: (seconds: number) => `Too many voice requests. Please wait ${seconds} seconds.`,
   turnNotFound: 'That reply is not in your calls',
   heardNotInReply: 'What was heard must be the beginning of the reply',
+  provisionalNotBoolean: 'provisional must be true or false',
+  keepInvalid: 'This turn cannot be saved: its token is invalid or has expired',
   audioUnsupportedType: 'Send the recording as audio (audio/webm, audio/wav...), multipart with an audio file, or base64 JSON (audioBlob)',
 } as const;
 

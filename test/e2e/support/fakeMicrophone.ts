@@ -53,13 +53,24 @@ export function pcmWav({ channels, sampleRate, bitsPerSample, data }: Pcm): Buff
   return Buffer.concat([header, data]);
 }
 
-/** Writes the microphone's looping recording to `file`: silence, the sentence, a longer silence. */
-export function writeFakeMicrophoneWav(file: string): string {
+/**
+ * Writes the microphone's looping recording to `file`: silence, the sentence, a longer silence.
+ * With `pauseSeconds`, the sentence stops halfway for that long (longer than the call's speculative
+ * pause, shorter than the silence that ends a turn: the user draws breath and goes on).
+ */
+export function writeFakeMicrophoneWav(file: string, options: { pauseSeconds?: number } = {}): string {
   const speech = readPcmWav(fs.readFileSync(fakeMicrophoneSpeech));
   const bytesPerSecond = (speech.sampleRate * speech.channels * speech.bitsPerSample) / 8;
   const silence = (seconds: number) => Buffer.alloc(Math.round(bytesPerSecond * seconds));
-  const data = Buffer.concat([silence(0.5), speech.data, silence(2)]);
+  const blockAlign = (speech.channels * speech.bitsPerSample) / 8;
+  const half = Math.floor(speech.data.length / 2 / blockAlign) * blockAlign;
+  const spoken = options.pauseSeconds ? [speech.data.subarray(0, half), silence(options.pauseSeconds), speech.data.subarray(half)] : [speech.data];
+  const data = Buffer.concat([silence(0.5), ...spoken, silence(2)]);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, pcmWav({ ...speech, data }));
   return file;
 }
+
+/** The microphone that pauses halfway through the sentence, beside the plain one. */
+export const pausingMicrophoneFile = (plain: string) => plain.replace(/\.wav$/, '-pausing.wav');
+export const pausingMicrophonePauseSeconds = 0.45;

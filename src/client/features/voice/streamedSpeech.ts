@@ -1,7 +1,9 @@
 // The coach's reply spoken sentence by sentence while it is written (issue 25): each sentence's
 // speech is requested as soon as the sentence is complete, as raw 24 kHz 16-bit PCM, and played
-// through Web Audio as its bytes arrive, not after the whole file. Interrupting stops every sound
-// at once and tells how much of the reply was heard.
+// through Web Audio as its bytes arrive, not after the whole file. The reply's first words go
+// sooner: its first clause, or its first few words when the first sentence is longer, so the
+// first sound waits for a few tokens rather than a sentence (later chunks stay whole sentences,
+// which sound natural). Interrupting stops every sound at once and tells how much was heard.
 
 const pcmRate = 24_000;
 
@@ -36,11 +38,11 @@ export class StreamedSpeech {
     this.played = new Promise((resolve) => (this.idle = resolve));
   }
 
-  /** Text as the model writes it: each complete sentence is sent to be spoken at once. */
+  /** Text as the model writes it: each complete sentence (the first clause first) is sent to be spoken at once. */
   write(text: string) {
     this.pending += text;
     for (;;) {
-      const end = sentenceEnd(this.pending);
+      const end = this.sentences.length ? sentenceEnd(this.pending) : firstChunkEnd(this.pending);
       if (end < 0) break;
       this.speak(this.pending.slice(0, end));
       this.pending = this.pending.slice(end);
@@ -154,6 +156,34 @@ export class StreamedSpeech {
   private settle() {
     if (this.sources.size === 0 && this.context.currentTime >= this.nextTime - 0.05) this.idle();
   }
+}
+
+/** Words the first chunk does not end on: it would sound cut off ('Start by naming the'). */
+const joiningWords = new Set(['a', 'an', 'the', 'to', 'of', 'by', 'for', 'and', 'or', 'but', 'with', 'in', 'on', 'at', 'from', 'as', 'if', 'so', 'that', 'your', 'my', 'our', 'their', 'its', 'is', 'are', 'be', 'i', "i'm", 'you', 'we', 'it', 'this', 'not']);
+
+/**
+ * Where the first chunk of a reply to speak ends, or -1: its first sentence, or sooner its first
+ * clause (a comma, semicolon, colon or dash after at least `minWords` words), or its first
+ * `maxWords` complete words (more when the last would be a joining word such as 'the').
+ */
+export function firstChunkEnd(text: string, minWords = 2, maxWords = 3): number {
+  const sentence = sentenceEnd(text);
+  const limit = sentence < 0 ? text.length : sentence;
+  let words = 0;
+  let i = 0;
+  while (i < limit) {
+    while (i < limit && text[i]!.trim() === '') i++;
+    const start = i;
+    while (i < limit && text[i]!.trim() !== '') i++;
+    if (i === start || i >= text.length || text[i]!.trim() !== '') break; // the word is still being written
+    words++;
+    const word = text.slice(start, i);
+    let after = i;
+    while (after < text.length && text[after]!.trim() === '') after++;
+    if (words >= minWords && /[,;:—–]$/.test(word)) return after;
+    if (words >= maxWords && !joiningWords.has(word.toLowerCase().replace(/[^\p{L}']/gu, ''))) return after;
+  }
+  return sentence;
 }
 
 /**

@@ -4,8 +4,8 @@ import { voiceTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { StreamedSpeech } from './streamedSpeech';
-import { fetchSpeech, storeHeard, streamTurn, transcribeRecording, VoiceRequestError } from './voiceApi';
-import { defaultSilenceMs, watchVoiceActivity } from './voiceActivity';
+import { fetchSpeech, keepTurn, storeHeard, streamTurn, transcribeRecording, VoiceRequestError } from './voiceApi';
+import { defaultPauseMs, defaultSilenceMs, watchVoiceActivity } from './voiceActivity';
 
 // The browser voice call of SPEC section 4, streamed and interruptible (issue 25): connecting,
 // then active once the microphone is granted (disconnected on denial). The microphone listens the
@@ -13,6 +13,13 @@ import { defaultSilenceMs, watchVoiceActivity } from './voiceActivity';
 // transcribed, and the coach's reply is shown and spoken sentence by sentence while it is written.
 // Speaking while the coach speaks stops the coach at once and starts a new turn; what was heard of
 // the reply is what the chat keeps.
+//
+// The reply starts speculatively (issue 25's latency budget): at a short pause (`pauseMs`) the
+// recording so far is transcribed and the reply requested as a provisional turn. If the user goes
+// on speaking before the turn ends, that attempt is aborted (its requests cancelled, nothing shown,
+// played or stored); when the turn does end, the attempt becomes the turn: its reply, usually
+// already on its way, is shown and played from then on (never over the user), and saved through
+// POST /api/voice/keep.
 
 export type CallStatus = 'idle' | 'connecting' | 'active' | 'disconnected' | 'ended';
 export type TurnPhase = 'listening' | 'recording' | 'processing' | 'speaking';
@@ -28,15 +35,39 @@ export function formatDuration(seconds: number): string {
 
 type Recording = { media: MediaRecorder; chunks: Blob[]; speech: boolean; limit: number };
 type Turn = { speech: StreamedSpeech; heard: string | null };
+/**
+ * One recording on its way to a reply: started at a pause (speculative) or at the end of a turn.
+ * `decided` says whether the turn ended with it (true) or the user went on speaking (false).
+ */
+type Attempt = { recording: Recording; abort: AbortController; decided: Promise<boolean>; decide: (go: boolean) => void; ended: boolean; streaming: boolean };
+
+function newAttempt(recording: Recording): Attempt {
+  let decide: (go: boolean) => void = () => {};
+  const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  const attempt: Attempt = {
+    recording,
+    abort: new AbortController(),
+    decided,
+    decide: (go) => {
+      attempt.ended ||= go;
+      decide(go);
+    },
+    ended: false,
+    streaming: false,
+  };
+  return attempt;
+}
 
 /**
  * A browser voice call. `openChatId` is the chat the call was opened from: its earlier messages
  * are the coach's context and the call's turns are saved into it. Without one, the first turn
  * starts a chat of its own.
  */
-export function useVoiceCall(openChatId: number | null = null, options: { silenceMs?: number } = {}) {
+export function useVoiceCall(openChatId: number | null = null, options: { silenceMs?: number; pauseMs?: number } = {}) {
   const queryClient = useQueryClient();
   const silenceMs = options.silenceMs ?? defaultSilenceMs;
+  // The pause that starts a speculative reply; 0 (or not below silenceMs) turns speculation off.
+  const pauseMs = options.pauseMs ?? defaultPauseMs;
   const [status, setStatus] = useState<CallStatus>('idle');
   const [phase, setPhase] = useState<TurnPhase>('listening');
   const [youSaid, setYouSaid] = useState('');
@@ -58,7 +89,9 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
   const turn = useRef<Turn | null>(null);
   // The turn before: the next one waits for it to be saved (it needs the call's chat).
   const previous = useRef<Promise<void>>(Promise.resolve());
-  const aborter = useRef<AbortController | null>(null);
+  // Recordings on their way to a reply, and the one started at the current pause (not yet decided).
+  const attempts = useRef(new Set<Attempt>());
+  const speculation = useRef<Attempt | null>(null);
   const clock = useRef<number | null>(null);
 
   const record = () => {
@@ -107,7 +140,35 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     setPhase('recording');
   };
 
-  /** The pause after speech: the turn is sent, and the microphone goes on listening. */
+  /** A short pause: the turn may be ending. The recording so far goes to be answered, provisionally. */
+  const speechPaused = () => {
+    const current = recording.current;
+    if (live.current.ended || live.current.muted || !current?.speech || speculation.current) return;
+    const attempt = newAttempt(current);
+    speculation.current = attempt;
+    performance.mark('voice:speculation');
+    // The recorder keeps going; what it has encoded so far is flushed and sent.
+    current.media.addEventListener(
+      'dataavailable',
+      () => {
+        if (!attempt.abort.signal.aborted) void respond(new Blob(current.chunks, { type: current.media.mimeType || 'audio/webm' }), attempt);
+      },
+      { once: true },
+    );
+    current.media.requestData();
+  };
+
+  /** The user went on speaking before the turn ended: the speculative reply is given up. */
+  const speechResumed = () => {
+    const attempt = speculation.current;
+    if (!attempt) return;
+    speculation.current = null;
+    attempt.abort.abort();
+    attempt.decide(false);
+    performance.mark('voice:speculation-discarded');
+  };
+
+  /** The pause after speech: the turn is sent (or its speculative reply let through), and the microphone goes on listening. */
   const speechEnded = (lastVoicedAt: number) => {
     const current = recording.current;
     if (live.current.ended || live.current.muted || !current?.speech) return;
@@ -116,83 +177,127 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     performance.mark('voice:turn-end');
     window.clearTimeout(current.limit);
     recording.current = null;
-    current.media.onstop = () => void respond(new Blob(current.chunks, { type: current.media.mimeType || 'audio/webm' }));
-    current.media.stop();
+    const speculative = speculation.current;
+    speculation.current = null;
+    if (!turn.current) setPhase('processing');
+    if (speculative?.recording === current) {
+      // Nothing was said after the pause: the reply already asked for is this turn's.
+      current.media.onstop = null;
+      current.media.stop();
+      speculative.decide(true);
+    } else {
+      speculative?.abort.abort();
+      speculative?.decide(false);
+      const attempt = newAttempt(current);
+      attempt.decide(true);
+      current.media.onstop = () => void respond(new Blob(current.chunks, { type: current.media.mimeType || 'audio/webm' }), attempt);
+      current.media.stop();
+    }
     record();
   };
 
-  const respond = async (audio: Blob) => {
-    const controller = aborter.current;
-    if (!controller || live.current.ended) return;
-    if (!turn.current) setPhase('processing');
+  const respond = async (audio: Blob, attempt: Attempt) => {
+    const { signal } = attempt.abort;
+    if (live.current.ended || signal.aborted) return;
+    attempts.current.add(attempt);
+    try {
+      await answer(audio, attempt);
+    } finally {
+      attempts.current.delete(attempt);
+    }
+  };
+
+  /** Nothing to answer (no words, or a failure): the call listens again, if this was the turn. */
+  const listenAgain = async (attempt: Attempt) => {
+    if ((await attempt.decided) && !live.current.ended && !turn.current && !recording.current?.speech) setPhase('listening');
+  };
+
+  const answer = async (audio: Blob, attempt: Attempt) => {
+    const { signal } = attempt.abort;
     let text: string;
     try {
-      text = (await transcribeRecording(audio, controller.signal)).trim();
+      text = (await transcribeRecording(audio, signal)).trim();
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (signal.aborted || live.current.ended || !(await attempt.decided)) return;
       if (error instanceof VoiceRequestError && error.status === 412) return fail(error.message);
       notify.error(voiceTexts.transcriptionErrorTitle, error instanceof VoiceRequestError && error.status === 429 ? error.message : voiceTexts.transcriptionError);
-      if (!turn.current) setPhase('listening');
-      return;
+      return listenAgain(attempt);
     }
-    if (live.current.ended || !text) {
-      if (!turn.current) setPhase('listening');
-      return;
-    }
+    performance.mark('voice:transcribed');
+    if (live.current.ended || signal.aborted || !text) return listenAgain(attempt);
     await previous.current;
-    if (live.current.ended) return;
-    live.current.hadSpeech = true;
-    setYouSaid(text);
-    setCoachSaid('');
-    const context = audioContext.current!;
-    const current: Turn = {
-      heard: null,
-      speech: new StreamedSpeech(context, speaker.current!, fetchSpeech, {
-        onFirstAudio: () => {
-          performance.mark('voice:first-audio');
-          if (turn.current === current && current.heard === null) setPhase('speaking');
-        },
-        onError: () => notify.error(voiceTexts.synthesisErrorTitle, voiceTexts.synthesisError),
-      }),
-    };
-    turn.current = current;
+    if (live.current.ended || signal.aborted) return;
     let written = '';
-    const saved = streamTurn(
-      { chatId: live.current.chatId, text },
-      (token) => {
-        written += token;
-        setCoachSaid(written);
-        if (current.heard === null) current.speech.write(token);
-      },
-      controller.signal,
-    );
-    previous.current = saved.then(
-      () => {},
-      () => {},
-    );
+    let current: Turn | null = null;
+    // Shown and spoken only once the user's turn has ended: a speculative reply never talks over them.
+    const begin = () => {
+      live.current.hadSpeech = true;
+      setYouSaid(text);
+      setCoachSaid(written);
+      const started: Turn = {
+        heard: null,
+        speech: new StreamedSpeech(audioContext.current!, speaker.current!, fetchSpeech, {
+          onFirstAudio: () => {
+            performance.mark('voice:first-audio');
+            if (turn.current === started && started.heard === null) setPhase('speaking');
+          },
+          onError: () => notify.error(voiceTexts.synthesisErrorTitle, voiceTexts.synthesisError),
+        }),
+      };
+      current = started;
+      turn.current = started;
+      if (written) started.speech.write(written);
+    };
+    const decided = attempt.decided.then((go) => {
+      if (go && !signal.aborted && !live.current.ended) begin();
+      return go && current !== null;
+    });
+    let saved: () => void = () => {};
+    previous.current = new Promise<void>((resolve) => (saved = resolve));
+    attempt.streaming = true;
     try {
-      const result = await saved;
-      if (live.current.chatId !== result.chatId && result.chatId !== null) {
-        live.current.chatId = result.chatId;
-        setChatId(result.chatId);
+      const result = await streamTurn(
+        // Provisional while the turn may still go on: then nothing is saved until it has ended.
+        { chatId: live.current.chatId, text, provisional: !attempt.ended },
+        (token) => {
+          if (!written) performance.mark('voice:first-token');
+          written += token;
+          if (!current) return;
+          setCoachSaid(written);
+          if (current.heard === null) current.speech.write(token);
+        },
+        signal,
+      );
+      if (!(await decided)) return;
+      const spoken = current as Turn | null;
+      if (!spoken) return;
+      // A provisional turn is saved now that the turn has ended (what was heard follows if interrupted).
+      const kept = result.keep ? await keepTurn(result.keep) : result;
+      saved();
+      if (live.current.chatId !== kept.chatId && kept.chatId !== null) {
+        live.current.chatId = kept.chatId;
+        setChatId(kept.chatId);
       }
       void queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
-      if (current.heard === null) {
-        current.speech.end();
-        await current.speech.played;
+      if (spoken.heard === null) {
+        spoken.speech.end();
+        await spoken.speech.played;
       }
       // Interrupted: the chat keeps what was heard.
-      if (current.heard !== null && result.messageId !== null) {
-        setCoachSaid(current.heard);
-        await storeHeard(result.messageId, current.heard).catch(() => {});
+      if (spoken.heard !== null && kept.messageId !== null) {
+        if (!live.current.ended) setCoachSaid(spoken.heard);
+        await storeHeard(kept.messageId, spoken.heard).catch(() => {});
         void queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
       }
     } catch (error) {
-      if (controller.signal.aborted) return;
-      current.speech.stop();
-      notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
+      if (signal.aborted || !(await decided)) return;
+      const spoken = current as Turn | null;
+      if (!spoken) return;
+      spoken.speech.stop();
+      if (!live.current.ended) notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
     } finally {
-      if (turn.current === current) {
+      saved();
+      if (current && turn.current === current) {
         turn.current = null;
         if (!live.current.ended && !recording.current?.speech) setPhase('listening');
       }
@@ -202,8 +307,16 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
   const release = () => {
     if (clock.current !== null) window.clearInterval(clock.current);
     clock.current = null;
-    aborter.current?.abort();
-    aborter.current = null;
+    // Recordings not yet answered are dropped; a reply already streaming for an ended turn is let
+    // finish and saved (as a hang-up always kept the reply), while its speech stops below.
+    for (const attempt of attempts.current) {
+      if (attempt.streaming && attempt.ended) continue;
+      attempt.abort.abort();
+      attempt.decide(false);
+    }
+    speculation.current?.abort.abort();
+    speculation.current?.decide(false);
+    speculation.current = null;
     stopWatching.current?.();
     stopWatching.current = null;
     if (recording.current) discard(recording.current);
@@ -252,16 +365,22 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     gain.gain.value = live.current.speakerOn ? 1 : 0;
     gain.connect(context.destination);
     speaker.current = gain;
-    aborter.current = new AbortController();
     setStatus('active');
     clock.current = window.setInterval(() => {
       live.current.seconds += 1;
       setSeconds(live.current.seconds);
     }, 1000);
     record();
-    stopWatching.current = watchVoiceActivity(context, stream.current, { silenceMs, onSpeechStart: speechStarted, onSpeechEnd: speechEnded });
+    const speculate = pauseMs > 0 && pauseMs < silenceMs;
+    stopWatching.current = watchVoiceActivity(context, stream.current, {
+      silenceMs,
+      pauseMs,
+      onSpeechStart: speechStarted,
+      onSpeechEnd: speechEnded,
+      ...(speculate ? { onPause: speechPaused, onResume: speechResumed } : {}),
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [openChatId, silenceMs]);
+  }, [openChatId, silenceMs, pauseMs]);
 
   const hangUp = useCallback(() => {
     if (live.current.ended) return;

@@ -1,7 +1,9 @@
 // Voice activity detection on the microphone, sampled every 20 ms. Someone speaks when the signal
 // is loud enough AND most of its energy lies in the band of the human voice (85 Hz to 3.5 kHz), for
 // at least 60 ms: a knock, a hiss or a fan does not start a turn. The turn ends after a pause of
-// `silenceMs` (700 ms by default).
+// `silenceMs` (700 ms by default). A shorter pause (`pauseMs`, 250 ms by default) is told first,
+// so the call can start its reply speculatively, and so is the voice coming back before the turn
+// ended (the speculation is then given up).
 
 export type VoiceActivityOptions = {
   onSpeechStart: () => void;
@@ -11,9 +13,16 @@ export type VoiceActivityOptions = {
   threshold?: number;
   /** Silence after speech that ends the turn. */
   silenceMs?: number;
+  /** A shorter pause, with the time the voice was last heard: the turn may be ending. */
+  onPause?: (lastVoicedAt: number) => void;
+  /** The voice came back after onPause, before the turn ended. */
+  onResume?: () => void;
+  /** Silence that makes a pause (below silenceMs to mean anything). */
+  pauseMs?: number;
 };
 
 export const defaultSilenceMs = 700;
+export const defaultPauseMs = 250;
 const frameMs = 20;
 /** Voice must last this long to count: a click or a bump is shorter. */
 const onsetMs = 60;
@@ -33,7 +42,9 @@ export function watchVoiceActivity(context: AudioContext, stream: MediaStream, o
   const high = Math.min(spectrum.length - 1, Math.ceil(3500 / binHz));
   const threshold = options.threshold ?? 0.015;
   const silenceMs = options.silenceMs ?? defaultSilenceMs;
+  const pauseMs = options.pauseMs ?? defaultPauseMs;
   let speaking = false;
+  let paused = false;
   let voicedSince = 0;
   let lastVoiced = 0;
   const isVoice = () => {
@@ -56,15 +67,24 @@ export function watchVoiceActivity(context: AudioContext, stream: MediaStream, o
     if (isVoice()) {
       lastVoiced = now;
       voicedSince ||= now;
-      if (!speaking && now - voicedSince >= onsetMs) {
-        speaking = true;
-        options.onSpeechStart();
+      if (now - voicedSince >= onsetMs) {
+        if (!speaking) {
+          speaking = true;
+          options.onSpeechStart();
+        } else if (paused) {
+          paused = false;
+          options.onResume?.();
+        }
       }
     } else {
       voicedSince = 0;
       if (speaking && now - lastVoiced > silenceMs) {
         speaking = false;
+        paused = false;
         options.onSpeechEnd(lastVoiced);
+      } else if (speaking && !paused && options.onPause && now - lastVoiced > pauseMs) {
+        paused = true;
+        options.onPause(lastVoiced);
       }
     }
   }, frameMs);

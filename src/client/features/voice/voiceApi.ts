@@ -57,7 +57,7 @@ export function fetchSpeech(text: string, signal: AbortSignal): Promise<Response
  * One spoken turn: `onToken` gets the reply as the model writes it; resolves with the saved turn.
  * Throws VoiceRequestError for a refusal (429 with the server's message) or a failed model.
  */
-export async function streamTurn(input: { chatId: number | null; text: string }, onToken: (text: string) => void, signal: AbortSignal): Promise<{ chatId: number | null; messageId: number | null; reply: string }> {
+export async function streamTurn(input: { chatId: number | null; text: string; provisional?: boolean }, onToken: (text: string) => void, signal: AbortSignal): Promise<{ chatId: number | null; messageId: number | null; reply: string; keep?: string }> {
   const res = await fetch('/api/voice/turn', {
     method: 'POST',
     credentials: 'include',
@@ -83,6 +83,18 @@ export async function streamTurn(input: { chatId: number | null; text: string },
     }
   }
   throw new VoiceRequestError(502, voiceTexts.aiError);
+}
+
+/** Saves a provisional turn (its `keep` token) once the user's turn has ended. */
+export async function keepTurn(keep: string): Promise<{ chatId: number | null; messageId: number | null }> {
+  const res = await fetch('/api/voice/keep', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ keep }),
+  });
+  if (!res.ok) throw await failure(res, voiceTexts.aiError);
+  return (await res.json()) as { chatId: number; messageId: number | null };
 }
 
 /** What the user heard of the reply they interrupted: stored instead of the whole reply. */

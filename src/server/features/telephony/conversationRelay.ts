@@ -216,7 +216,8 @@ class RelaySession {
         heard: () => running.heard,
         chatTitle: phoneTexts.phoneChatTitle,
       });
-      if (result.outcome === 'failed') {
+      // (A phone turn is never provisional: 'failed' is the only other outcome here.)
+      if (result.outcome !== 'answered') {
         // The call goes on: a short apology, and the caller may say it again.
         this.say(phoneTexts.apology);
         return;

@@ -63,13 +63,22 @@ export type SpokenTurnInput = {
   chatTitle?: (stamp: string) => string;
   /** Which front end the turn came from, for the model-turn metrics (the browser or the phone). */
   path: 'voice' | 'phone';
+  /**
+   * A speculative turn (the browser's, started at a short pause): nothing is saved here. Aborted,
+   * it is discarded; finished, it is held for saveSpokenTurn once the speaker's turn has ended.
+   */
+  provisional?: boolean;
 };
 
 export type SpokenTurnResult =
   /** The turn was saved; `reply` is what is stored (what was heard when interrupted). */
   | { outcome: 'answered'; chat: Chat | null; messageId: number | null; reply: string; interrupted: boolean }
   /** The model failed before writing anything; the budget was given back and nothing was saved. */
-  | { outcome: 'failed' };
+  | { outcome: 'failed' }
+  /** A provisional turn given up (the speaker went on speaking): nothing saved; its budget given back if no token was written. */
+  | { outcome: 'discarded' }
+  /** A provisional turn answered: not saved yet; `cut` when the model broke off. */
+  | { outcome: 'held'; reply: string; cut: boolean };
 
 /** Runs one turn: streams the reply through onToken and saves it; never throws for a model failure. */
 export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
@@ -100,10 +109,18 @@ export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: Spo
     }
   }
   const interrupted = input.signal.aborted;
+  if (input.provisional && interrupted) {
+    // The reply nobody asked for after all: the model's request is aborted and nothing is kept.
+    // The day's turn comes back only when no token was written (a client cannot take replies
+    // for free by leaving after them).
+    if (!reply) await input.budget.refund();
+    return { outcome: 'discarded' };
+  }
   if (failed && !reply.trim()) {
     await input.budget.refund();
     return { outcome: 'failed' };
   }
+  if (input.provisional) return { outcome: 'held', reply: reply.trim(), cut: failed };
   const heard = interrupted ? (input.heard?.() ?? reply) : reply;
   if (speaker.kind === 'unknown') return { outcome: 'answered', chat: null, messageId: null, reply: heard.trim(), interrupted };
   const saved = await saveSpokenTurn(deps, em, speaker.user, chat, input.text, heard.trim(), interrupted || failed, input.chatTitle ?? voiceTexts.chatTitle);
@@ -111,7 +128,7 @@ export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: Spo
 }
 
 /** Both sides of a turn in the call's chat (created by the first turn, temporary while storeChatHistory is off). */
-async function saveSpokenTurn(deps: AppDeps, em: EntityManager, user: User, chat: Chat | null, said: string, reply: string, cut: boolean, title: (stamp: string) => string) {
+export async function saveSpokenTurn(deps: AppDeps, em: EntityManager, user: User, chat: Chat | null, said: string, reply: string, cut: boolean, title: (stamp: string) => string) {
   const isTemporary = chat === null && (await newChatIsTemporary(em, user.id));
   const saved = await em.transactional(async (tx) => {
     const owned = chat ? tx.merge(chat) : tx.create(Chat, { owner: user.id, title: title(callStamp()), isPinned: false, isTemporary });

@@ -92,6 +92,7 @@ export function voiceRestRoutes(deps: AppDeps): Router {
   }));
 
   routes.post('/api/voice/heard', jsonOnly(jsonBody), restRoute(deps, (caller, req) => caller.voice.heard(req.body ?? {})));
+  routes.post('/api/voice/keep', jsonOnly(jsonBody), restRoute(deps, (caller, req) => caller.voice.keep(req.body ?? {})));
   return routes;
 }
 

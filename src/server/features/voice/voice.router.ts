@@ -1,9 +1,9 @@
-import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceHeardSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
+import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceHeardSchema, voiceKeepSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
 import { voiceProcedure } from './voiceBudget.js';
-import { voiceHeard, voiceTurn } from './voiceTurn.js';
+import { voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
   /** Asked before an upload's body is read: the caller is known and voice is configured. */
@@ -16,4 +16,6 @@ export const voiceRouter = router({
   /** One spoken turn: the reply's tokens as the model writes them (streamed by POST /api/voice/turn). */
   turn: protectedProcedure.input(voiceTurnSchema).mutation(({ ctx, input, signal }) => voiceTurn(ctx, input, signal)),
   heard: protectedProcedure.input(voiceHeardSchema).mutation(({ ctx, input }) => voiceHeard(ctx, input)),
+  /** Saves a provisional turn once the user's turn has ended (POST /api/voice/keep). */
+  keep: protectedProcedure.input(voiceKeepSchema).mutation(({ ctx, input }) => voiceKeep(ctx, input)),
 });

@@ -1,10 +1,12 @@
+import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
-import type { z } from 'zod';
-import type { voiceHeardSchema, voiceTurnSchema, VoiceTurnEvent } from '../../../shared/schemas/voice.js';
+import { z } from 'zod';
+import type { voiceHeardSchema, voiceKeepSchema, voiceTurnSchema, VoiceTurnEvent } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
+import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
-import { recordHeard, runSpokenTurn, takeTurnBudget } from './spokenTurn.js';
+import { recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget } from './spokenTurn.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -13,10 +15,10 @@ import { recordHeard, runSpokenTurn, takeTurnBudget } from './spokenTurn.js';
 export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voiceTurnSchema>, signal?: AbortSignal) {
   const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
   const budget = await takeTurnBudget(ctx.deps, { kind: 'user', user: ctx.user, clientIp: ctx.clientIp });
-  return { events: turnEvents(ctx, chat, input.text, budget, signal) };
+  return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal) };
 }
 
-async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof findOwnedChat>> | null, text: string, budget: Awaited<ReturnType<typeof takeTurnBudget>>, signal?: AbortSignal): AsyncGenerator<VoiceTurnEvent> {
+async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof findOwnedChat>> | null, text: string, provisional: boolean, budget: Awaited<ReturnType<typeof takeTurnBudget>>, signal?: AbortSignal): AsyncGenerator<VoiceTurnEvent> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
@@ -33,12 +35,17 @@ async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof f
     chat,
     text,
     budget,
+    provisional,
     signal: controller.signal,
     onToken: (token) => push({ type: 'token', text: token }),
   })
     .then(
-      (result) =>
-        push(result.outcome === 'failed' ? { type: 'error', message: voiceTexts.aiError } : { type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply }),
+      (result) => {
+        if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs }) });
+        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply });
+        // discarded: the client has gone, nothing to tell.
+      },
       (error: unknown) => {
         ctx.deps.log.error({ err: error }, 'voice turn failed');
         push({ type: 'error', message: voiceTexts.aiError });
@@ -66,4 +73,57 @@ export async function voiceHeard(ctx: AuthedContext, input: z.output<typeof voic
   const stored = await recordHeard(ctx.deps, ctx.em, ctx.user.id, input.messageId, input.heard);
   if (!stored) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.heardNotInReply });
   return { success: true as const };
+}
+
+// A provisional turn is saved by the client once the user's turn has really ended (POST
+// /api/voice/keep), with what it was: the server keeps no state between the two requests (any
+// instance may answer the second), so `done` hands the turn over signed with the session secret.
+// Keeping the same token twice only saves the user's own turn twice in their own chat.
+const keepValidMs = 10 * 60_000;
+const keepPayload = z.object({ u: z.number().int(), c: z.number().int().nullable(), t: z.string(), r: z.string(), cut: z.boolean(), x: z.number() });
+type KeepPayload = z.infer<typeof keepPayload>;
+
+function keepSignature(deps: AppDeps, body: string): Buffer {
+  return crypto.createHmac('sha256', deps.sessionPassword).update(`voice-keep\0${body}`).digest();
+}
+
+function signKeep(deps: AppDeps, payload: KeepPayload): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${keepSignature(deps, body).toString('base64url')}`;
+}
+
+function readKeep(deps: AppDeps, token: string, userId: number): KeepPayload | null {
+  const [body, signature, extra] = token.split('.');
+  if (!body || !signature || extra !== undefined) return null;
+  const expected = keepSignature(deps, body);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const payload = keepPayload.safeParse(parsed);
+  if (!payload.success || payload.data.u !== userId || payload.data.x < Date.now()) return null;
+  return payload.data;
+}
+
+/** The user's turn did end: the provisional turn is saved, as what was heard of it when given. */
+export async function voiceKeep(ctx: AuthedContext, input: z.output<typeof voiceKeepSchema>) {
+  const turn = readKeep(ctx.deps, input.keep, ctx.user.id);
+  if (!turn) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepInvalid });
+  const chat = turn.c === null ? null : await findOwnedChat(ctx.em, ctx.user.id, turn.c);
+  let reply = turn.r;
+  let cut = turn.cut;
+  if (input.heard !== undefined) {
+    const said = input.heard.replace(/\s+/g, ' ').trim();
+    if (!turn.r.replace(/\s+/g, ' ').trim().startsWith(said)) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.heardNotInReply });
+    if (said !== turn.r.replace(/\s+/g, ' ').trim()) {
+      reply = said;
+      cut = true;
+    }
+  }
+  const saved = await saveSpokenTurn(ctx.deps, ctx.em, ctx.user, chat, turn.t, reply, cut, voiceTexts.chatTitle);
+  return { chatId: saved.chat.id, messageId: saved.messageId };
 }
