@@ -304,7 +304,7 @@ describe('voice', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'First name the outcome.', status: 'stopped' });
   });
 
-  it('holds a provisional (speculative) turn until it is kept, then saves it as heard; refuses a forged, foreign or mismatched keep', async () => {
+  it('holds a provisional (speculative) turn until it is kept, then saves it as heard; refuses a forged, foreign, mismatched or replayed keep', async () => {
     fake.behave({ reply: 'Name the outcome first. Then plan the opening line.' });
     const kim = await signUp(server.url, 'voice-kim');
     const held = await turn(kim.http, { chatId: null, text: 'How do I open the talk?', provisional: true });
@@ -327,6 +327,12 @@ describe('voice', () => {
     const kept = await kim.http.post('/api/voice/keep', { keep: held.done!.keep, heard: 'Name the outcome first.' });
     expect(kept.status).toBe(200);
     expect(kept.json).toEqual({ chatId: expect.any(Number), messageId: expect.any(Number) });
+    // A token is kept once: a replay, even with another 'heard', saves nothing.
+    for (const heard of [undefined, 'Name the outcome first.']) {
+      const replay = await kim.http.post('/api/voice/keep', { keep: held.done!.keep, ...(heard ? { heard } : {}) });
+      expect(replay.status).toBe(400);
+      expect(replay.json.message).toBe(voiceTexts.keepSpent);
+    }
     const messages = (await kim.http.get(`/api/chats/${kept.json.chatId}/messages`)).json as Array<{ role: string; content: string; status: string }>;
     expect(messages.map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'How do I open the talk?', 'complete'],

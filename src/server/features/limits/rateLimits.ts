@@ -63,6 +63,8 @@ export type RateLimits = {
   verificationSmsPerNumber: Limit;
   /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
   modelDaily: DailyLimit;
+  /** A provisional voice turn's keep token is spent once (keyed by its nonce, for as long as it is valid). */
+  voiceKeeps: Limit;
   close(): Promise<void>;
 };
 
@@ -79,6 +81,9 @@ export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
+
+/** How long a provisional voice turn's keep token is valid (features/voice/voiceTurn.ts). */
+export const voiceKeepValidSeconds = 600;
 
 /** Verification texts a user, a client address (/64 for IPv6) and a destination number may be sent in an hour. */
 export const verificationSmsLimit = { perUser: 5, perAddress: 10, perNumber: 5, windowSeconds: 3600 } as const;
@@ -184,6 +189,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
+    voiceKeeps: await limit('voice_keep', 1, voiceKeepValidSeconds, () => voiceTexts.keepInvalid),
     close: async () => {
       await pool?.end();
     },

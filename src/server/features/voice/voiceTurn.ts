@@ -6,6 +6,7 @@ import { voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
+import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget } from './spokenTurn.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
@@ -42,7 +43,7 @@ async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof f
     .then(
       (result) => {
         if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
-        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs }) });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: crypto.randomBytes(16).toString('base64url') }) });
         else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply });
         // discarded: the client has gone, nothing to tell.
       },
@@ -78,9 +79,10 @@ export async function voiceHeard(ctx: AuthedContext, input: z.output<typeof voic
 // A provisional turn is saved by the client once the user's turn has really ended (POST
 // /api/voice/keep), with what it was: the server keeps no state between the two requests (any
 // instance may answer the second), so `done` hands the turn over signed with the session secret.
-// Keeping the same token twice only saves the user's own turn twice in their own chat.
-const keepValidMs = 10 * 60_000;
-const keepPayload = z.object({ u: z.number().int(), c: z.number().int().nullable(), t: z.string(), r: z.string(), cut: z.boolean(), x: z.number() });
+// A token is kept once: its nonce is spent in the limits' store (shared by every instance on
+// PostgreSQL) for as long as the token is valid, so a replay saves nothing.
+const keepValidMs = voiceKeepValidSeconds * 1000;
+const keepPayload = z.object({ u: z.number().int(), c: z.number().int().nullable(), t: z.string(), r: z.string(), cut: z.boolean(), x: z.number(), n: z.string().min(16) });
 type KeepPayload = z.infer<typeof keepPayload>;
 
 function keepSignature(deps: AppDeps, body: string): Buffer {
@@ -124,6 +126,18 @@ export async function voiceKeep(ctx: AuthedContext, input: z.output<typeof voice
       cut = true;
     }
   }
-  const saved = await saveSpokenTurn(ctx.deps, ctx.em, ctx.user, chat, turn.t, reply, cut, voiceTexts.chatTitle);
-  return { chatId: saved.chat.id, messageId: saved.messageId };
+  // Spent now, when nothing else can refuse it; given back if the save fails.
+  try {
+    await ctx.deps.rateLimits.voiceKeeps.consume(`keep:${turn.n}`);
+  } catch (error) {
+    if (error instanceof RateLimitError) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepSpent });
+    throw error;
+  }
+  try {
+    const saved = await saveSpokenTurn(ctx.deps, ctx.em, ctx.user, chat, turn.t, reply, cut, voiceTexts.chatTitle);
+    return { chatId: saved.chat.id, messageId: saved.messageId };
+  } catch (error) {
+    await ctx.deps.rateLimits.voiceKeeps.reset(`keep:${turn.n}`).catch(() => {});
+    throw error;
+  }
 }
