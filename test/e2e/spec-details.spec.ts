@@ -94,6 +94,10 @@ test.describe('toasts (SPEC section 9)', () => {
     await expect(page.locator(`[aria-label="Notifications (${toastDefaults.hotkey})"]`)).toHaveCount(1);
     await expect(region.getByRole('alert').filter({ hasText: '503: try later' })).toBeVisible();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Notifications (${toastDefaults.hotkey})`);
+    // The region has no box of its own: the focus shows as a ring around its toasts, and goes with it.
+    await expect(toast).toHaveCSS('outline-style', 'solid');
+    await page.keyboard.press('Tab');
+    await expect(toast).toHaveCSS('outline-style', 'none');
     const box = (await toast.boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(toastDefaults.maxWidthPx);
     expect(box.width).toBeGreaterThan(300);

@@ -4,6 +4,7 @@ import { Portal } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 
 import { toastDefaults } from '../../shared/constants';
+import classes from './toastStack.module.css';
 import { toastRegionLabel } from './toastRegion';
 
 // Loaded by Toasts.tsx with the first toast. The region F8 focuses (SPEC section 9), at most
@@ -17,7 +18,7 @@ import { toastRegionLabel } from './toastRegion';
 export default function ToastStack({ limit, autoClose }: { limit: number; autoClose: number }) {
   return (
     <Portal>
-      <section aria-label={toastRegionLabel} tabIndex={-1} data-toast-region>
+      <section aria-label={toastRegionLabel} tabIndex={-1} data-toast-region className={classes.region}>
         <Notifications
           withinPortal={false}
           limit={limit}
