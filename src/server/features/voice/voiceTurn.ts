@@ -120,8 +120,9 @@ export async function voiceKeep(ctx: AuthedContext, input: z.output<typeof voice
   let cut = turn.cut;
   if (input.heard !== undefined) {
     const said = input.heard.replace(/\s+/g, ' ').trim();
-    if (!turn.r.replace(/\s+/g, ' ').trim().startsWith(said)) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.heardNotInReply });
-    if (said !== turn.r.replace(/\s+/g, ' ').trim()) {
+    const whole = turn.r.replace(/\s+/g, ' ').trim();
+    if (!whole.startsWith(said)) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.heardNotInReply });
+    if (said !== whole) {
       reply = said;
       cut = true;
     }
