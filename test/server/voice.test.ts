@@ -365,6 +365,65 @@ describe('voice', () => {
     expect((await max.http.get('/api/chats')).json).toEqual([]);
   });
 
+  /** POST /api/voice/turn with the recording itself (audio/*), the chat and `provisional` in the query. */
+  async function audioTurn(http: HttpClient, query: string, audio: Buffer = webm, type = 'audio/webm') {
+    const res = await fetch(`${server.url}/api/voice/turn${query}`, { method: 'POST', headers: { 'content-type': type, cookie: http.cookieHeader, origin: server.url }, body: audio });
+    const text = await res.text();
+    const events = res.status === 200 ? (text.trim().split('\n').map((line) => JSON.parse(line)) as VoiceTurnEvent[]) : [];
+    return { status: res.status, events, message: res.status === 200 ? undefined : (JSON.parse(text) as { message: string }).message };
+  }
+
+  it('answers a turn sent as the recording: transcribed and answered in one request, the transcript first', async () => {
+    fake.behave({ transcription: 'How do I open the meeting?', tokens: ['Name ', 'the ', 'goal.'] });
+    const { http } = await signUp(server.url, 'voice-audio-turn');
+    const first = await audioTurn(http, '');
+    expect(first.status).toBe(200);
+    expect(first.events.map((e) => e.type)).toEqual(['transcript', 'token', 'token', 'token', 'done']);
+    expect(first.events[0]).toEqual({ type: 'transcript', text: 'How do I open the meeting?' });
+    const done = first.events.at(-1) as Extract<VoiceTurnEvent, { type: 'done' }>;
+    expect(done).toMatchObject({ reply: 'Name the goal.', messageId: expect.any(Number), chatId: expect.any(Number) });
+    expect(fake.audioRequests.at(-1)).toMatchObject({ fileName: 'speech.webm', fileBytes: webm.byteLength });
+    expect(fake.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'How do I open the meeting?' });
+    // The next turn of the call, provisional: answered in the call's chat (its history heard), saved only when kept.
+    const next = await audioTurn(http, `?chatId=${done.chatId}&provisional=true`);
+    const held = next.events.at(-1) as Extract<VoiceTurnEvent, { type: 'done' }>;
+    expect(held).toMatchObject({ chatId: done.chatId, messageId: null, keep: expect.any(String) });
+    expect(fake.requests.at(-1)!.body.messages!.some((m) => m.role === 'assistant' && m.content === 'Name the goal.')).toBe(true);
+    expect((await http.get(`/api/chats/${done.chatId}/messages`)).json).toHaveLength(2);
+    expect((await http.post('/api/voice/keep', { keep: held.keep })).status).toBe(200);
+    expect((await http.get(`/api/chats/${done.chatId}/messages`)).json).toHaveLength(4);
+  });
+
+  it('ends a recording without words with an empty turn: no model request, nothing saved', async () => {
+    fake.behave({ transcription: '  ' });
+    const { http } = await signUp(server.url, 'voice-audio-silent');
+    const silent = await audioTurn(http, '');
+    expect(silent.events).toEqual([
+      { type: 'transcript', text: '' },
+      { type: 'done', chatId: null, messageId: null, reply: '' },
+    ]);
+    expect(fake.requests).toHaveLength(0);
+    expect((await http.get('/api/chats')).json).toEqual([]);
+  });
+
+  it('refuses a recorded turn before reading it, or before the provider, with a message', async () => {
+    const { http } = await signUp(server.url, 'voice-audio-refused');
+    const stranger = await fetch(`${server.url}/api/voice/turn`, { method: 'POST', headers: { 'content-type': 'audio/webm', origin: server.url }, body: webm });
+    expect(stranger.status).toBe(401);
+    expect((await audioTurn(http, '?chatId=abc')).message).toBe(voiceTexts.chatIdNotNumber);
+    expect((await audioTurn(http, '?provisional=maybe')).message).toBe(voiceTexts.provisionalNotBoolean);
+    expect((await audioTurn(http, '', webm, 'audio/x-unknown')).status).toBe(415);
+    const other = await signUp(server.url, 'voice-audio-other');
+    const theirs = await other.http.post('/api/chats', { title: 'Mine' });
+    expect((await audioTurn(http, `?chatId=${theirs.json.id}`)).status).toBe(404);
+    expect(fake.audioRequests).toHaveLength(0);
+    // A transcription that fails answers 502 with the transcription's message; nothing is asked of the model.
+    fake.behave({ status: 500 });
+    const failed = await audioTurn(http, '');
+    expect(failed).toMatchObject({ status: 502, message: voiceTexts.transcriptionError });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('takes a binary upload (audio/*) or multipart, names the file by its type, and refuses other types', async () => {
     const { http } = await signUp(server.url, 'voice-binary');
     const headers = { cookie: http.cookieHeader, origin: server.url };

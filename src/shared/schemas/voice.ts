@@ -86,6 +86,21 @@ export const voiceTurnSchema = z.object({
 
 export type VoiceTurnInput = z.input<typeof voiceTurnSchema>;
 
+/**
+ * A voice turn sent as the recording itself (POST /api/voice/turn with an audio/* body): the
+ * server transcribes it and answers it in one request. The chat and whether the turn is
+ * provisional come in the query string (`?chatId=12&provisional=true`), as text.
+ */
+export const voiceAudioTurnSchema = transcribeAudioSchema.extend({
+  chatId: z
+    .string({ message: voiceTexts.chatIdNotNumber })
+    .regex(/^[1-9]\d{0,15}$/, voiceTexts.chatIdNotNumber)
+    .transform(Number)
+    .optional()
+    .transform((value) => value ?? null),
+  provisional: z.enum(['true', 'false'], { message: voiceTexts.provisionalNotBoolean }).default('false').transform((value) => value === 'true'),
+});
+
 /** What the user heard of a reply they interrupted: it replaces the stored reply. */
 export const voiceHeardSchema = z.object({
   messageId: z.number({ message: voiceTexts.turnNotFound }).int().positive(),
@@ -100,6 +115,8 @@ export const voiceKeepSchema = z.object({
 
 /** One line of POST /api/voice/turn's stream (application/x-ndjson). A provisional turn's `done` has `keep` and no messageId. */
 export type VoiceTurnEvent =
+  /** First, when the turn was sent as audio: what the user said, as transcribed ('' when nothing was). */
+  | { type: 'transcript'; text: string }
   | { type: 'token'; text: string }
   | { type: 'done'; chatId: number | null; messageId: number | null; reply: string; keep?: string }
   | { type: 'error'; message: string };

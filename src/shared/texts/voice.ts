@@ -58,6 +58,7 @@ export const voiceTexts = {
   turnNotFound: 'That reply is not in your calls',
   heardNotInReply: 'What was heard must be the beginning of the reply',
   provisionalNotBoolean: 'provisional must be true or false',
+  chatIdNotNumber: 'chatId must be the number of one of your chats',
   keepInvalid: 'This turn cannot be saved: its token is invalid or has expired',
   keepSpent: 'This turn has already been saved',
   audioUnsupportedType: 'Send the recording as audio (audio/webm, audio/wav...), multipart with an audio file, or base64 JSON (audioBlob)',

@@ -4,7 +4,7 @@ import { voiceTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { StreamedSpeech } from './streamedSpeech';
-import { fetchSpeech, keepTurn, storeHeard, streamTurn, transcribeRecording, VoiceRequestError } from './voiceApi';
+import { fetchSpeech, keepTurn, storeHeard, streamTurn, VoiceRequestError } from './voiceApi';
 import { defaultPauseMs, defaultSilenceMs, watchVoiceActivity } from './voiceActivity';
 
 // The browser voice call of SPEC section 4, streamed and interruptible (issue 25): connecting,
@@ -214,23 +214,20 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
 
   const answer = async (audio: Blob, attempt: Attempt) => {
     const { signal } = attempt.abort;
-    let text: string;
-    try {
-      text = (await transcribeRecording(audio, signal)).trim();
-    } catch (error) {
-      if (signal.aborted || live.current.ended || !(await attempt.decided)) return;
-      if (error instanceof VoiceRequestError && error.status === 412) return fail(error.message);
-      notify.error(voiceTexts.transcriptionErrorTitle, error instanceof VoiceRequestError && error.status === 429 ? error.message : voiceTexts.transcriptionError);
-      return listenAgain(attempt);
-    }
-    performance.mark('voice:transcribed');
-    if (live.current.ended || signal.aborted || !text) return listenAgain(attempt);
+    // The turn before is saved first: it names the call's chat, which this turn is answered in.
     await previous.current;
     if (live.current.ended || signal.aborted) return;
+    let saved: () => void = () => {};
+    previous.current = new Promise<void>((resolve) => (saved = resolve));
+    // What the user said (null until transcribed), and the reply as the model writes it.
+    let text: string | null = null;
     let written = '';
+    let go = false;
     let current: Turn | null = null;
-    // Shown and spoken only once the user's turn has ended: a speculative reply never talks over them.
+    // Shown and spoken only once the user's turn has ended and what they said is known: a
+    // speculative reply never talks over them.
     const begin = () => {
+      if (current || !go || !text || signal.aborted || live.current.ended) return;
       live.current.hadSpeech = true;
       setYouSaid(text);
       setCoachSaid(written);
@@ -248,26 +245,37 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
       turn.current = started;
       if (written) started.speech.write(written);
     };
-    const decided = attempt.decided.then((go) => {
-      if (go && !signal.aborted && !live.current.ended) begin();
-      return go && current !== null;
+    void attempt.decided.then((value) => {
+      go = value;
+      begin();
     });
-    let saved: () => void = () => {};
-    previous.current = new Promise<void>((resolve) => (saved = resolve));
+    const decided = attempt.decided.then((value) => value && current !== null);
     attempt.streaming = true;
     try {
+      // One request: the recording is transcribed and answered by the server (the transcript comes
+      // first). Provisional while the turn may still go on: then nothing is saved until it has ended.
       const result = await streamTurn(
-        // Provisional while the turn may still go on: then nothing is saved until it has ended.
-        { chatId: live.current.chatId, text, provisional: !attempt.ended },
-        (token) => {
-          if (!written) performance.mark('voice:first-token');
-          written += token;
-          if (!current) return;
-          setCoachSaid(written);
-          if (current.heard === null) current.speech.write(token);
+        { chatId: live.current.chatId, audio, provisional: !attempt.ended },
+        {
+          onTranscript: (said) => {
+            performance.mark('voice:transcribed');
+            text = said.trim();
+            begin();
+          },
+          onToken: (token) => {
+            if (!written) performance.mark('voice:first-token');
+            written += token;
+            if (!current) return;
+            setCoachSaid(written);
+            if (current.heard === null) current.speech.write(token);
+          },
         },
         signal,
       );
+      if (!text) {
+        saved();
+        return listenAgain(attempt);
+      }
       if (!(await decided)) return;
       const spoken = current as Turn | null;
       if (!spoken) return;
@@ -290,11 +298,18 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
         void queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
       }
     } catch (error) {
-      if (signal.aborted || !(await decided)) return;
+      if (signal.aborted || live.current.ended || !(await attempt.decided)) return;
       const spoken = current as Turn | null;
-      if (!spoken) return;
+      if (!spoken) {
+        // Refused or failed before the reply began: voice is not set up (the call ends), a budget
+        // refused (its message), or the recording could not be transcribed.
+        if (error instanceof VoiceRequestError && error.status === 412) return fail(error.message);
+        if (text === null) notify.error(voiceTexts.transcriptionErrorTitle, error instanceof VoiceRequestError && error.status === 429 ? error.message : voiceTexts.transcriptionError);
+        else notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
+        return listenAgain(attempt);
+      }
       spoken.speech.stop();
-      if (!live.current.ended) notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
+      notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
     } finally {
       saved();
       if (current && turn.current === current) {

@@ -1,7 +1,7 @@
 // Voice activity detection on the microphone, sampled every 20 ms. Someone speaks when the signal
 // is loud enough AND most of its energy lies in the band of the human voice (85 Hz to 3.5 kHz), for
 // at least 60 ms: a knock, a hiss or a fan does not start a turn. The turn ends after a pause of
-// `silenceMs` (700 ms by default). A shorter pause (`pauseMs`, 250 ms by default) is told first,
+// `silenceMs` (700 ms by default). A shorter pause (`pauseMs`, 150 ms by default) is told first,
 // so the call can start its reply speculatively, and so is the voice coming back before the turn
 // ended (the speculation is then given up).
 
@@ -22,7 +22,7 @@ export type VoiceActivityOptions = {
 };
 
 export const defaultSilenceMs = 700;
-export const defaultPauseMs = 250;
+export const defaultPauseMs = 150;
 const frameMs = 20;
 /** Voice must last this long to count: a click or a bump is shorter. */
 const onsetMs = 60;

@@ -55,16 +55,36 @@ export function fetchSpeech(text: string, signal: AbortSignal): Promise<Response
 
 /**
  * One spoken turn: `onToken` gets the reply as the model writes it; resolves with the saved turn.
- * Throws VoiceRequestError for a refusal (429 with the server's message) or a failed model.
+ * Given the recording (`audio`) instead of the text, the server transcribes it first, in the same
+ * request, and `onTranscript` gets what was said ('' for nothing: the turn then ends with an
+ * empty reply). Throws VoiceRequestError for a refusal (429 with the server's message), a failed
+ * transcription (before `onTranscript`) or a failed model.
  */
-export async function streamTurn(input: { chatId: number | null; text: string; provisional?: boolean }, onToken: (text: string) => void, signal: AbortSignal): Promise<{ chatId: number | null; messageId: number | null; reply: string; keep?: string }> {
-  const res = await fetch('/api/voice/turn', {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-    signal,
-  });
+export async function streamTurn(
+  input: { chatId: number | null; provisional?: boolean } & ({ text: string } | { audio: Blob }),
+  handlers: { onToken: (text: string) => void; onTranscript?: (text: string) => void },
+  signal: AbortSignal,
+): Promise<{ chatId: number | null; messageId: number | null; reply: string; keep?: string }> {
+  let res: Response;
+  if ('audio' in input) {
+    const query = new URLSearchParams({ provisional: String(input.provisional ?? false) });
+    if (input.chatId !== null) query.set('chatId', String(input.chatId));
+    res = await fetch(`/api/voice/turn?${query}`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': (input.audio.type || 'audio/webm').split(';')[0]! },
+      body: input.audio,
+      signal,
+    });
+  } else {
+    res = await fetch('/api/voice/turn', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+      signal,
+    });
+  }
   if (!res.ok || !res.body) throw await failure(res, voiceTexts.aiError);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
@@ -77,7 +97,8 @@ export async function streamTurn(input: { chatId: number | null; text: string; p
       const event = JSON.parse(buffered.slice(0, newline)) as VoiceTurnEvent;
       buffered = buffered.slice(newline + 1);
       newline = buffered.indexOf('\n');
-      if (event.type === 'token') onToken(event.text);
+      if (event.type === 'token') handlers.onToken(event.text);
+      else if (event.type === 'transcript') handlers.onTranscript?.(event.text);
       else if (event.type === 'done') return event;
       else throw new VoiceRequestError(502, event.message);
     }

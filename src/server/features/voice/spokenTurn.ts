@@ -8,7 +8,7 @@ import type { AppDeps } from '../../deps.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
 import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
 import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
-import { loadCoachFacts } from '../coach/coachFacts.js';
+import { loadCoachFacts, type CoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
@@ -68,6 +68,8 @@ export type SpokenTurnInput = {
    * it is discarded; finished, it is held for saveSpokenTurn once the speaker's turn has ended.
    */
   provisional?: boolean;
+  /** The turn's preparation, when it was started before the transcript was known. */
+  prepared?: PreparedTurn;
 };
 
 export type SpokenTurnResult =
@@ -80,17 +82,29 @@ export type SpokenTurnResult =
   /** A provisional turn answered: not saved yet; `cut` when the model broke off. */
   | { outcome: 'held'; reply: string; cut: boolean };
 
-/** Runs one turn: streams the reply through onToken and saves it; never throws for a model failure. */
-export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
-  const { speaker, chat } = input;
+/** What a turn needs besides the transcript: the call's recent turns and what the coach knows. */
+export type PreparedTurn = { history: ChatTurn[]; user: ReturnType<typeof coachUserOf>; facts: Partial<CoachFacts> & Pick<CoachFacts, 'mail'> };
+
+/**
+ * Loads what a turn needs before its transcript is known, so a front end that has the recording
+ * can do it while the recording is transcribed (POST /api/voice/turn with audio).
+ */
+export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
   const earlier = chat
     ? (await em.find(Message, { chat: chat.id, status: { $ne: 'streaming' } }, { orderBy: { id: 'desc' }, limit: historyTurns })).reverse()
     : [];
   const history: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
-  const latest: ChatTurn = { role: 'user', content: input.text };
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
   const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : { mail: null };
+  return { history, user, facts };
+}
+
+/** Runs one turn: streams the reply through onToken and saves it; never throws for a model failure. */
+export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
+  const { speaker, chat } = input;
+  const { history, user, facts } = input.prepared ?? (await prepareSpokenTurn(deps, em, speaker, chat));
+  const latest: ChatTurn = { role: 'user', content: input.text };
   const contextInput = { user, history: [...history, latest], latestUserMessage: input.text, ...facts };
   const context = speaker.kind === 'user' ? await buildCoachContext(contextInput) : await buildCoachContext(contextInput, [coachRole]);
 

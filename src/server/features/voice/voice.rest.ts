@@ -79,13 +79,31 @@ export function voiceRestRoutes(deps: AppDeps): Router {
 
   // The browser call's turn: one JSON line per event (application/x-ndjson), the tokens as the model
   // writes them, then `done` with the saved message (or `error`). Leaving stops the model.
+  // The turn may also come as the recording itself (audio/*, the chat and `provisional` in the
+  // query string): transcribed and answered in one request, the transcript the first event. Its
+  // body is read, as a transcription's, only once the caller is known and within the cap.
   routes.post('/api/voice/turn', jsonOnly(jsonBody), restRoute(deps, async (_caller, req, res) => {
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
     const caller = createCaller(await httpContext(deps, req, res), { signal: controller.signal });
-    const { events } = await caller.voice.turn(req.body ?? {});
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    let events: AsyncIterable<unknown>;
+    if (type.startsWith('audio/')) {
+      const extension = uploadAudioTypes[type];
+      try {
+        await caller.voice.ready();
+        if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
+        const audio = await readCapped(req, voiceLimits.maxAudioBytes);
+        ({ events } = await caller.voice.audioTurn({ ...req.query, audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' }));
+      } catch (error) {
+        // The body was not read (refused first, or too large): the connection cannot be reused.
+        res.setHeader('Connection', 'close');
+        if (error instanceof TooLarge) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge });
+        throw error;
+      }
+    } else ({ events } = await caller.voice.turn(req.body ?? {}));
     res.socket?.setNoDelay(true);
     await streamOut(deps, res, 'application/x-ndjson; charset=utf-8', events, (event) => `${JSON.stringify(event)}\n`);
     return undefined;

@@ -1,9 +1,9 @@
-import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceHeardSchema, voiceKeepSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
+import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceAudioTurnSchema, voiceHeardSchema, voiceKeepSchema, voiceTurnSchema } from '../../../shared/schemas/voice.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
 import { voiceProcedure } from './voiceBudget.js';
-import { voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
+import { voiceAudioTurn, voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
   /** Asked before an upload's body is read: the caller is known and voice is configured. */
@@ -15,6 +15,8 @@ export const voiceRouter = router({
   synthesize: voiceProcedure.input(synthesizeSchema).mutation(({ ctx, input, signal }) => synthesize(ctx, input, signal)),
   /** One spoken turn: the reply's tokens as the model writes them (streamed by POST /api/voice/turn). */
   turn: protectedProcedure.input(voiceTurnSchema).mutation(({ ctx, input, signal }) => voiceTurn(ctx, input, signal)),
+  /** One spoken turn from the recording: transcribed, then answered as `turn` (POST /api/voice/turn with audio/*). */
+  audioTurn: protectedProcedure.input(voiceAudioTurnSchema).mutation(({ ctx, input, signal }) => voiceAudioTurn(ctx, input, signal)),
   heard: protectedProcedure.input(voiceHeardSchema).mutation(({ ctx, input }) => voiceHeard(ctx, input)),
   /** Saves a provisional turn once the user's turn has ended (POST /api/voice/keep). */
   keep: protectedProcedure.input(voiceKeepSchema).mutation(({ ctx, input }) => voiceKeep(ctx, input)),

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import type { voiceHeardSchema, voiceKeepSchema, voiceTurnSchema, VoiceTurnEvent } from '../../../shared/schemas/voice.js';
+import { voiceLimits, type voiceAudioTurnSchema, type voiceHeardSchema, type voiceKeepSchema, type voiceTurnSchema, type VoiceTurnEvent } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
 import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
-import { recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget } from './spokenTurn.js';
+import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
+import { transcribe } from './transcribe.js';
+import { takeVoiceBudget } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -19,11 +21,58 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
   return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal) };
 }
 
-async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof findOwnedChat>> | null, text: string, provisional: boolean, budget: Awaited<ReturnType<typeof takeTurnBudget>>, signal?: AbortSignal): AsyncGenerator<VoiceTurnEvent> {
+/**
+ * One turn from the recording itself (POST /api/voice/turn with audio/*, what the browser call
+ * sends): one request instead of a transcription and then a turn, and the turn's preparation (the
+ * call's history, what the coach knows of the user) done while the provider transcribes, so the
+ * model is asked as soon as the transcript is back (issue 25's latency budget). The transcription
+ * takes its voice budget first; the turn's budgets are taken only once there are words to answer
+ * (a speculative turn given up while transcribing costs no chat turn). Refusals and a failed
+ * transcription answer before anything streams; then the events are the transcript, the tokens and
+ * `done`. No words: the transcript '' and an empty `done`, nothing saved.
+ */
+export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof voiceAudioTurnSchema> & { audio: Blob; extension: string }, signal?: AbortSignal) {
+  const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
+  const speaker: Speaker = { kind: 'user', user: ctx.user, clientIp: ctx.clientIp };
+  const voiceBudget = await takeVoiceBudget(ctx);
+  const prepared = prepareSpokenTurn(ctx.deps, ctx.em, speaker, chat);
+  prepared.catch(() => {}); // awaited below; a transcription failing first must not leave it unhandled
+  let text: string;
+  try {
+    text = (await transcribe(ctx, { audio: input.audio, extension: input.extension }, signal)).transcription.slice(0, voiceLimits.maxTurnChars).trim();
+  } catch (error) {
+    await voiceBudget.refund();
+    await prepared.catch(() => {});
+    throw error;
+  }
+  if (!text) {
+    await prepared.catch(() => {});
+    return { events: (async function* (): AsyncGenerator<VoiceTurnEvent> {
+      yield { type: 'transcript', text: '' };
+      yield { type: 'done', chatId: chat?.id ?? null, messageId: null, reply: '' };
+    })() };
+  }
+  const budget = await takeTurnBudget(ctx.deps, speaker).catch(async (error: unknown) => {
+    await prepared.catch(() => {});
+    throw error;
+  });
+  return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text }) };
+}
+
+async function* turnEvents(
+  ctx: AuthedContext,
+  chat: Awaited<ReturnType<typeof findOwnedChat>> | null,
+  text: string,
+  provisional: boolean,
+  budget: Awaited<ReturnType<typeof takeTurnBudget>>,
+  signal?: AbortSignal,
+  prepared?: PreparedTurn,
+  first?: VoiceTurnEvent,
+): AsyncGenerator<VoiceTurnEvent> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
-  const pending: VoiceTurnEvent[] = [];
+  const pending: VoiceTurnEvent[] = first ? [first] : [];
   let wake: () => void = () => {};
   let finished = false;
   const push = (event: VoiceTurnEvent) => {
@@ -37,6 +86,7 @@ async function* turnEvents(ctx: AuthedContext, chat: Awaited<ReturnType<typeof f
     text,
     budget,
     provisional,
+    prepared,
     signal: controller.signal,
     onToken: (token) => push({ type: 'token', text: token }),
   })
