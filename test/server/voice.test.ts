@@ -538,6 +538,29 @@ describe('voice', () => {
       fake.behave({});
       for (let i = 0; i < 3; i++) expect((await turn(c.http, { chatId: null, text: 'Hello' })).status).toBe(200);
       expect((await turn(c.http, { chatId: null, text: 'Hello' })).message).toBe(chatTexts.dailyQuotaSpent(4));
+
+      // A recorded turn given up while it is transcribed (a speculative reply the user talked over)
+      // gives the transcription's daily turn back: four turns are still left after two of them.
+      const d = await signUp(limited.url, 'voice-budget-d');
+      fake.behave({ transcriptionDelayMs: 5000 });
+      for (let i = 0; i < 2; i++) {
+        const sent = fake.audioRequests.length;
+        const leaving = new AbortController();
+        const pending = fetch(`${limited.url}/api/voice/turn?provisional=true`, {
+          method: 'POST',
+          headers: { 'content-type': 'audio/webm', cookie: d.http.cookieHeader, origin: limited.url },
+          body: webm,
+          signal: leaving.signal,
+        }).catch(() => null);
+        await eventually(() => fake.audioRequests.length > sent);
+        leaving.abort();
+        await pending;
+      }
+      fake.behave({});
+      // The server sees each request closed and gives the turn back as the transcription is aborted.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (let i = 0; i < 4; i++) expect((await turn(d.http, { chatId: null, text: 'Hello' })).status).toBe(200);
+      expect((await turn(d.http, { chatId: null, text: 'Hello' })).message).toBe(chatTexts.dailyQuotaSpent(4));
     } finally {
       await limited.stop();
     }
