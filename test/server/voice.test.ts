@@ -366,7 +366,7 @@ describe('voice', () => {
   });
 
   /** POST /api/voice/turn with the recording itself (audio/*), the chat and `provisional` in the query. */
-  async function audioTurn(http: HttpClient, query: string, audio: Buffer = webm, type = 'audio/webm') {
+  async function audioTurn(http: HttpClient, query: string, audio: Buffer<ArrayBuffer> = webm, type = 'audio/webm') {
     const res = await fetch(`${server.url}/api/voice/turn${query}`, { method: 'POST', headers: { 'content-type': type, cookie: http.cookieHeader, origin: server.url }, body: audio });
     const text = await res.text();
     const events = res.status === 200 ? (text.trim().split('\n').map((line) => JSON.parse(line)) as VoiceTurnEvent[]) : [];
