@@ -15,7 +15,7 @@ import { ownEvent } from './prepMeeting.js';
 const startMarker = '<!-- ai-coach-agenda:start -->';
 const endMarker = '<!-- ai-coach-agenda:end -->';
 // Exchange may drop comments when it rewrites a body; the section's own element is found then.
-const divPattern = /<div[^>]*id="(?:x_)?ai-coach-agenda"[^>]*>[\s\S]*?<\/p>\s*<p>[\s\S]*?<\/p>\s*<\/div>/g;
+const sectionIds = ['id="ai-coach-agenda"', 'id="x_ai-coach-agenda"'];
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -41,10 +41,38 @@ function withoutSections(html: string): string {
   }
 }
 
+/**
+ * `html` without every element of ours that Exchange kept without the markers: a `<div>` whose
+ * `id` is the section's (Exchange prefixes ids with `x_`), to its first `</div>` (the section has
+ * no element of its own inside that closes a div). Found with indexOf, in one pass: the invite's
+ * body is input, and a pattern with `[^>]*` on both sides of the id backtracked polynomially on it.
+ */
+function withoutSectionDivs(html: string): string {
+  const lower = html.toLowerCase();
+  let out = '';
+  let at = 0;
+  // Each <div ...> tag is read once, from `at` on: the scan never goes back.
+  for (let div = lower.indexOf('<div', at); div >= 0; div = lower.indexOf('<div', at)) {
+    const tagEnd = lower.indexOf('>', div);
+    if (tagEnd < 0) break;
+    const tag = lower.slice(div, tagEnd);
+    if (!/^<div\s/.test(tag) || !sectionIds.some((id) => tag.includes(id))) {
+      out += html.slice(at, tagEnd + 1);
+      at = tagEnd + 1;
+      continue;
+    }
+    const close = lower.indexOf('</div>', tagEnd);
+    if (close < 0) break;
+    out += html.slice(at, div);
+    at = close + '</div>'.length;
+  }
+  return out + html.slice(at);
+}
+
 /** The invite's body with the agenda section at the top: any earlier one replaced, the invite's own text kept below. */
 export function bodyWithAgenda(currentHtml: string, text: string): string {
   const section = `${startMarker}${agendaHtml(text)}${endMarker}`;
-  const withoutOld = withoutSections(currentHtml).replace(divPattern, '');
+  const withoutOld = withoutSectionDivs(withoutSections(currentHtml));
   // The end of the <body ...> tag, found with indexOf (no regex that could backtrack on input).
   const bodyTag = withoutOld.toLowerCase().indexOf('<body');
   const bodyOpenEnd = bodyTag < 0 ? -1 : withoutOld.indexOf('>', bodyTag);

@@ -26,4 +26,23 @@ describe('the agenda section of an invite', () => {
     expect(twice).toContain('2. Plan');
     expect(twice).toContain('<p>Invite text</p>');
   });
+
+  it("is found by its element when Exchange dropped the markers (and prefixed the id), and nothing else is taken", () => {
+    const exchanged = `<html><body><div class="x_a" id="x_ai-coach-agenda" dir="ltr"><p><strong>Agenda</strong></p><p>1. Old</p></div><hr><div id="other"><p>Invite text</p></div></body></html>`;
+    const saved = bodyWithAgenda(exchanged, '1. New');
+    expect(saved).not.toContain('1. Old');
+    expect(saved).toContain('1. New');
+    expect(saved).toContain('<div id="other"><p>Invite text</p></div>');
+    // The id as text, or in an element that is not a div, is the invite's own and stays.
+    const mentioned = '<body><p>id="ai-coach-agenda" is our marker</p><span id="ai-coach-agenda">kept</span></body>';
+    expect(bodyWithAgenda(mentioned, '1. New')).toContain('<p>id="ai-coach-agenda" is our marker</p><span id="ai-coach-agenda">kept</span>');
+  });
+
+  it('stays linear on a hostile invite body', () => {
+    const hostile = `<div ${'id="ai-coach-agenda" '.repeat(20_000)}${'</p><p>'.repeat(20_000)}`;
+    const started = performance.now();
+    bodyWithAgenda(hostile, '1. Welcome');
+    bodyWithAgenda(`${'<div id="x_ai-coach-agenda">'.repeat(20_000)}`, '1. Welcome');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });
