@@ -1,5 +1,7 @@
-// Lighthouse, mobile preset, on / and /app (issue 10). Budgets per page: performance >= 95,
-// LCP <= 1.5 s, TBT <= 100 ms, CLS <= 0.02, accessibility >= 98.
+// Lighthouse, mobile preset, on / and /app (issue 10, issue 26). Budgets per page, on the median
+// of the runs (each metric's own median): performance >= 95, LCP <= 1.5 s, TBT <= 100 ms, CLS <=
+// 0.02, accessibility >= 98, and on /app main-thread work (Lighthouse's mainthread-work-breakdown)
+// <= 2.0 s; and in every run (issue 26's second values): performance >= 90, TBT <= 200 ms.
 //
 // Builds the app (skip with BENCH_SKIP_BUILD=1), starts the production server as `npm start` does
 // (node dist/server/main.js, demo mode, default settings) on a fresh temporary DATA_DIR (embedded
@@ -13,7 +15,8 @@
 // from the observed trace with its network and CPU model (Lantern). The numbers are therefore
 // less sensitive to the machine's load than a real throttled load, but not immune to it (CPU time
 // observed on a busy machine is scaled, too). BENCH_RUNS (default 1) runs each page several times
-// and reports the median run by performance score.
+// and judges each metric's median over them and the worst run; the median run by performance
+// score is shown in full.
 //
 // Run: npm run bench:lighthouse     Exits 1 when a budget is missed, 2 on a failure to measure.
 // CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PORT (default 4530), BENCH_REPORT_DIR (writes
@@ -43,7 +46,9 @@ const env = z
   .parse(process.env);
 
 const pages = env.BENCH_PAGES.split(',').map((page) => page.trim()).filter(Boolean);
-const budgets = { performance: 95, accessibility: 98, lcpMs: 1500, tbtMs: 100, cls: 0.02 };
+const budgets = { performance: 95, accessibility: 98, lcpMs: 1500, tbtMs: 100, cls: 0.02, appMainThreadMs: 2000 };
+// Issue 26: no single run worse than these.
+const everyRun = { performance: 90, tbtMs: 200 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-bench-lighthouse-'));
 let server: ChildProcess | undefined;
@@ -94,6 +99,9 @@ type PageResult = {
   cls: number;
   fcpMs: number;
   siMs: number;
+  /** Lighthouse's main-thread work (at its 4x CPU slowdown), and its largest parts. */
+  mainThreadMs: number;
+  mainThreadParts: string;
   lcpElement?: string;
   opportunities: AuditRow[];
   diagnostics: AuditRow[];
@@ -204,6 +212,8 @@ async function measure(url: string, pagePath: string, run: number): Promise<Page
       cls: numeric('cumulative-layout-shift'),
       fcpMs: numeric('first-contentful-paint'),
       siMs: numeric('speed-index'),
+      mainThreadMs: numeric('mainthread-work-breakdown'),
+      mainThreadParts: mainThreadParts(audit('mainthread-work-breakdown').details),
       lcpElement: lcpElementOf(report.audits['lcp-breakdown-insight']?.details) ?? lcpElementOf(report.audits['largest-contentful-paint-element']?.details),
       opportunities: failing.filter((r) => (r.savingsMs ?? 0) > 0).sort((a, b) => (b.savingsMs ?? 0) - (a.savingsMs ?? 0)),
       diagnostics: failing.filter((r) => !((r.savingsMs ?? 0) > 0)),
@@ -228,6 +238,7 @@ function print(result: PageResult) {
   console.log(`  ${mark(result.cls <= budgets.cls)} CLS            ${result.cls.toFixed(3).padStart(6)}      (<= ${budgets.cls})`);
   console.log(`       FCP            ${(result.fcpMs / 1000).toFixed(2).padStart(6)} s`);
   console.log(`       Speed Index    ${(result.siMs / 1000).toFixed(2).padStart(6)} s`);
+  console.log(`       main thread    ${(result.mainThreadMs / 1000).toFixed(2).padStart(6)} s    (${result.mainThreadParts})`);
   if (result.opportunities.length > 0) console.log('  opportunities (estimated savings):');
   for (const o of result.opportunities.slice(0, 8)) console.log(`    ${`${(o.savingsMs ?? 0).toFixed(0)} ms`.padStart(8)}  ${o.title}${o.displayValue ? ` (${o.displayValue})` : ''}`);
   if (result.diagnostics.length > 0) console.log('  diagnostics:');
@@ -239,8 +250,45 @@ function print(result: PageResult) {
   }
 }
 
-const meets = (r: PageResult) =>
-  r.performance >= budgets.performance && r.accessibility >= budgets.accessibility && r.lcpMs <= budgets.lcpMs && r.tbtMs <= budgets.tbtMs && r.cls <= budgets.cls;
+/** Each metric's median over the runs (for an even count, the lower middle). */
+const medianOf = (runs: PageResult[], pick: (r: PageResult) => number) => [...runs.map(pick)].sort((a, b) => a - b)[Math.floor((runs.length - 1) / 2)]!;
+
+/** What a page misses: its medians against the budgets, every run against issue 26's second values. */
+function missedBudgets(pagePath: string, runs: PageResult[]): string[] {
+  const missed: string[] = [];
+  const performance = medianOf(runs, (r) => r.performance);
+  const accessibility = medianOf(runs, (r) => r.accessibility);
+  const lcpMs = medianOf(runs, (r) => r.lcpMs);
+  const tbtMs = medianOf(runs, (r) => r.tbtMs);
+  const cls = medianOf(runs, (r) => r.cls);
+  const mainThreadMs = medianOf(runs, (r) => r.mainThreadMs);
+  if (performance < budgets.performance) missed.push(`performance median ${performance} < ${budgets.performance}`);
+  if (accessibility < budgets.accessibility) missed.push(`accessibility median ${accessibility} < ${budgets.accessibility}`);
+  if (lcpMs > budgets.lcpMs) missed.push(`LCP median ${(lcpMs / 1000).toFixed(2)} s > ${budgets.lcpMs / 1000} s`);
+  if (tbtMs > budgets.tbtMs) missed.push(`TBT median ${tbtMs.toFixed(0)} ms > ${budgets.tbtMs} ms`);
+  if (cls > budgets.cls) missed.push(`CLS median ${cls.toFixed(3)} > ${budgets.cls}`);
+  if (pagePath === '/app' && mainThreadMs > budgets.appMainThreadMs) missed.push(`main-thread work median ${(mainThreadMs / 1000).toFixed(2)} s > ${budgets.appMainThreadMs / 1000} s`);
+  const worstPerformance = Math.min(...runs.map((r) => r.performance));
+  const worstTbt = Math.max(...runs.map((r) => r.tbtMs));
+  if (worstPerformance < everyRun.performance) missed.push(`a run's performance ${worstPerformance} < ${everyRun.performance}`);
+  if (worstTbt > everyRun.tbtMs) missed.push(`a run's TBT ${worstTbt.toFixed(0)} ms > ${everyRun.tbtMs} ms`);
+  console.log(
+    `  medians: performance ${performance}, LCP ${(lcpMs / 1000).toFixed(2)} s, TBT ${tbtMs.toFixed(0)} ms, CLS ${cls.toFixed(3)}, main thread ${(mainThreadMs / 1000).toFixed(2)} s; ` +
+      `worst run: performance ${worstPerformance}, TBT ${worstTbt.toFixed(0)} ms${missed.length ? `\n  MISSED: ${missed.join('; ')}` : ' (all within budget)'}`,
+  );
+  return missed;
+}
+
+/** mainthread-work-breakdown's groups, largest first: "Script Evaluation 1.1 s, Style & Layout 0.6 s, ...". */
+function mainThreadParts(details: unknown): string {
+  const items = (details as { items?: Array<{ groupLabel?: string; duration?: number }> } | undefined)?.items ?? [];
+  return items
+    .filter((item) => typeof item.duration === 'number')
+    .sort((a, b) => b.duration! - a.duration!)
+    .slice(0, 4)
+    .map((item) => `${item.groupLabel ?? '?'} ${(item.duration! / 1000).toFixed(2)} s`)
+    .join(', ');
+}
 
 let exitCode = 0;
 try {
@@ -267,22 +315,21 @@ try {
   await waitFor(`${base}/readyz`, 60_000);
   console.log(`server ready at ${base} (DATA_DIR ${dataDir}, nice ${env.BENCH_SERVER_NICE}); Lighthouse mobile preset, simulated throttling; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
-  const results: PageResult[] = [];
+  const missedPages: string[] = [];
   for (const pagePath of pages) {
     const runs: PageResult[] = [];
     for (let run = 1; run <= env.BENCH_RUNS; run++) runs.push(await measureWithRetry(`${base}${pagePath}`, pagePath, run));
     const median = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]!;
     if (runs.length > 1) {
       console.log(`\n${pagePath}: ${runs.length} runs, in order (the median run by performance is shown)`);
-      console.log(`  performance ${runs.map((r) => r.performance).join(', ')}; LCP ${runs.map((r) => (r.lcpMs / 1000).toFixed(2)).join(', ')} s; TBT ${runs.map((r) => r.tbtMs.toFixed(0)).join(', ')} ms; CLS ${runs.map((r) => r.cls.toFixed(3)).join(', ')}`);
+      console.log(`  performance ${runs.map((r) => r.performance).join(', ')}; LCP ${runs.map((r) => (r.lcpMs / 1000).toFixed(2)).join(', ')} s; TBT ${runs.map((r) => r.tbtMs.toFixed(0)).join(', ')} ms; CLS ${runs.map((r) => r.cls.toFixed(3)).join(', ')}; main thread ${runs.map((r) => (r.mainThreadMs / 1000).toFixed(2)).join(', ')} s`);
     }
     print(median);
-    results.push(median);
+    if (missedBudgets(pagePath, runs).length > 0) missedPages.push(pagePath);
   }
   console.log(`\nload average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const missed = results.filter((r) => !meets(r));
-  console.log(missed.length === 0 ? 'All budgets met.' : `Budget missed on ${missed.map((r) => r.path).join(', ')}.`);
-  if (missed.length > 0) exitCode = 1;
+  console.log(missedPages.length === 0 ? 'All budgets met.' : `Budget missed on ${missedPages.join(', ')}.`);
+  if (missedPages.length > 0) exitCode = 1;
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   exitCode = 2;
