@@ -65,7 +65,7 @@ const envSchema = z.object({
   TWILIO_RELAY_VOICE: z.preprocess(emptyAsUndefined, z.string().regex(/^[\w.-]{1,100}$/, 'must be a voice name such as en-US-Journey-O').optional()),
   TWILIO_RELAY_LANGUAGE: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US').default('en-US'),
   TWILIO_RELAY_WELCOME_GREETING: z.preprocess(emptyAsUndefined, z.string().min(1).max(500).optional()),
-  RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+  RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   SESSION_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(7 * 24 * 3600),
   SESSION_LIFETIME_SECONDS: z.coerce.number().int().min(60, 'must be at least 60').default(30 * 24 * 3600),
   SESSION_SOCKET_RECHECK_SECONDS: z.coerce.number().int().min(1, 'must be 1 to 60').max(60, 'must be 1 to 60').default(60),

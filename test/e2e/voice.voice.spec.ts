@@ -15,6 +15,13 @@ test.beforeEach(async ({ page }) => {
 // transcribes and speaks, the fake Twilio takes calls.
 
 test('a voice call from the chat: speech, transcript, the spoken reply, mute and hang-up', async ({ page }) => {
+  // Each turn is one request with the recording; its sentences are spoken under its speech allowance.
+  const turns: string[] = [];
+  const speech: Array<{ allowance?: string }> = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/voice/turn')) turns.push(request.headers()['content-type'] ?? '');
+    if (request.url().endsWith('/api/voice/synthesize')) speech.push(request.postDataJSON() as { allowance?: string });
+  });
   await page.goto('/app');
   await page.getByRole('button', { name: voiceTexts.startVoiceCall }).click();
   const dialog = page.getByRole('dialog', { name: voiceTexts.dialogTitle });
@@ -30,6 +37,10 @@ test('a voice call from the chat: speech, transcript, the spoken reply, mute and
   await expect(dialog.getByText(voiceReply)).toBeVisible();
   // The reply is spoken, then the coach listens again.
   await expect(dialog.getByText(voiceTexts.speaking)).toBeVisible();
+  expect(turns.length).toBeGreaterThan(0);
+  expect(turns.every((type) => type.startsWith('audio/'))).toBe(true);
+  expect(speech.length).toBeGreaterThan(0);
+  expect(speech.every((body) => typeof body.allowance === 'string' && body.allowance.length > 20)).toBe(true);
 
   await dialog.getByRole('button', { name: voiceTexts.mute }).click();
   await expect(dialog.getByText(voiceTexts.muted)).toBeVisible();

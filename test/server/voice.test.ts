@@ -379,7 +379,7 @@ describe('voice', () => {
     const first = await audioTurn(http, '');
     expect(first.status).toBe(200);
     expect(first.events.map((e) => e.type)).toEqual(['transcript', 'token', 'token', 'token', 'done']);
-    expect(first.events[0]).toEqual({ type: 'transcript', text: 'How do I open the meeting?' });
+    expect(first.events[0]).toEqual({ type: 'transcript', text: 'How do I open the meeting?', allowance: expect.any(String) });
     const done = first.events.at(-1) as Extract<VoiceTurnEvent, { type: 'done' }>;
     expect(done).toMatchObject({ reply: 'Name the goal.', messageId: expect.any(Number), chatId: expect.any(Number) });
     expect(fake.audioRequests.at(-1)).toMatchObject({ fileName: 'speech.webm', fileBytes: webm.byteLength });
@@ -484,6 +484,40 @@ describe('voice', () => {
     expect(chunked.status).toBe(413);
     expect(fake.audioRequests).toHaveLength(0);
   });
+
+  it("speaks a voice turn's sentences under the turn's own daily turn (its speech allowance), at most 12 of them, for its own user only", async () => {
+    const limited = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'sk-test-key-123456', OPENAI_BASE_URL: fake.url, RATE_LIMIT_VOICE_PER_MINUTE: '0', MODEL_DAILY_QUOTA: '3' });
+    try {
+      const recordedTurn = async (http: HttpClient) => {
+        const res = await fetch(`${limited.url}/api/voice/turn`, { method: 'POST', headers: { 'content-type': 'audio/webm', cookie: http.cookieHeader, origin: limited.url }, body: webm });
+        const first = JSON.parse((await res.text()).split('\n')[0]!) as Extract<VoiceTurnEvent, { type: 'transcript' }>;
+        return first.allowance!;
+      };
+      const speak = async (http: HttpClient, allowance?: string) => (await http.post('/api/voice/synthesize', { text: 'Name the outcome.', voice: 'alloy', format: 'pcm', ...(allowance ? { allowance } : {}) })).status;
+
+      // The turn takes two of the day's three (its transcription and its reply); its 12 sentences none.
+      const a = await signUp(limited.url, 'voice-allowance-a');
+      const allowance = await recordedTurn(a.http);
+      expect(allowance).toEqual(expect.any(String));
+      for (let i = 0; i < 12; i++) expect(await speak(a.http, allowance)).toBe(200);
+      // The allowance spent, a sentence takes a daily turn as any speech request: the last one, then 429.
+      expect(await speak(a.http, allowance)).toBe(200);
+      expect(await speak(a.http, allowance)).toBe(429);
+
+      // Another user's allowance, or a forged one, is as none: each request takes the user's own turn.
+      const b = await signUp(limited.url, 'voice-allowance-b');
+      const own = await recordedTurn(b.http);
+      const [body, mac] = own.split('.');
+      const forged = `${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), n: 'a-nonce-of-my-own-choosing' })).toString('base64url')}.${mac}`;
+      const c = await signUp(limited.url, 'voice-allowance-c');
+      expect(await speak(c.http, own)).toBe(200);
+      expect(await speak(c.http, forged)).toBe(200);
+      expect(await speak(c.http, allowance)).toBe(200);
+      expect(await speak(c.http, own)).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  }, 60_000);
 
   it('counts transcription and speech against RATE_LIMIT_VOICE_PER_MINUTE and the daily model quota, with 429 and Retry-After', async () => {
     const limited = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'sk-test-key-123456', OPENAI_BASE_URL: fake.url, RATE_LIMIT_VOICE_PER_MINUTE: '3', MODEL_DAILY_QUOTA: '4' });

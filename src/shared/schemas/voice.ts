@@ -65,6 +65,12 @@ export const synthesizeSchema = z.object({
   voice: z.enum(speechVoices, { message: voiceTexts.unknownVoice }).default('alloy'),
   /** mp3 (the spec's audio blob), or raw 24 kHz 16-bit PCM that the browser call plays as it arrives. */
   format: z.enum(['mp3', 'pcm'], { message: voiceTexts.unknownFormat }).default('mp3'),
+  /**
+   * A voice turn's speech allowance (its transcript event's `allowance`): the sentences of its
+   * reply are then spoken under the turn's daily model turn. Optional; a spent, expired or foreign
+   * one is as none.
+   */
+  allowance: z.string().max(1000).optional(),
 });
 
 /** One voice turn: what the user said, answered by the coach and saved in the call's chat. */
@@ -115,8 +121,12 @@ export const voiceKeepSchema = z.object({
 
 /** One line of POST /api/voice/turn's stream (application/x-ndjson). A provisional turn's `done` has `keep` and no messageId. */
 export type VoiceTurnEvent =
-  /** First, when the turn was sent as audio: what the user said, as transcribed ('' when nothing was). */
-  | { type: 'transcript'; text: string }
+  /**
+   * First, when the turn was sent as audio: what the user said, as transcribed ('' when nothing
+   * was), and the speech allowance its reply's sentences may be spoken under (POST
+   * /api/voice/synthesize's `allowance`).
+   */
+  | { type: 'transcript'; text: string; allowance?: string }
   | { type: 'token'; text: string }
   | { type: 'done'; chatId: number | null; messageId: number | null; reply: string; keep?: string }
   | { type: 'error'; message: string };

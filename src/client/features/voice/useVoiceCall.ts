@@ -221,6 +221,8 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     previous.current = new Promise<void>((resolve) => (saved = resolve));
     // What the user said (null until transcribed), and the reply as the model writes it.
     let text: string | null = null;
+    // The turn's speech allowance: its sentences are spoken under the turn's own daily model turn.
+    let allowance: string | undefined;
     let written = '';
     let go = false;
     let current: Turn | null = null;
@@ -233,7 +235,7 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
       setCoachSaid(written);
       const started: Turn = {
         heard: null,
-        speech: new StreamedSpeech(audioContext.current!, speaker.current!, fetchSpeech, {
+        speech: new StreamedSpeech(audioContext.current!, speaker.current!, (sentence, stop) => fetchSpeech(sentence, stop, allowance), {
           onFirstAudio: () => {
             performance.mark('voice:first-audio');
             if (turn.current === started && started.heard === null) setPhase('speaking');
@@ -257,9 +259,10 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
       const result = await streamTurn(
         { chatId: live.current.chatId, audio, provisional: !attempt.ended },
         {
-          onTranscript: (said) => {
+          onTranscript: (said, given) => {
             performance.mark('voice:transcribed');
             text = said.trim();
+            allowance = given;
             begin();
           },
           onToken: (token) => {

@@ -42,13 +42,16 @@ export async function transcribeRecording(recording: Blob, signal: AbortSignal):
   return body.transcription;
 }
 
-/** A sentence's speech as raw 24 kHz PCM, streamed (StreamedSpeech plays it as it arrives). */
-export function fetchSpeech(text: string, signal: AbortSignal): Promise<Response> {
+/**
+ * A sentence's speech as raw 24 kHz PCM, streamed (StreamedSpeech plays it as it arrives); with
+ * the turn's speech allowance, it is spoken under the turn's own daily model turn.
+ */
+export function fetchSpeech(text: string, signal: AbortSignal, allowance?: string): Promise<Response> {
   return fetch('/api/voice/synthesize', {
     method: 'POST',
     credentials: 'include',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ text, voice: 'alloy', format: 'pcm' }),
+    body: JSON.stringify({ text, voice: 'alloy', format: 'pcm', ...(allowance ? { allowance } : {}) }),
     signal,
   });
 }
@@ -57,12 +60,12 @@ export function fetchSpeech(text: string, signal: AbortSignal): Promise<Response
  * One spoken turn: `onToken` gets the reply as the model writes it; resolves with the saved turn.
  * Given the recording (`audio`) instead of the text, the server transcribes it first, in the same
  * request, and `onTranscript` gets what was said ('' for nothing: the turn then ends with an
- * empty reply). Throws VoiceRequestError for a refusal (429 with the server's message), a failed
+ * empty reply) and the allowance its reply's speech is requested under. Throws VoiceRequestError for a refusal (429 with the server's message), a failed
  * transcription (before `onTranscript`) or a failed model.
  */
 export async function streamTurn(
   input: { chatId: number | null; provisional?: boolean } & ({ text: string } | { audio: Blob }),
-  handlers: { onToken: (text: string) => void; onTranscript?: (text: string) => void },
+  handlers: { onToken: (text: string) => void; onTranscript?: (text: string, allowance?: string) => void },
   signal: AbortSignal,
 ): Promise<{ chatId: number | null; messageId: number | null; reply: string; keep?: string }> {
   let res: Response;
@@ -98,7 +101,7 @@ export async function streamTurn(
       buffered = buffered.slice(newline + 1);
       newline = buffered.indexOf('\n');
       if (event.type === 'token') handlers.onToken(event.text);
-      else if (event.type === 'transcript') handlers.onTranscript?.(event.text);
+      else if (event.type === 'transcript') handlers.onTranscript?.(event.text, event.allowance);
       else if (event.type === 'done') return event;
       else throw new VoiceRequestError(502, event.message);
     }

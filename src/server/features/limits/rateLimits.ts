@@ -65,6 +65,8 @@ export type RateLimits = {
   modelDaily: DailyLimit;
   /** A provisional voice turn's keep token is spent once (keyed by its nonce, for as long as it is valid). */
   voiceKeeps: Limit;
+  /** A voice reply's speech allowance: its sentences spoken (keyed by its nonce, while it is valid). */
+  voiceSpeech: Limit;
   close(): Promise<void>;
 };
 
@@ -84,6 +86,12 @@ export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
 
 /** How long a provisional voice turn's keep token is valid (features/voice/voiceTurn.ts). */
 export const voiceKeepValidSeconds = 600;
+
+/**
+ * A voice turn's reply is spoken sentence by sentence, each a speech request: this many of them
+ * are covered by the turn's own daily model turn (features/voice/voiceBudget.ts), within this time.
+ */
+export const voiceSpeechAllowance = { requests: 12, validSeconds: 600 } as const;
 
 /** Verification texts a user, a client address (/64 for IPv6) and a destination number may be sent in an hour. */
 export const verificationSmsLimit = { perUser: 5, perAddress: 10, perNumber: 5, windowSeconds: 3600 } as const;
@@ -190,6 +198,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
     voiceKeeps: await limit('voice_keep', 1, voiceKeepValidSeconds, () => voiceTexts.keepInvalid),
+    voiceSpeech: await limit('voice_speech', voiceSpeechAllowance.requests, voiceSpeechAllowance.validSeconds, voiceTexts.rateLimited),
     close: async () => {
       await pool?.end();
     },

@@ -2,7 +2,7 @@ import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceAudioTu
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
-import { voiceProcedure } from './voiceBudget.js';
+import { takeSpeechBudget, voiceProcedure } from './voiceBudget.js';
 import { voiceAudioTurn, voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
@@ -12,7 +12,16 @@ export const voiceRouter = router({
   /** A binary upload (POST /api/voice/transcribe with audio/* or multipart). */
   transcribeAudio: voiceProcedure.input(transcribeAudioSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
   /** Audio chunks as they come from the provider (streamed by POST /api/voice/synthesize). */
-  synthesize: voiceProcedure.input(synthesizeSchema).mutation(({ ctx, input, signal }) => synthesize(ctx, input, signal)),
+  synthesize: protectedProcedure.input(synthesizeSchema).mutation(async ({ ctx, input, signal }) => {
+    // A voice reply's sentence under its turn's allowance, or a request with a budget of its own.
+    const turn = await takeSpeechBudget(ctx, input.allowance);
+    try {
+      return await synthesize(ctx, input, signal);
+    } catch (error) {
+      await turn.refund();
+      throw error;
+    }
+  }),
   /** One spoken turn: the reply's tokens as the model writes them (streamed by POST /api/voice/turn). */
   turn: protectedProcedure.input(voiceTurnSchema).mutation(({ ctx, input, signal }) => voiceTurn(ctx, input, signal)),
   /** One spoken turn from the recording: transcribed, then answered as `turn` (POST /api/voice/turn with audio/*). */

@@ -1,10 +1,15 @@
 import { protectedProcedure } from '../../trpc/init.js';
+import { z } from 'zod';
 import type { AuthedContext } from '../../trpc/context.js';
+import { RateLimitError, voiceSpeechAllowance } from '../limits/rateLimits.js';
+import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
 
 // Paid audio has a budget (issue 22): each transcription and each speech request takes a point of
 // RATE_LIMIT_VOICE_PER_MINUTE and one of the day's MODEL_DAILY_QUOTA turns, before the provider
-// is asked; a request that fails gives its daily turn back. Refused: 429 with Retry-After.
+// is asked; a request that fails gives its daily turn back. Refused: 429 with Retry-After. The
+// sentences of a voice turn's reply are the exception: spoken under the turn's speech allowance
+// (below), they take their voice point but no daily turn of their own.
 export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
   const turn = await takeVoiceBudget(ctx);
   const result = await next();
@@ -12,10 +17,43 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
   return result;
 });
 
+/**
+ * A speech allowance: what a voice turn hands its client (in its transcript event) so that the
+ * reply's sentences are spoken under the turn's own daily model turn, not one each (issue 25:
+ * budgets per turn; a reply is spoken in three to six requests). Each request still takes its
+ * per-minute voice point. At most voiceSpeechAllowance.requests of them, for the user it was given
+ * to, while it is valid; past that, or with a forged or foreign one, a request takes a daily turn
+ * as any other.
+ */
+export function speechAllowanceFor(ctx: AuthedContext): string {
+  return signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: Date.now() + voiceSpeechAllowance.validSeconds * 1000, n: tokenNonce() });
+}
+
+const speechPurpose = 'voice-speech';
+const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16) });
+
+/** The budget of one speech request: a sentence of an allowance when one is given and left, else takeVoiceBudget's. */
+export async function takeSpeechBudget(ctx: AuthedContext, allowance: string | undefined): Promise<ModelTurn> {
+  const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
+  if (!payload || payload.u !== ctx.user.id || payload.x < Date.now()) return takeVoiceBudget(ctx);
+  await ctx.deps.rateLimits.voice.consume(voiceKey(ctx));
+  const key = `speech:${payload.n}`;
+  try {
+    await ctx.deps.rateLimits.voiceSpeech.consume(key);
+  } catch (error) {
+    if (!(error instanceof RateLimitError)) throw error;
+    // The allowance is spent: this sentence takes a daily turn (its voice point is already taken).
+    await consumeModelTurn(ctx);
+    return takeModelTurn(ctx);
+  }
+  return { refund: () => ctx.deps.rateLimits.voiceSpeech.refund(key) };
+}
+
+const voiceKey = (ctx: AuthedContext) => (ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
+
 /** Takes the budget of one paid audio request (above); its `refund` gives the day's turn back. */
 export async function takeVoiceBudget(ctx: AuthedContext): Promise<ModelTurn> {
-  const key = ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`;
-  await ctx.deps.rateLimits.voice.consume(key);
+  await ctx.deps.rateLimits.voice.consume(voiceKey(ctx));
   await consumeModelTurn(ctx);
   return takeModelTurn(ctx);
 }

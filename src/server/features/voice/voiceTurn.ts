@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { voiceLimits, type voiceAudioTurnSchema, type voiceHeardSchema, type voiceKeepSchema, type voiceTurnSchema, type VoiceTurnEvent } from '../../../shared/schemas/voice.js';
@@ -8,8 +7,9 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
 import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
+import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { transcribe } from './transcribe.js';
-import { takeVoiceBudget } from './voiceBudget.js';
+import { speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -56,7 +56,7 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
     await prepared.catch(() => {});
     throw error;
   });
-  return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text }) };
+  return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text, allowance: speechAllowanceFor(ctx) }) };
 }
 
 async function* turnEvents(
@@ -93,7 +93,7 @@ async function* turnEvents(
     .then(
       (result) => {
         if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
-        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: crypto.randomBytes(16).toString('base64url') }) });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }) });
         else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply });
         // discarded: the client has gone, nothing to tell.
       },
@@ -135,30 +135,14 @@ const keepValidMs = voiceKeepValidSeconds * 1000;
 const keepPayload = z.object({ u: z.number().int(), c: z.number().int().nullable(), t: z.string(), r: z.string(), cut: z.boolean(), x: z.number(), n: z.string().min(16) });
 type KeepPayload = z.infer<typeof keepPayload>;
 
-function keepSignature(deps: AppDeps, body: string): Buffer {
-  return crypto.createHmac('sha256', deps.sessionPassword).update(`voice-keep\0${body}`).digest();
-}
-
 function signKeep(deps: AppDeps, payload: KeepPayload): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${keepSignature(deps, body).toString('base64url')}`;
+  return signToken(deps, 'voice-keep', payload);
 }
 
 function readKeep(deps: AppDeps, token: string, userId: number): KeepPayload | null {
-  const [body, signature, extra] = token.split('.');
-  if (!body || !signature || extra !== undefined) return null;
-  const expected = keepSignature(deps, body);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  } catch {
-    return null;
-  }
-  const payload = keepPayload.safeParse(parsed);
-  if (!payload.success || payload.data.u !== userId || payload.data.x < Date.now()) return null;
-  return payload.data;
+  const payload = readToken(deps, 'voice-keep', token, keepPayload);
+  if (!payload || payload.u !== userId || payload.x < Date.now()) return null;
+  return payload;
 }
 
 /** The user's turn did end: the provisional turn is saved, as what was heard of it when given. */
