@@ -45,6 +45,10 @@ test('two visitors in demo mode each get a private space: neither sees the other
   await expect(recentChats(bob).getByText(/my private divorce notes/)).toHaveCount(0);
   // Bob writes in a sample chat: it becomes his copy, and Alice's sample stays as it was.
   await recentChats(bob).getByText('Quarterly OKR planning', { exact: true }).click();
+  // The sample open before Bob types: typed into the new conversation's composer while the chat
+  // was still opening, the text went with that composer (a loaded CI machine took long enough).
+  await expect(bob).toHaveURL(/chat=\d+/);
+  await expect(userMessages(bob).first()).toContainText('Help me draft OKRs for my team next quarter.');
   await messageInput(bob).fill('bob was here');
   await messageInput(bob).press('Enter');
   await expect(userMessages(bob).last()).toContainText('bob was here');
