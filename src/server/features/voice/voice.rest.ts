@@ -40,12 +40,7 @@ export function voiceRestRoutes(deps: AppDeps): Router {
         await parseWith(recordingJson, req, res);
         return await caller.voice.transcribe(req.body ?? {});
       }
-      if (type.startsWith('audio/')) {
-        const extension = uploadAudioTypes[type];
-        if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
-        const audio = await readCapped(req, voiceLimits.maxAudioBytes);
-        return await caller.voice.transcribeAudio({ audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' });
-      }
+      if (type.startsWith('audio/')) return await caller.voice.transcribeAudio(await readAudioBody(req, type));
       if (type === 'multipart/form-data') {
         const raw = await readCapped(req, voiceLimits.maxAudioBytes + multipartOverhead);
         const form = await new Request('http://upload/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: raw as Uint8Array<ArrayBuffer> }).formData().catch(() => null);
@@ -57,11 +52,8 @@ export function voiceRestRoutes(deps: AppDeps): Router {
       }
       throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
     } catch (error) {
-      if (error instanceof TooLarge) {
-        res.setHeader('Connection', 'close');
-        throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge });
-      }
-      throw error;
+      if (error instanceof TooLarge) res.setHeader('Connection', 'close');
+      throw publicUploadError(error);
     }
   }));
 
@@ -91,17 +83,13 @@ export function voiceRestRoutes(deps: AppDeps): Router {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     let events: AsyncIterable<unknown>;
     if (type.startsWith('audio/')) {
-      const extension = uploadAudioTypes[type];
       try {
         await caller.voice.ready();
-        if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
-        const audio = await readCapped(req, voiceLimits.maxAudioBytes);
-        ({ events } = await caller.voice.audioTurn({ ...req.query, audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' }));
+        ({ events } = await caller.voice.audioTurn({ ...req.query, ...(await readAudioBody(req, type)) }));
       } catch (error) {
-        // The body was not read (refused first, or too large): the connection cannot be reused.
+        // The body may not have been read (refused first, or too large): the connection cannot be reused.
         res.setHeader('Connection', 'close');
-        if (error instanceof TooLarge) throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge });
-        throw error;
+        throw publicUploadError(error);
       }
     } else ({ events } = await caller.voice.turn(req.body ?? {}));
     res.socket?.setNoDelay(true);
@@ -133,6 +121,19 @@ async function streamOut<T>(deps: AppDeps, res: Response, contentType: string, i
   } finally {
     await iterator.return?.(undefined);
   }
+}
+
+/** A binary recording (audio/* of a type the provider takes), read within the cap: 415 for another type. */
+async function readAudioBody(req: Request, type: string): Promise<{ audio: Blob; extension: 'webm' }> {
+  const extension = uploadAudioTypes[type];
+  if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
+  const audio = await readCapped(req, voiceLimits.maxAudioBytes);
+  return { audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' };
+}
+
+/** A recording past the cap answers 413 with the voice texts' message. */
+function publicUploadError(error: unknown): unknown {
+  return error instanceof TooLarge ? new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge }) : error;
 }
 
 /** The body, refused unread when its declared length is past `cap`, cut off when it grows past it. */

@@ -2,7 +2,7 @@ import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceAudioTu
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
-import { takeSpeechBudget, voiceProcedure } from './voiceBudget.js';
+import { takeVoiceBudget, voiceProcedure } from './voiceBudget.js';
 import { voiceAudioTurn, voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
@@ -14,7 +14,7 @@ export const voiceRouter = router({
   /** Audio chunks as they come from the provider (streamed by POST /api/voice/synthesize). */
   synthesize: protectedProcedure.input(synthesizeSchema).mutation(async ({ ctx, input, signal }) => {
     // A voice reply's sentence under its turn's allowance, or a request with a budget of its own.
-    const turn = await takeSpeechBudget(ctx, input.allowance);
+    const turn = await takeVoiceBudget(ctx, input.allowance);
     try {
       return await synthesize(ctx, input, signal);
     } catch (error) {

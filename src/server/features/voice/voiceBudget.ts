@@ -1,6 +1,6 @@
-import { protectedProcedure } from '../../trpc/init.js';
 import { z } from 'zod';
 import type { AuthedContext } from '../../trpc/context.js';
+import { protectedProcedure } from '../../trpc/init.js';
 import { RateLimitError, voiceSpeechAllowance } from '../limits/rateLimits.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
@@ -32,28 +32,24 @@ export function speechAllowanceFor(ctx: AuthedContext): string {
 const speechPurpose = 'voice-speech';
 const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16) });
 
-/** The budget of one speech request: a sentence of an allowance when one is given and left, else takeVoiceBudget's. */
-export async function takeSpeechBudget(ctx: AuthedContext, allowance: string | undefined): Promise<ModelTurn> {
+/**
+ * Takes the budget of one paid audio request (above): its voice point, then a sentence of the
+ * speech allowance when one is given, valid and not spent, else one of the day's model turns.
+ * Its `refund` gives back what it took of the day (the turn or the allowance's sentence).
+ */
+export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string): Promise<ModelTurn> {
+  await ctx.deps.rateLimits.voice.consume(ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
   const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
-  if (!payload || payload.u !== ctx.user.id || payload.x < Date.now()) return takeVoiceBudget(ctx);
-  await ctx.deps.rateLimits.voice.consume(voiceKey(ctx));
-  const key = `speech:${payload.n}`;
-  try {
-    await ctx.deps.rateLimits.voiceSpeech.consume(key);
-  } catch (error) {
-    if (!(error instanceof RateLimitError)) throw error;
-    // The allowance is spent: this sentence takes a daily turn (its voice point is already taken).
-    await consumeModelTurn(ctx);
-    return takeModelTurn(ctx);
+  if (payload && payload.u === ctx.user.id && payload.x >= Date.now()) {
+    const key = `speech:${payload.n}`;
+    try {
+      await ctx.deps.rateLimits.voiceSpeech.consume(key);
+      return { refund: () => ctx.deps.rateLimits.voiceSpeech.refund(key) };
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      // The allowance is spent: this sentence takes a daily turn as any other request.
+    }
   }
-  return { refund: () => ctx.deps.rateLimits.voiceSpeech.refund(key) };
-}
-
-const voiceKey = (ctx: AuthedContext) => (ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
-
-/** Takes the budget of one paid audio request (above); its `refund` gives the day's turn back. */
-export async function takeVoiceBudget(ctx: AuthedContext): Promise<ModelTurn> {
-  await ctx.deps.rateLimits.voice.consume(voiceKey(ctx));
   await consumeModelTurn(ctx);
   return takeModelTurn(ctx);
 }

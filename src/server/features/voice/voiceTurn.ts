@@ -36,27 +36,32 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
   const speaker: Speaker = { kind: 'user', user: ctx.user, clientIp: ctx.clientIp };
   const voiceBudget = await takeVoiceBudget(ctx);
   const prepared = prepareSpokenTurn(ctx.deps, ctx.em, speaker, chat);
-  prepared.catch(() => {}); // awaited below; a transcription failing first must not leave it unhandled
-  let text: string;
+  prepared.catch(() => {}); // awaited below; one failing while the provider transcribes is not unhandled
   try {
-    text = (await transcribe(ctx, { audio: input.audio, extension: input.extension }, signal)).transcription.slice(0, voiceLimits.maxTurnChars).trim();
+    let text: string;
+    try {
+      text = (await transcribe(ctx, { audio: input.audio, extension: input.extension }, signal)).transcription.slice(0, voiceLimits.maxTurnChars).trim();
+    } catch (error) {
+      await voiceBudget.refund();
+      throw error;
+    }
+    if (!text) {
+      await prepared.catch(() => {});
+      return { events: silentTurn(chat?.id ?? null) };
+    }
+    const budget = await takeTurnBudget(ctx.deps, speaker);
+    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text, allowance: speechAllowanceFor(ctx) }) };
   } catch (error) {
-    await voiceBudget.refund();
+    // The preparation is settled before the error goes on: nothing runs on after the request.
     await prepared.catch(() => {});
     throw error;
   }
-  if (!text) {
-    await prepared.catch(() => {});
-    return { events: (async function* (): AsyncGenerator<VoiceTurnEvent> {
-      yield { type: 'transcript', text: '' };
-      yield { type: 'done', chatId: chat?.id ?? null, messageId: null, reply: '' };
-    })() };
-  }
-  const budget = await takeTurnBudget(ctx.deps, speaker).catch(async (error: unknown) => {
-    await prepared.catch(() => {});
-    throw error;
-  });
-  return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text, allowance: speechAllowanceFor(ctx) }) };
+}
+
+/** A recording without words: its (empty) transcript and an empty `done`; nothing asked or saved. */
+async function* silentTurn(chatId: number | null): AsyncGenerator<VoiceTurnEvent> {
+  yield { type: 'transcript', text: '' };
+  yield { type: 'done', chatId, messageId: null, reply: '' };
 }
 
 async function* turnEvents(
