@@ -81,6 +81,12 @@ export type FakeOpenAI = {
   /** Base URL for the SDK, ending in /v1. */
   url: string;
   requests: ReceivedRequest[];
+  /**
+   * The coach's streamed replies only, in order: `requests` without the memory extraction that
+   * follows each completed reply in the background (not streamed, with a JSON schema), which may
+   * arrive before a test looks at the reply's own request.
+   */
+  replyRequests(): ReceivedRequest[];
   audioRequests: ReceivedAudioRequest[];
   /** Speech: when each chunk was written (process.hrtime.bigint()) and when the last was. */
   speechWrites: bigint[];
@@ -112,6 +118,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
   const fake: FakeOpenAI = {
     url: '',
     requests: [],
+    replyRequests: () => fake.requests.filter((r) => r.body.stream === true),
     audioRequests: [],
     speechWrites: [],
     tokenWrites: [],

@@ -84,7 +84,7 @@ describe('chat subscription', () => {
       expect(completed).toMatchObject({ id: reply.id, status: 'complete', content: "Let's start with your goal." });
 
       // The model got the coach's system context before the conversation.
-      const request = fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: string }>; stream: boolean };
+      const request = fake.replyRequests().at(-1)!.body as { messages: Array<{ role: string; content: string }>; stream: boolean };
       expect(request.stream).toBe(true);
       expect(request.messages[0]!.role).toBe('system');
       expect(request.messages.at(-1)).toEqual({ role: 'user', content: 'I want to grow' });

@@ -149,10 +149,10 @@ describe('knowledgeBase.applyOnboarding', () => {
 describe('the knowledge base in the coach context', () => {
   async function systemContextOfReply(client: HttpClient): Promise<string> {
     const chat = await client.post('/api/chats', {});
-    const before = fake.requests.length;
+    const before = fake.replyRequests().length;
     const sent = await client.post(`/api/chats/${chat.json.id}/messages`, { role: 'user', content: 'Help me prepare for my 1:1' });
     expect(sent.status).toBe(201);
-    const request = await eventually(() => fake.requests[before]);
+    const request = await eventually(() => fake.replyRequests()[before]);
     await eventually(async () => {
       const messages = (await client.get(`/api/chats/${chat.json.id}/messages`)).json as Array<{ status: string }>;
       return messages.every((m) => m.status !== 'streaming');

@@ -392,10 +392,10 @@ describe('the coach never forgets', () => {
     expect(stopped.content).toBe('');
 
     fake.behave({ reply: 'Madrid.' });
-    const before = fake.requests.length;
+    const before = fake.replyRequests().length;
     await http.post(`/api/chats/${chat.id}/messages`, { content: 'Which of the two did I ask about first?' });
-    await eventually(() => fake.requests.length > before);
-    const sent = fake.requests.at(-1)!.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
+    const asked = await eventually(() => fake.replyRequests()[before]);
+    const sent = asked.body.messages!.filter((m) => m.role !== 'system').map((m) => m.content);
     expect(sent).toEqual(['What is the capital of France?', 'Paris is the capital of France.', 'And of Spain?', 'Which of the two did I ask about first?']);
   });
 

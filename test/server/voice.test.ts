@@ -171,7 +171,7 @@ describe('voice', () => {
       const last = (await erin.http.get(`/api/chats/${chat.json.id}/messages`)).json?.at(-1);
       return last?.role === 'assistant' && last.status !== 'streaming';
     });
-    const asked = fake.requests.length;
+    const asked = fake.replyRequests().length;
 
     fake.behave({ reply: 'Start with the two quietest people. Ask what would help.' });
     const answered = await turn(erin.http, { chatId: chat.json.id, text: 'Who should I start with?' });
@@ -179,8 +179,7 @@ describe('voice', () => {
     expect(answered.status).toBe(200);
     expect(answered.done!.chatId).toBe(chat.json.id);
     // The typed turns reach the model before what was said, after the voice rule.
-    // The turn's own request (memory extraction of the typed exchange may come in between, with a JSON schema).
-    const messages = fake.requests.slice(asked).find((r) => !(r.body as { response_format?: unknown }).response_format)!.body.messages!;
+    const messages = fake.replyRequests()[asked]!.body.messages!;
     const contents = messages.map((m) => m.content);
     expect(contents).toEqual(expect.arrayContaining(['My team of five feels disconnected.', 'Try a weekly one-to-one with each report.']));
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'Who should I start with?' });
@@ -383,12 +382,12 @@ describe('voice', () => {
     const done = first.events.at(-1) as Extract<VoiceTurnEvent, { type: 'done' }>;
     expect(done).toMatchObject({ reply: 'Name the goal.', messageId: expect.any(Number), chatId: expect.any(Number) });
     expect(fake.audioRequests.at(-1)).toMatchObject({ fileName: 'speech.webm', fileBytes: webm.byteLength });
-    expect(fake.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'How do I open the meeting?' });
+    expect(fake.replyRequests().at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'How do I open the meeting?' });
     // The next turn of the call, provisional: answered in the call's chat (its history heard), saved only when kept.
     const next = await audioTurn(http, `?chatId=${done.chatId}&provisional=true`);
     const held = next.events.at(-1) as Extract<VoiceTurnEvent, { type: 'done' }>;
     expect(held).toMatchObject({ chatId: done.chatId, messageId: null, keep: expect.any(String) });
-    expect(fake.requests.at(-1)!.body.messages!.some((m) => m.role === 'assistant' && m.content === 'Name the goal.')).toBe(true);
+    expect(fake.replyRequests().at(-1)!.body.messages!.some((m) => m.role === 'assistant' && m.content === 'Name the goal.')).toBe(true);
     expect((await http.get(`/api/chats/${done.chatId}/messages`)).json).toHaveLength(2);
     expect((await http.post('/api/voice/keep', { keep: held.keep })).status).toBe(200);
     expect((await http.get(`/api/chats/${done.chatId}/messages`)).json).toHaveLength(4);
