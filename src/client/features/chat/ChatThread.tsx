@@ -14,7 +14,8 @@ import {
 import { chatTexts } from '../../../shared/texts';
 import classes from './chat.module.css';
 import type { MessageDto } from './chatCache';
-import { GreetingBubble, MessageBubble, TypingBubble, UserBubble } from './MessageBubble';
+import { GreetingBubble, TypingBubble, UserBubble } from './Bubbles';
+import { MessageBubble } from './MessageBubble';
 
 export type ChatThreadHandle = { scrollToBottom: () => void };
 

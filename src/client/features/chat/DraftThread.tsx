@@ -2,7 +2,7 @@ import { useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref 
 import { chatTexts } from '../../../shared/texts';
 import classes from './chat.module.css';
 import type { ChatThreadHandle } from './ChatThread';
-import { GreetingBubble, TypingBubble, UserBubble } from './MessageBubble';
+import { GreetingBubble, TypingBubble, UserBubble } from './Bubbles';
 
 /**
  * A new conversation's thread: the greeting, the message being sent and the typing dots, then what
