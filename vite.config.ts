@@ -90,5 +90,14 @@ export default defineConfig(({ isSsrBuild }) => ({
         // task (scripts/prerender-boot.js), and a chunk's imports are fetched as the browser
         // loads it. Stylesheets of lazily loaded chunks are still put in by the helper.
         modulePreload: false,
+        rolldownOptions: {
+          treeshake: {
+            // @trpc/client's package.json does not say its modules are free of side effects, so
+            // its WebSocket client (about 3 KB gzipped) stayed in the tRPC chunk although the app
+            // imports it only from lib/trpcSocket.ts, loaded with the first subscription (issue
+            // 26). Its modules only declare; every other module keeps the default.
+            moduleSideEffects: [{ test: /[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/, sideEffects: false }],
+          },
+        },
       },
 }));

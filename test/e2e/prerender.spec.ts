@@ -105,3 +105,26 @@ test('the app replaces the placeholder of /app and works', async ({ page }) => {
   await expect(input).toHaveValue('Hello coach');
   expect(errors).toEqual([]);
 });
+
+test('a new conversation loads the WebSocket client only once the user types, and its reply streams over it', async ({ page }) => {
+  const scripts: string[] = [];
+  const sockets: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  page.on('websocket', (socket) => sockets.push(socket.url()));
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  await page.goto('/app');
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await expect(input).toBeEditable();
+  await page.waitForLoadState('networkidle');
+  // The first view: the chat page's scripts, but not the WebSocket client, and no socket.
+  expect(scripts.some((script) => script.includes('/assets/app-'))).toBe(true);
+  expect(scripts.filter((script) => script.includes('trpcSocket'))).toEqual([]);
+  expect(sockets).toEqual([]);
+
+  await input.pressSequentially('Hi');
+  await expect.poll(() => scripts.filter((script) => script.includes('trpcSocket')).length).toBe(1);
+  expect(sockets).toEqual([]);
+  await input.press('Enter');
+  await expect(page.getByRole('article', { name: chatTexts.speakerCoach }).nth(1)).toBeVisible();
+  await expect.poll(() => sockets.map((url) => new URL(url).pathname)).toEqual(['/trpc']);
+});

@@ -1,21 +1,39 @@
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, splitLink, TRPCClientError, type OperationLink, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
 import { fetchWithHttpErrors } from './errors';
 import { forgetUserLocalCopies } from './localCopies';
 import { queryClient } from './queryClient';
+import { loadedSocket, loadSocket } from './socketLoader';
 
 export { queryClient };
 
-function wsUrl() {
-  const { protocol, host } = window.location;
-  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/trpc`;
-}
+// Subscriptions travel over a WebSocket (lib/trpcSocket.ts), whose client is loaded with the first
+// subscription: a new conversation, the first view of /app, streams nothing, so its first visit
+// neither fetches nor runs the WebSocket client (issue 26: the first visit's JavaScript).
 
-// Subscriptions travel over a WebSocket opened only when one is in use (lazy), so pages that
-// do not stream never open it.
-export const wsClient = createWSClient({ url: wsUrl, lazy: { enabled: true, closeMs: 10_000 } });
+const socketLink: TRPCLink<AppRouter> = (runtime) => {
+  let link: OperationLink<AppRouter> | undefined;
+  return ({ op, next }) =>
+    observable((observer) => {
+      let subscription: { unsubscribe(): void } | undefined;
+      let cancelled = false;
+      loadSocket().then(
+        (loaded) => {
+          if (cancelled) return;
+          link ??= loaded.socketLink(runtime);
+          subscription = link({ op, next }).subscribe(observer);
+        },
+        // The chunk could not be loaded (offline): the subscription fails as a dropped socket would.
+        (error: Error) => observer.error(TRPCClientError.from(error)),
+      );
+      return () => {
+        cancelled = true;
+        subscription?.unsubscribe();
+      };
+    });
+};
 
 // Issue 22: a demo visitor without a session reads the shared samples; their first write makes
 // them a private guest space on the server, which answers with its session cookie (HttpOnly, so
@@ -39,7 +57,7 @@ let adopting: Promise<void> | null = null;
 async function adoptGuestSpace() {
   const before = queryClient.getQueryData(trpc.chats.list.queryKey()) ?? [];
   // Closing the socket itself (not the client) makes the client reconnect and resend its subscriptions.
-  wsClient.connection?.ws?.close();
+  (await loadedSocket())?.connection?.ws?.close();
   const session = await queryClient.fetchQuery({ ...trpc.auth.session.queryOptions(), staleTime: 0 });
   if (!session.signedIn) return;
   await queryClient.invalidateQueries();
@@ -77,7 +95,7 @@ export const trpcClient = createTRPCClient<AppRouter>({
     guestSpaceLink,
     splitLink({
       condition: (op) => op.type === 'subscription',
-      true: wsLink({ client: wsClient }),
+      true: socketLink,
       false: httpBatchLink({ url: '/trpc', fetch: fetchWithHttpErrors }),
     }),
   ],
@@ -89,6 +107,6 @@ export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, quer
 // The previous user's local copies (writing style, knowledge base) go with their session.
 export async function afterSessionChange() {
   forgetUserLocalCopies();
-  wsClient.close();
+  (await loadedSocket())?.close();
   await queryClient.resetQueries();
 }

@@ -7,6 +7,7 @@ import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, t
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
 import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
+import { preloadSocket } from '../../lib/socketLoader';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
 
@@ -78,6 +79,8 @@ export function ChatComposer(props: {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // The reply to what is being typed streams over the WebSocket: its client loads meanwhile.
+    preloadSocket();
     // Enter while composing (an IME) picks a candidate; it does not send.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();

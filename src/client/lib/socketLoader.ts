@@ -1,0 +1,14 @@
+// Loads lib/trpcSocket.ts (the WebSocket client that carries subscriptions) once, when the first
+// subscription starts or ahead of it (preloadSocket). A module of its own so that components can
+// preload it without importing the tRPC client.
+
+type TrpcSocket = typeof import('./trpcSocket');
+let socket: Promise<TrpcSocket> | undefined;
+
+export const loadSocket = (): Promise<TrpcSocket> => (socket ??= import('./trpcSocket'));
+
+/** Loads the WebSocket client ahead of the first subscription (it opens no socket). */
+export const preloadSocket = (): void => void loadSocket().catch(() => undefined);
+
+/** The WebSocket client, when a subscription (or a preload) has loaded it. */
+export const loadedSocket = async () => (socket ? (await socket).wsClient : undefined);
