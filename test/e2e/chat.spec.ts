@@ -197,6 +197,32 @@ test.describe('the message input', () => {
   });
 });
 
+test.describe('unsent text', () => {
+  test('stays with its conversation when another chat opens, and is there on coming back', async ({ page }) => {
+    await page.goto('/app');
+    const input = messageInput(page);
+    await input.fill('A thought for a new chat');
+
+    await recentChats(page).getByRole('link', { name: 'Career growth with GROW' }).click();
+    await expect(mainArea(page).getByText('Career growth with GROW')).toBeVisible();
+    await expect(input).toHaveValue('');
+    await input.fill('A question about growth');
+
+    await recentChats(page).getByRole('link', { name: 'Quarterly OKR planning' }).click();
+    await expect(mainArea(page).getByText('Quarterly OKR planning')).toBeVisible();
+    await expect(input).toHaveValue('');
+
+    await recentChats(page).getByRole('link', { name: 'Career growth with GROW' }).click();
+    await expect(mainArea(page).getByText('Career growth with GROW')).toBeVisible();
+    await expect(input).toHaveValue('A question about growth');
+
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: chatTexts.newChat }).click();
+    await expect(input).toHaveValue('A thought for a new chat');
+    // Nothing was sent on the way.
+    await expect(userMessages(page)).toHaveCount(0);
+  });
+});
+
 test.describe('replies', () => {
   test('an agenda reply offers to save, email and modify the agenda', async ({ page, baseURL }) => {
     await signUpFreshUser(page, baseURL);

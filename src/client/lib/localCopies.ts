@@ -1,4 +1,5 @@
 import { storageKeys, writingStyleStorageKey } from '../../shared/constants';
+import { forgetDrafts } from './composerDrafts';
 
 // The browser's copies of one user's data (the writing style mirror, the knowledge base). They
 // belong to the session that wrote them: whenever the session changes (login, logout, another
@@ -6,6 +7,8 @@ import { storageKeys, writingStyleStorageKey } from '../../shared/constants';
 const userLocalCopies = [writingStyleStorageKey, storageKeys.userKnowledgeBase] as const;
 
 export function forgetUserLocalCopies() {
+  // Unsent text typed into the chat's input (kept in memory only).
+  forgetDrafts();
   for (const key of userLocalCopies) {
     try {
       window.localStorage.removeItem(key);

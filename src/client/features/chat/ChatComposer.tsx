@@ -7,6 +7,7 @@ import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, t
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
 import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
+import { draftOf, keepDraft, type DraftKey } from '../../lib/composerDrafts';
 import { preloadSocket } from '../../lib/socketLoader';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
@@ -43,7 +44,10 @@ export function ChatComposer(props: {
   /** The open chat, whose context a voice call from the microphone button continues; absent for a new conversation. */
   chatId?: number;
 }) {
-  const [value, setValue] = useState('');
+  // Unsent text is kept per conversation (composerDrafts.ts): leaving a chat loses nothing typed.
+  const draftKey: DraftKey = props.chatId ?? 'new';
+  const [value, setValue] = useState(() => draftOf(draftKey));
+  useEffect(() => keepDraft(draftKey, value), [draftKey, value]);
   const colorScheme = useComputedColorScheme('light');
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
