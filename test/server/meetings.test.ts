@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CalendarSubscription } from '../../src/server/db/entities/CalendarSubscription.js';
+import { MicrosoftConnection } from '../../src/server/db/entities/MicrosoftConnection.js';
+import { renewSubscriptions } from '../../src/server/features/meetings/subscriptions.js';
 import { meetingsTexts, microsoftTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -329,6 +332,41 @@ describe('change notifications (https PUBLIC_URL)', () => {
     expect(graph.subscriptions()).toEqual([]);
     expect(graph.requests.some((r) => r.method === 'DELETE' && decodeURIComponent(r.path) === `/v1.0/subscriptions/${subscription!.id}`)).toBe(true);
     expect(await http.get('/api/meetings')).toMatchObject({ status: 409 });
+  });
+
+  it('the periodic job renews a subscription that expires soon, replaces a lapsed one and drops one whose calendar needs reconnecting', async () => {
+    graph.setNotificationTarget((url) => url.replace('https://coach.example.test', https.url));
+    const { http, user } = await connectedUser('mt_renew', ['microsoft_calendar'], https.url);
+    expect((await http.get('/api/meetings')).json.subscribed).toBe(true);
+    const rowOf = () => https.deps.orm.em.fork().findOne(CalendarSubscription, { user: user.id });
+    const made = (await rowOf())!;
+    const setExpiry = (at: Date) => https.deps.orm.em.fork().nativeUpdate(CalendarSubscription, { id: made.id }, { expiresAt: at });
+
+    // Two days left: nothing is due.
+    expect(await renewSubscriptions(https.deps)).toBe(0);
+
+    // Six hours left: renewed in place on Graph (PATCH) and here, two days ahead.
+    await setExpiry(new Date(Date.now() + 6 * 3_600_000));
+    expect(await renewSubscriptions(https.deps)).toBe(1);
+    const renewed = (await rowOf())!;
+    expect(renewed.graphSubscriptionId).toBe(made.graphSubscriptionId);
+    expect(renewed.expiresAt.getTime()).toBeGreaterThan(Date.now() + 40 * 3_600_000);
+    expect(graph.requests.some((r) => r.method === 'PATCH' && decodeURIComponent(r.path) === `/v1.0/subscriptions/${made.graphSubscriptionId}`)).toBe(true);
+    const onGraph = graph.subscriptions().find((s) => s.id === made.graphSubscriptionId)!;
+    expect(new Date(onGraph.expirationDateTime).getTime()).toBeGreaterThan(Date.now() + 40 * 3_600_000);
+
+    // Lapsed (Graph has dropped it): a new subscription, through the handshake again, replaces it.
+    await setExpiry(new Date(Date.now() - 60_000));
+    expect(await renewSubscriptions(https.deps)).toBe(1);
+    const replaced = (await rowOf())!;
+    expect(replaced.graphSubscriptionId).not.toBe(made.graphSubscriptionId);
+    expect(graph.subscriptions().some((s) => s.id === replaced.graphSubscriptionId)).toBe(true);
+
+    // The calendar needs reconnecting: the subscription is dropped, not renewed.
+    await https.deps.orm.em.fork().nativeUpdate(MicrosoftConnection, { user: user.id }, { needsReconnect: true });
+    await https.deps.orm.em.fork().nativeUpdate(CalendarSubscription, { user: user.id }, { expiresAt: new Date(Date.now() + 60_000) });
+    expect(await renewSubscriptions(https.deps)).toBe(0);
+    expect(await rowOf()).toBeNull();
   });
 
   it('answers the validation handshake with the token as plain text', async () => {
