@@ -12,7 +12,8 @@ export const UserSchema = defineEntity({
     fullName: p.string().length(100),
     jobTitle: p.string().length(100).nullable(),
     company: p.string().length(100).nullable(),
-    // The demo account, created at start in demo mode only (demoAccount.ts).
+    // The demo account, created at start in demo mode only (demoAccount.ts); found through a
+    // partial index (app_user_demo_idx, in its migration).
     isDemo: p.boolean().default(false),
     // A demo visitor's private guest space (guestAccount.ts): no password, no integrations, deleted
     // after DEMO_GUEST_IDLE_HOURS unused; registering from it turns it into an account.
