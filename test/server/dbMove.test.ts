@@ -161,4 +161,53 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('moving the embedded database 
     expect(kinds.slice(0, 2)).toEqual(['api_key_created', 'sign_in']);
     expect(kinds).toContain('microsoft_connected');
   }, 120_000);
+
+  it('moves back with `npm run db:move -- --from` into an empty DATA_DIR, and the embedded server there keeps everything working', async () => {
+    await moved?.stop();
+    moved = undefined;
+    const backDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-back-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', '--from', spare.databaseUrl!], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: backDir },
+        timeout: 120_000,
+      });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(`to the embedded database in ${backDir}`);
+      expect(run.stdout).not.toContain('DIFFERENT');
+      expect(run.stdout).toContain('Done: every table has the same number of rows in both databases.');
+      // Once the embedded database holds the rows, a second move into it is refused.
+      const again = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', '--from', spare.databaseUrl!], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: backDir },
+        timeout: 120_000,
+      });
+      expect(again.status).toBe(1);
+      expect(again.stdout).not.toContain('Done:');
+
+      const back = await startTestServer(env(), { dataDir: backDir, databaseUrl: undefined, dispose: async () => {} });
+      try {
+        // The same cookie, password and API key; the chat made on PostgreSQL came back too.
+        const browser = new HttpClient(back.url, { headers: { cookie } });
+        const titles = (await browser.get('/api/chats')).json.map((c: { title: string }) => c.title);
+        expect(titles).toHaveLength(3);
+        expect(titles).toContain('After the move');
+        const fresh = new HttpClient(back.url);
+        expect((await fresh.post('/api/auth/login', { username, password: 'secret123' })).status).toBe(200);
+        const script = new HttpClient(back.url, { origin: false, headers: { authorization: `Bearer ${apiKey}` } });
+        expect((await script.get('/api/chats')).json).toHaveLength(3);
+        expect((await fresh.get('/api/microsoft-graph/real-emails')).json.emails.map((e: { subject: string }) => e.subject)).toEqual(['Quarterly plan']);
+        // Sequences were set on the embedded side as well.
+        const chat = await fresh.post('/api/chats', { title: 'Back home' });
+        expect(chat.status).toBe(201);
+        expect(chat.json.id).toBeGreaterThan(Math.max(...chatIds));
+      } finally {
+        await back.stop();
+      }
+    } finally {
+      fs.rmSync(backDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
