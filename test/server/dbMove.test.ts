@@ -18,6 +18,16 @@ import { HttpClient, startTestServer, type TestServer } from '../helpers/server.
 const root = path.resolve(import.meta.dirname, '../..');
 const tokenKey = 'move-test-token-key-0123456789-abcdefghijklmnop';
 
+/** `npm run db:move -- …` as a person runs it, on the given DATA_DIR. */
+function moveCli(args: string[], dataDir: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+    timeout: 120_000,
+  });
+}
+
 describe.runIf(Boolean(process.env.DATABASE_URL))('moving the embedded database to PostgreSQL', () => {
   let graph: FakeGraph;
   let sourceDir: string;
@@ -103,12 +113,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('moving the embedded database 
 
   it('moves every table with `npm run db:move -- --to`, printing equal row counts, into the database a failed move left empty', async () => {
     // The failed move above migrated `spare` and left it empty: the real move goes there.
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', '--to', spare.databaseUrl!], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: sourceDir },
-      timeout: 120_000,
-    });
+    const run = moveCli(['--to', spare.databaseUrl!], sourceDir);
     expect(run.status, run.stdout + run.stderr).toBe(0);
     // Every table of the catalog is listed, with the same count on both sides.
     const after = await rowsIn(spare.databaseUrl!);
@@ -167,23 +172,13 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('moving the embedded database 
     moved = undefined;
     const backDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-back-'));
     try {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', '--from', spare.databaseUrl!], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: backDir },
-        timeout: 120_000,
-      });
+      const run = moveCli(['--from', spare.databaseUrl!], backDir);
       expect(run.status, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain(`to the embedded database in ${backDir}`);
       expect(run.stdout).not.toContain('DIFFERENT');
       expect(run.stdout).toContain('Done: every table has the same number of rows in both databases.');
       // Once the embedded database holds the rows, a second move into it is refused.
-      const again = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/db/moveCli.ts', '--from', spare.databaseUrl!], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: backDir },
-        timeout: 120_000,
-      });
+      const again = moveCli(['--from', spare.databaseUrl!], backDir);
       expect(again.status).toBe(1);
       expect(again.stdout).not.toContain('Done:');
 
