@@ -513,6 +513,16 @@ describe('voice', () => {
       expect(await speak(c.http, forged)).toBe(200);
       expect(await speak(c.http, allowance)).toBe(200);
       expect(await speak(c.http, own)).toBe(429);
+
+      // A turn sent as text (an API client's) carries its allowance with `done`: its reply's
+      // sentences take none of the day's turns either.
+      const d = await signUp(limited.url, 'voice-allowance-d');
+      const typed = await turn(d.http, { chatId: null, text: 'How do I start?' });
+      expect(typed.done?.allowance).toEqual(expect.any(String));
+      for (let i = 0; i < 12; i++) expect(await speak(d.http, typed.done!.allowance)).toBe(200);
+      expect(await speak(d.http, typed.done!.allowance)).toBe(200);
+      expect(await speak(d.http, typed.done!.allowance)).toBe(200);
+      expect(await speak(d.http)).toBe(429);
     } finally {
       await limited.stop();
     }

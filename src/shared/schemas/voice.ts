@@ -128,5 +128,6 @@ export type VoiceTurnEvent =
    */
   | { type: 'transcript'; text: string; allowance?: string }
   | { type: 'token'; text: string }
-  | { type: 'done'; chatId: number | null; messageId: number | null; reply: string; keep?: string }
+  /** Last. A turn sent as text carries its reply's speech allowance here (an audio turn's came first). */
+  | { type: 'done'; chatId: number | null; messageId: number | null; reply: string; keep?: string; allowance?: string }
   | { type: 'error'; message: string };

@@ -18,7 +18,9 @@ import { speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
 export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voiceTurnSchema>, signal?: AbortSignal) {
   const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
   const budget = await takeTurnBudget(ctx.deps, { kind: 'user', user: ctx.user, clientIp: ctx.clientIp });
-  return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal) };
+  // No transcript event here: the speech allowance of its reply comes with `done`, which is when a
+  // client that sends text turns (an API client) speaks the reply.
+  return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal, undefined, undefined, true) };
 }
 
 /**
@@ -73,7 +75,9 @@ async function* turnEvents(
   signal?: AbortSignal,
   prepared?: PreparedTurn,
   first?: VoiceTurnEvent,
+  allowanceWithDone = false,
 ): AsyncGenerator<VoiceTurnEvent> {
+  const allowance = () => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx) } : {});
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
@@ -98,8 +102,8 @@ async function* turnEvents(
     .then(
       (result) => {
         if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
-        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }) });
-        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }), ...allowance() });
+        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply, ...allowance() });
         // discarded: the client has gone, nothing to tell.
       },
       (error: unknown) => {
