@@ -128,3 +128,18 @@ test('a new conversation loads the WebSocket client only once the user types, an
   await expect(page.getByRole('article', { name: chatTexts.speakerCoach }).nth(1)).toBeVisible();
   await expect.poll(() => sockets.map((url) => new URL(url).pathname)).toEqual(['/trpc']);
 });
+
+test('a WebSocket client that could not be loaded is tried again, and the reply arrives', async ({ page }) => {
+  const tries: string[] = [];
+  await page.route(/\/assets\/trpcSocket-[^/]+\.js$/, (route) => {
+    tries.push(route.request().url());
+    return tries.length === 1 ? route.abort('internetdisconnected') : route.continue();
+  });
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  await page.goto('/app');
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await input.fill('Help me plan my week');
+  await input.press('Enter');
+  await expect(page.getByRole('article', { name: chatTexts.speakerCoach }).nth(1)).toBeVisible();
+  await expect.poll(() => tries.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+});

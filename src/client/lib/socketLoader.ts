@@ -5,10 +5,15 @@
 type TrpcSocket = typeof import('./trpcSocket');
 let socket: Promise<TrpcSocket> | undefined;
 
-export const loadSocket = (): Promise<TrpcSocket> => (socket ??= import('./trpcSocket'));
+export const loadSocket = (): Promise<TrpcSocket> =>
+  (socket ??= import('./trpcSocket').catch((error: unknown) => {
+    // Not loaded (offline, a deploy replaced the chunk): the next subscription tries again.
+    socket = undefined;
+    throw error;
+  }));
 
 /** Loads the WebSocket client ahead of the first subscription (it opens no socket). */
 export const preloadSocket = (): void => void loadSocket().catch(() => undefined);
 
 /** The WebSocket client, when a subscription (or a preload) has loaded it. */
-export const loadedSocket = async () => (socket ? (await socket).wsClient : undefined);
+export const loadedSocket = async () => (socket ? await socket.then((loaded) => loaded.wsClient, () => undefined) : undefined);

@@ -1,4 +1,4 @@
-import { createTRPCClient, httpBatchLink, splitLink, TRPCClientError, type OperationLink, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, splitLink, type OperationLink, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/root';
@@ -18,18 +18,26 @@ const socketLink: TRPCLink<AppRouter> = (runtime) => {
   return ({ op, next }) =>
     observable((observer) => {
       let subscription: { unsubscribe(): void } | undefined;
+      let retry: ReturnType<typeof setTimeout> | undefined;
       let cancelled = false;
-      loadSocket().then(
-        (loaded) => {
-          if (cancelled) return;
-          link ??= loaded.socketLink(runtime);
-          subscription = link({ op, next }).subscribe(observer);
-        },
-        // The chunk could not be loaded (offline): the subscription fails as a dropped socket would.
-        (error: Error) => observer.error(TRPCClientError.from(error)),
-      );
+      // Like a socket that cannot connect, a client that cannot be loaded (offline) is tried again,
+      // less and less often: the subscription waits rather than fails.
+      const start = (attempt: number) => {
+        loadSocket().then(
+          (loaded) => {
+            if (cancelled) return;
+            link ??= loaded.socketLink(runtime);
+            subscription = link({ op, next }).subscribe(observer);
+          },
+          () => {
+            if (!cancelled) retry = setTimeout(() => start(attempt + 1), Math.min(30_000, 1_000 * 2 ** attempt));
+          },
+        );
+      };
+      start(0);
       return () => {
         cancelled = true;
+        clearTimeout(retry);
         subscription?.unsubscribe();
       };
     });
