@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Kbd.css';
 import { Alert, Group, Kbd, Loader, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
