@@ -1,7 +1,6 @@
 import pg from 'pg';
-import { rateLimitTable } from '../features/limits/rateLimits.js';
 import { startEmbeddedDatabase, type DatabaseTarget } from './embedded.js';
-import { openDatabase } from './orm.js';
+import { openDatabase, rateLimitTable } from './orm.js';
 import type { PgliteTransaction, PgliteWorkerClient } from './pgliteClient.js';
 
 // `npm run db:move`: everything in one database copied into another, empty one of the same schema

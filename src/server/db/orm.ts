@@ -14,6 +14,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const migrationsPath = path.join(here, 'migrations');
 export { databaseTarget, initialDataFile, type DatabaseTarget } from './embedded.js';
 
+/**
+ * rate-limiter-flexible's counter table on PostgreSQL (features/limits/rateLimits.ts): made and
+ * owned by the library, not by the migrations, so the schema tools and a database move leave it.
+ */
+export const rateLimitTable = 'rate_limit';
+
 // One options factory for both drivers: PGlite (embedded, default) and PostgreSQL. The server
 // passes `pglite`, the embedded database running in its worker thread (pgliteClient.ts); without
 // it (the MikroORM CLI) the driver opens PGlite on the calling thread. The client is handed over as
@@ -32,7 +38,7 @@ export function ormOptions(target: DatabaseTarget, pglite?: PgliteWorkerClient):
       silent: true,
     },
     // rate-limiter-flexible creates and owns its counter table on PostgreSQL.
-    schemaGenerator: { skipTables: ['rate_limit'] },
+    schemaGenerator: { skipTables: [rateLimitTable] },
     // Each request and each subscription event forks its own EntityManager explicitly.
     allowGlobalContext: false,
     debug: false,

@@ -44,7 +44,7 @@ export function Stamp(props: { iso: string }) {
   );
 }
 
-export function CoachAvatar() {
+function CoachAvatar() {
   return (
     <Avatar color="indigo" radius="xl" size={32} aria-hidden>
       <IconSparkles size={18} />

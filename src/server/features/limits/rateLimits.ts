@@ -8,13 +8,12 @@ import {
 } from 'rate-limiter-flexible';
 import { authTexts, chatTexts, coachTexts, limitTexts, phoneTexts, phoneVerificationTexts, voiceTexts } from '../../../shared/texts/index.js';
 import type { Config } from '../../config.js';
-import type { DatabaseTarget } from '../../db/orm.js';
+import { rateLimitTable, type DatabaseTarget } from '../../db/orm.js';
 
 // Every limit consumes a point before it decides (rate-limiter-flexible's consume is one atomic
 // step), so requests in flight together, or batched into one call, count one by one. On
 // PostgreSQL the counters live in the database (the library's own table, rate_limit), shared by
 // every instance; on the embedded database, which has one server, they live in memory.
-export const rateLimitTable = 'rate_limit';
 
 /** A refused request: 429, with the seconds to wait for the Retry-After header. */
 export class RateLimitError extends TRPCError {

@@ -20,7 +20,7 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
   const budget = await takeTurnBudget(ctx.deps, { kind: 'user', user: ctx.user, clientIp: ctx.clientIp });
   // No transcript event here: the speech allowance of its reply comes with `done`, which is when a
   // client that sends text turns (an API client) speaks the reply.
-  return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal, undefined, undefined, true) };
+  return { events: turnEvents(ctx, chat, input.text, input.provisional, budget, signal, { allowanceWithDone: true }) };
 }
 
 /**
@@ -52,7 +52,7 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
       return { events: silentTurn(chat?.id ?? null) };
     }
     const budget = await takeTurnBudget(ctx.deps, speaker);
-    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, await prepared, { type: 'transcript', text, allowance: speechAllowanceFor(ctx) }) };
+    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speechAllowanceFor(ctx) } }) };
   } catch (error) {
     // The preparation is settled before the error goes on: nothing runs on after the request.
     await prepared.catch(() => {});
@@ -73,9 +73,12 @@ async function* turnEvents(
   provisional: boolean,
   budget: Awaited<ReturnType<typeof takeTurnBudget>>,
   signal?: AbortSignal,
-  prepared?: PreparedTurn,
-  first?: VoiceTurnEvent,
-  allowanceWithDone = false,
+  /**
+   * prepared: the turn's history and facts, loaded while the audio was transcribed; first: an
+   * event before the reply's (the transcript); allowanceWithDone: `done` carries the reply's speech
+   * allowance (a text turn, which has no transcript event to carry it).
+   */
+  { prepared, first, allowanceWithDone = false }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean } = {},
 ): AsyncGenerator<VoiceTurnEvent> {
   const allowance = () => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx) } : {});
   const controller = new AbortController();
