@@ -4,6 +4,7 @@ import { enforceDataRetention } from '../../src/server/features/privacy/dataRete
 import { buildCoachContext } from '../../src/server/features/coach/coachContext.js';
 import { loadCoachMemories } from '../../src/server/features/coach/memoryContext.js';
 import { extractByRules, explicitRemember, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
+import { backfillSearchVectors } from '../../src/server/features/search/messageSearchIndex.js';
 import { memoryTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
 import { signUp } from '../helpers/clients.js';
@@ -253,6 +254,45 @@ describe('search across chats', () => {
     expect((await alice.http.get(`/api/search?q=${'x'.repeat(201)}`)).status).toBe(400);
     expect((await alice.http.get('/api/search')).status).toBe(400);
     expect((await alice.http.get('/api/search?q=%22%20or%20(')).status).toBe(200);
+  });
+});
+
+describe('search vectors', () => {
+  it('keeps each message’s lexemes by trigger (none while a reply is written), ranks old messages without them, and fills them in', async () => {
+    const alice = await newUser();
+    const chat = await newChat(alice.http);
+    const { messages } = await say(server, alice.http, chat.id, 'The roadmap review with the roadmap owners');
+    const connection = server.deps.orm.em.fork().getConnection();
+    const vectors = async () =>
+      (await connection.execute<Array<{ id: number; status: string; search_vector: string | null }>>(
+        'select "id", "status", "search_vector"::text from "message" where "chat_id" = ? order by "id"',
+        [chat.id],
+      ));
+    expect((await vectors()).every((m) => m.search_vector !== null)).toBe(true);
+    expect((await vectors())[0]!.search_vector).toContain("'roadmap':2,6");
+
+    // A reply being written has none; it gets one when it ends, from whatever path ends it.
+    const [streaming] = await connection.execute<Array<{ id: number }>>(
+      `insert into "message" ("chat_id", "role", "content", "status", "created_at", "updated_at") values (?, 'assistant', 'half a roadmap', 'streaming', now(), now()) returning "id"`,
+      [chat.id],
+    );
+    expect((await vectors()).find((m) => m.id === streaming!.id)!.search_vector).toBeNull();
+    await connection.execute(`update "message" set "content" = 'half a roadmap, and the rest', "status" = 'complete' where "id" = ?`, [streaming!.id]);
+    expect((await vectors()).find((m) => m.id === streaming!.id)!.search_vector).toContain("'rest'");
+
+    // Messages from before the column: search ranks them by their text, the same order, until the
+    // backfill has filled them in.
+    const before = (await alice.http.get('/api/search?q=roadmap')).json.results as Array<{ messageId: number }>;
+    expect(before.map((r) => r.messageId)).toContain(messages[0]!.id);
+    expect(before.length).toBeGreaterThanOrEqual(2);
+    await connection.execute('update "message" set "search_vector" = null where "chat_id" = ?', [chat.id]);
+    const during = (await alice.http.get('/api/search?q=roadmap')).json.results as Array<{ messageId: number }>;
+    expect(during.map((r) => r.messageId)).toEqual(before.map((r) => r.messageId));
+    const filled = await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows);
+    expect(filled).toBeGreaterThanOrEqual(3);
+    expect((await vectors()).every((m) => m.search_vector !== null)).toBe(true);
+    expect(await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows)).toBe(0);
+    expect(((await alice.http.get('/api/search?q=roadmap')).json.results as Array<{ messageId: number }>).map((r) => r.messageId)).toEqual(before.map((r) => r.messageId));
   });
 });
 

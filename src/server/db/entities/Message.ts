@@ -27,6 +27,10 @@ export const MessageSchema = defineEntity({
     // Last written, by the database's clock: a reply under way is written at least every
     // checkpoint, so one not written for a while is orphaned (features/chats/orphanedReplies.ts).
     updatedAt: p.datetime().defaultRaw('current_timestamp'),
+    // The text's lexemes for search's ranking, written only by the database's trigger (see
+    // Migration20261126170000_message_search_vector.ts); mapped so the schema tools know the
+    // column, never selected or written by the app.
+    searchVector: p.string().columnType('tsvector').nullable().lazy().hidden(),
   },
 });
 

@@ -11,22 +11,50 @@ import type { DatabaseTarget } from '../../db/orm.js';
 // advisory lock); a build cut short (a stop, a crash) leaves an invalid index, which the next
 // start drops and builds again. The embedded database serves one process and is small: there it
 // is built at start.
+//
+// The same background step fills in "search_vector" (the lexemes search ranks by, kept by a
+// trigger since Migration20261126170000_message_search_vector) for messages written before that
+// column existed: a thousand rows a statement, so no statement holds many rows locked or runs
+// long, until none is left. Search parses those messages' text until then, as it did before.
 
 export const messageSearchIndexName = 'message_content_fts_idx';
 const createSql = (concurrently: boolean) =>
   `create index ${concurrently ? 'concurrently ' : ''}if not exists "${messageSearchIndexName}" on "message" using gin (to_tsvector('english', "content"))`;
 const buildLockKey = 72_704_240;
+const backfillBatch = 1000;
+// The column is written directly, so the trigger (on content and status) does not fire; a reply
+// still being written is left to the trigger, which fills it in when the reply ends.
+const backfillSql = `update "message" set "search_vector" = to_tsvector('english', "content")
+  where "id" in (select "id" from "message" where "search_vector" is null and "status" <> 'streaming' limit ${backfillBatch})`;
+
+/** Fills in the search vectors of messages that have none, a batch at a time; answers how many. */
+export async function backfillSearchVectors(run: (sql: string) => Promise<number>, stopped: () => boolean = () => false): Promise<number> {
+  let total = 0;
+  for (;;) {
+    if (stopped()) return total;
+    const updated = await run(backfillSql);
+    total += updated;
+    if (updated < backfillBatch) return total;
+  }
+}
 
 export type MessageSearchIndexBuild = { done: Promise<void>; stop: () => Promise<void> };
 
 export function buildMessageSearchIndex(target: DatabaseTarget, orm: MikroORM, log: Logger): MessageSearchIndexBuild {
   if (target.kind === 'pglite') {
-    const done = orm.em
-      .fork()
-      .getConnection()
-      .execute(createSql(false))
-      .then(() => undefined, (error: unknown) => log.error({ err: error }, 'could not build the message search index'));
-    return { done, stop: () => done };
+    const connection = orm.em.fork().getConnection();
+    let stopping = false;
+    const done = (async () => {
+      await connection.execute(createSql(false));
+      await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows, () => stopping);
+    })().catch((error: unknown) => log.error({ err: error }, 'could not build the message search index'));
+    return {
+      done,
+      stop: async () => {
+        stopping = true;
+        await done;
+      },
+    };
   }
   const client = new pg.Client({ connectionString: target.url, application_name: 'ai-coach-search-index' });
   let stopping = false;
@@ -40,6 +68,7 @@ export function buildMessageSearchIndex(target: DatabaseTarget, orm: MikroORM, l
     );
     if (invalid.rowCount) await client.query(`drop index concurrently if exists "${messageSearchIndexName}"`);
     await client.query(createSql(true));
+    await backfillSearchVectors(async (sql) => (await client.query(sql)).rowCount ?? 0, () => stopping);
   })()
     .catch((error: unknown) => {
       if (!stopping) log.error({ err: error }, 'could not build the message search index; search works without it, only slower');

@@ -18,17 +18,18 @@ export const messageSearchVector = `to_tsvector('english', m."content")`;
 // marks without ever rendering the user's text as HTML.
 const escapedContent = `replace(replace(replace(m."content", '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
 
-// Ranking reads each match's text again (ts_rank_cd over to_tsvector): it is done for the most
-// recent matches only, so a common word over a long history costs the same as a rare one. Each
-// costs about 40 µs on PGlite (a 60-word reply): 200 keep the PGlite search's p95 near 33 ms in
-// the memory bench, where 300 put single runs over the 50 ms budget.
+// Ranking reads each match's stored vector ("search_vector", kept by a trigger: see
+// Migration20261126170000_message_search_vector.ts); a message written before that column existed
+// and not yet filled in by the background backfill (messageSearchIndex.ts) is parsed again, as all
+// were before (about 60 µs each on PGlite, 12 ms of a 22 ms search). It is done for the most recent
+// matches only, so a common word over a long history costs the same as a rare one.
 const rankedMatches = 200;
 
 export async function searchMessages(em: EntityManager, userId: number, q: string): Promise<SearchResult[]> {
   const rows: Array<{ chat_id: number; title: string; id: number; snippet: string; created_at: Date | string }> = await em.getConnection().execute(
     `with query as (select websearch_to_tsquery('english', ?) as q),
      matches as (
-       select m."id", m."chat_id", m."created_at", m."content"
+       select m."id", m."chat_id", m."created_at", m."content", m."search_vector"
        from "message" m, query
        where m."chat_id" = any(array(select c."id" from "chat" c where c."owner_id" = ?))
          and m."role" in ('user', 'assistant') and m."status" <> 'streaming'
@@ -37,7 +38,8 @@ export async function searchMessages(em: EntityManager, userId: number, q: strin
        limit ${rankedMatches}
      ),
      hits as (
-       select m.*, ts_rank_cd(${messageSearchVector}, query.q) as rank
+       select m."id", m."chat_id", m."created_at", m."content",
+         ts_rank_cd(coalesce(m."search_vector", ${messageSearchVector}), query.q) as rank
        from matches m, query
        order by rank desc, m."id" desc
        limit ${searchLimits.maxResults}
