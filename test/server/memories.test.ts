@@ -264,10 +264,10 @@ describe('search vectors', () => {
     const { messages } = await say(server, alice.http, chat.id, 'The roadmap review with the roadmap owners');
     const connection = server.deps.orm.em.fork().getConnection();
     const vectors = async () =>
-      (await connection.execute<Array<{ id: number; status: string; search_vector: string | null }>>(
+      (await connection.execute(
         'select "id", "status", "search_vector"::text from "message" where "chat_id" = ? order by "id"',
         [chat.id],
-      ));
+      )) as Array<{ id: number; status: string; search_vector: string | null }>;
     expect((await vectors()).every((m) => m.search_vector !== null)).toBe(true);
     expect((await vectors())[0]!.search_vector).toContain("'roadmap':2,6");
 
