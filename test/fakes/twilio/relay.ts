@@ -46,9 +46,11 @@ export function connectRelay(options: { targetUrl: string; signedUrl: string; au
       const check = () => {
         if (ready()) {
           waiters.delete(check);
+          ws.off('close', check);
           resolve();
         } else if (ws.readyState === WebSocket.CLOSED) {
           waiters.delete(check);
+          ws.off('close', check);
           reject(new Error('The relay socket closed'));
         }
       };
