@@ -1,0 +1,134 @@
+// The floor of issue 26's first-visit budget for /app (150 KB of gzipped JavaScript): how much
+// the fixed stack alone costs before the app draws anything of its own.
+//
+// Builds, with the project's Vite and Rolldown in production mode, four throwaway apps, each the
+// previous one plus one layer of the stack the handbook fixes, each using only what any /app first
+// view must use of that layer:
+//   1. React 19 + React DOM (hydrateRoot of one element);
+//   2. + TanStack Router (a root route and one child, RouterProvider, a Link);
+//   3. + TanStack Query and the tRPC client (QueryClientProvider, httpBatchLink, one useQuery
+//      through @trpc/tanstack-react-query's options proxy);
+//   4. + Mantine (MantineProvider, AppShell with header and navbar, NavLink, Textarea,
+//      ActionIcon, Button, Modal: the chat shell, its composer and the first visit's dialog).
+// Then prints each build's JavaScript gzipped (node:zlib, default level, as bench/client-bundle.ts
+// counts) and what remains of the 150 KB for the app itself. A diagnostic, not a budget check.
+//
+// Run: npm run bench:stack-floor (npx tsx bench/stack-floor.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import react from '@vitejs/plugin-react';
+import { build, loadConfigFromFile, type Plugin, type PluginOption } from 'vite';
+
+const KB = 1024;
+const budgetKb = 150;
+const repo = path.resolve(import.meta.dirname, '..');
+
+const layers: Array<{ name: string; imports: string; app: string }> = [
+  {
+    name: 'React + React DOM',
+    imports: ``,
+    app: `<main>Coach</main>`,
+  },
+  {
+    name: '+ TanStack Router',
+    imports: `import { createRootRoute, createRoute, createRouter, Link, Outlet, RouterProvider } from '@tanstack/react-router';
+const rootRoute = createRootRoute({ component: () => <div><Link to="/app">Chat</Link><Outlet /></div> });
+const appRoute = createRoute({ getParentRoute: () => rootRoute, path: '/app', component: () => <Page /> });
+const router = createRouter({ routeTree: rootRoute.addChildren([appRoute]) });
+function Page() { return <main>Coach</main>; }`,
+    app: `<RouterProvider router={router} />`,
+  },
+  {
+    name: '+ TanStack Query + tRPC client',
+    imports: `import { createRootRoute, createRoute, createRouter, Link, Outlet, RouterProvider } from '@tanstack/react-router';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+const queryClient = new QueryClient();
+const trpc = createTRPCOptionsProxy<any>({ client: createTRPCClient<any>({ links: [httpBatchLink({ url: '/trpc' })] }), queryClient });
+const rootRoute = createRootRoute({ component: () => <div><Link to="/app">Chat</Link><Outlet /></div> });
+const appRoute = createRoute({ getParentRoute: () => rootRoute, path: '/app', component: () => <Page /> });
+const router = createRouter({ routeTree: rootRoute.addChildren([appRoute]) });
+function Page() { const chats = useQuery(trpc.chats.list.queryOptions()); return <main>{String(chats.data ?? '')}</main>; }`,
+    app: `<QueryClientProvider client={queryClient}><RouterProvider router={router} /></QueryClientProvider>`,
+  },
+  {
+    name: '+ Mantine (the chat shell, composer, first-visit dialog)',
+    imports: `import { createRootRoute, createRoute, createRouter, Link, Outlet, RouterProvider } from '@tanstack/react-router';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { ActionIcon, AppShell, Button, MantineProvider, Modal, NavLink, Textarea } from '@mantine/core';
+import { useState } from 'react';
+const queryClient = new QueryClient();
+const trpc = createTRPCOptionsProxy<any>({ client: createTRPCClient<any>({ links: [httpBatchLink({ url: '/trpc' })] }), queryClient });
+const rootRoute = createRootRoute({ component: () => (
+  <AppShell header={{ height: 56 }} navbar={{ width: 280, breakpoint: 'sm' }}>
+    <AppShell.Header>Coach</AppShell.Header>
+    <AppShell.Navbar><NavLink component={Link} to="/app" label="Chat" /></AppShell.Navbar>
+    <AppShell.Main><Outlet /></AppShell.Main>
+  </AppShell>
+) });
+const appRoute = createRoute({ getParentRoute: () => rootRoute, path: '/app', component: () => <Page /> });
+const router = createRouter({ routeTree: rootRoute.addChildren([appRoute]) });
+function Page() {
+  const chats = useQuery(trpc.chats.list.queryOptions());
+  const [open, setOpen] = useState(true);
+  return (
+    <main>
+      {String(chats.data ?? '')}
+      <Textarea autosize placeholder="Message" />
+      <ActionIcon aria-label="Send">→</ActionIcon>
+      <Modal opened={open} onClose={() => setOpen(false)} title="Welcome"><Button onClick={() => setOpen(false)}>Start</Button></Modal>
+    </main>
+  );
+}`,
+    app: `<MantineProvider><QueryClientProvider client={queryClient}><RouterProvider router={router} /></QueryClientProvider></MantineProvider>`,
+  },
+];
+
+// Inside the project, so the throwaway apps resolve the stack from its node_modules.
+// The project's own trims of the stack (vite.config.ts): Mantine's ScrollArea without Floating UI,
+// Mantine's useId without its effect, @trpc/client free of side effects. The floor is measured
+// with them, as the app is built.
+const projectConfig = await loadConfigFromFile({ command: 'build', mode: 'production', isSsrBuild: false }, path.join(repo, 'vite.config.ts'), repo, 'error');
+const trims = ['scroll-area-without-floating-ui', 'mantine-use-id-without-effect'];
+const projectPlugins = (projectConfig?.config.plugins ?? []).flat(Number.POSITIVE_INFINITY as 1) as PluginOption[];
+const trimPlugins = projectPlugins.filter((plugin): plugin is Plugin => !!plugin && typeof plugin === 'object' && 'name' in plugin && trims.includes(plugin.name));
+if (trimPlugins.length !== trims.length) throw new Error(`vite.config.ts no longer has the plugins ${trims.join(', ')}`);
+const treeshake = projectConfig?.config.build?.rolldownOptions?.treeshake;
+
+const work = fs.mkdtempSync(path.join(repo, 'node_modules/.cache/ai-coach-stack-floor-'));
+const results: Array<{ name: string; gzip: number; files: number }> = [];
+try {
+  for (const [i, layer] of layers.entries()) {
+    const root = path.join(work, `layer${i + 1}`);
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>');
+    fs.writeFileSync(
+      path.join(root, 'main.tsx'),
+      `import { hydrateRoot } from 'react-dom/client';\n${layer.imports}\nhydrateRoot(document.getElementById('root')!, ${layer.app});\n`,
+    );
+    const outDir = path.join(root, 'dist');
+    await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      cacheDir: path.join(root, '.vite'),
+      plugins: [react(), ...trimPlugins],
+      build: { outDir, emptyOutDir: true, modulePreload: false, sourcemap: false, rolldownOptions: { input: path.join(root, 'index.html'), treeshake } },
+    });
+    const files = fs.readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.js'));
+    const gzip = files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(outDir, 'assets', f))).length, 0);
+    results.push({ name: layer.name, gzip, files: files.length });
+  }
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
+let previous = 0;
+for (const r of results) {
+  console.log(`${r.name.padEnd(58)} ${(r.gzip / KB).toFixed(1).padStart(6)} KB gzipped (${r.files} file${r.files === 1 ? '' : 's'}; this layer ${((r.gzip - previous) / KB).toFixed(1)} KB)`);
+  previous = r.gzip;
+}
+console.log(`left of /app's ${budgetKb} KB for the app's own code (shell, chat page, sidebar, dialog, texts): ${((budgetKb * KB - previous) / KB).toFixed(1)} KB`);
