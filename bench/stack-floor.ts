@@ -9,15 +9,24 @@
 //   3. + TanStack Query and the tRPC client (QueryClientProvider, httpBatchLink, one useQuery
 //      through @trpc/tanstack-react-query's options proxy);
 //   4. + Mantine (MantineProvider, AppShell with header and navbar, NavLink, Textarea,
-//      ActionIcon, Button, Modal: the chat shell, its composer and the first visit's dialog).
+//      ActionIcon, Button, Modal: the chat shell, its composer and the first visit's dialog), and
+//      all of Mantine's core stylesheet (CSS, not counted in the JavaScript).
 // Then prints each build's JavaScript gzipped (node:zlib, default level, as bench/client-bundle.ts
 // counts) and what remains of the 150 KB for the app itself. A diagnostic, not a budget check.
 //
+// With BENCH_LIGHTHOUSE_RUNS=N (say 5), the last app (the whole stack) is then served from a plain
+// node:http server (gzipped, as the app's server sends it) and measured N times by Lighthouse's
+// mobile preset, as bench/lighthouse.ts measures /app: its main-thread work is the stack's own
+// share of issue 26's 2.0 s.
+//
 // Run: npm run bench:stack-floor (npx tsx bench/stack-floor.ts).
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
 import { build, loadConfigFromFile, type Plugin, type PluginOption } from 'vite';
 
 const KB = 1024;
@@ -60,6 +69,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { ActionIcon, AppShell, Button, MantineProvider, Modal, NavLink, Textarea } from '@mantine/core';
+import '@mantine/core/styles.css';
 import { useState } from 'react';
 const queryClient = new QueryClient();
 const trpc = createTRPCOptionsProxy<any>({ client: createTRPCClient<any>({ links: [httpBatchLink({ url: '/trpc' })] }), queryClient });
@@ -101,6 +111,8 @@ const treeshake = projectConfig?.config.build?.rolldownOptions?.treeshake;
 
 const work = fs.mkdtempSync(path.join(repo, 'node_modules/.cache/ai-coach-stack-floor-'));
 const results: Array<{ name: string; gzip: number; files: number }> = [];
+const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 0);
+const mainThread: number[] = [];
 try {
   for (const [i, layer] of layers.entries()) {
     const root = path.join(work, `layer${i + 1}`);
@@ -122,6 +134,7 @@ try {
     const files = fs.readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.js'));
     const gzip = files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(outDir, 'assets', f))).length, 0);
     results.push({ name: layer.name, gzip, files: files.length });
+    if (i === layers.length - 1 && lighthouseRuns > 0) mainThread.push(...(await measureMainThread(outDir, lighthouseRuns)));
   }
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
@@ -132,3 +145,46 @@ for (const r of results) {
   previous = r.gzip;
 }
 console.log(`left of /app's ${budgetKb} KB for the app's own code (shell, chat page, sidebar, dialog, texts): ${((budgetKb * KB - previous) / KB).toFixed(1)} KB`);
+if (mainThread.length > 0) {
+  const sorted = [...mainThread].sort((a, b) => a - b);
+  console.log(
+    `the whole stack's first visit, Lighthouse mobile main-thread work: ${mainThread.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; ` +
+      `median ${(sorted[Math.floor(sorted.length / 2)]! / 1000).toFixed(2)} s (issue 26's budget for /app: 2.0 s)`,
+  );
+}
+
+async function measureMainThread(dir: string, runs: number): Promise<number[]> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const file = url.pathname.startsWith('/assets/') ? path.join(dir, path.normalize(url.pathname)) : path.join(dir, 'index.html');
+    if (!file.startsWith(dir) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html';
+    res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip', 'cache-control': 'no-cache' }).end(gzipSync(fs.readFileSync(file)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const times: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const chrome = await chromeLauncher.launch({
+        chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+        logLevel: 'silent',
+      });
+      try {
+        const result = await lighthouse(`http://127.0.0.1:${port}/app`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+        const value = result?.lhr.audits['mainthread-work-breakdown']?.numericValue;
+        if (typeof value !== 'number') throw new Error('Lighthouse reported no main-thread work');
+        times.push(value);
+      } finally {
+        chrome.kill();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  return times;
+}
