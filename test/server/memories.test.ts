@@ -288,10 +288,11 @@ describe('search vectors', () => {
     await connection.execute('update "message" set "search_vector" = null where "chat_id" = ?', [chat.id]);
     const during = (await alice.http.get('/api/search?q=roadmap')).json.results as Array<{ messageId: number }>;
     expect(during.map((r) => r.messageId)).toEqual(before.map((r) => r.messageId));
-    const filled = await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows);
+    const backfill = () => backfillSearchVectors(async (sql) => (await connection.execute(sql)) as Array<{ last: number | null; updated: number }>);
+    const filled = await backfill();
     expect(filled).toBeGreaterThanOrEqual(3);
     expect((await vectors()).every((m) => m.search_vector !== null)).toBe(true);
-    expect(await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows)).toBe(0);
+    expect(await backfill()).toBe(0);
     expect(((await alice.http.get('/api/search?q=roadmap')).json.results as Array<{ messageId: number }>).map((r) => r.messageId)).toEqual(before.map((r) => r.messageId));
   });
 });

@@ -14,28 +14,35 @@ import type { DatabaseTarget } from '../../db/orm.js';
 //
 // The same background step fills in "search_vector" (the lexemes search ranks by, kept by a
 // trigger since Migration20261126170000_message_search_vector) for messages written before that
-// column existed: a thousand rows a statement, so no statement holds many rows locked or runs
-// long, until none is left. Search parses those messages' text until then, as it did before.
+// column existed: 500 rows a statement in id order, so no statement holds many rows locked or
+// runs long, until the end of the table. Search parses those messages' text until then, as it did before.
 
 export const messageSearchIndexName = 'message_content_fts_idx';
 const createSql = (concurrently: boolean) =>
   `create index ${concurrently ? 'concurrently ' : ''}if not exists "${messageSearchIndexName}" on "message" using gin (to_tsvector('english', "content"))`;
 const buildLockKey = 72_704_240;
-const backfillBatch = 1000;
-// The column is written directly, so the trigger (on content and status) does not fire; a reply
-// still being written is left to the trigger, which fills it in when the reply ends.
-const backfillSql = `update "message" set "search_vector" = to_tsvector('english', "content")
-  where "id" in (select "id" from "message" where "search_vector" is null and "status" <> 'streaming' limit ${backfillBatch})`;
+const backfillBatch = 500;
+type BackfillStep = { last: number | string | null; updated: number | string };
+// Walks the table in id order (the primary key), so each step reads only its own 500 rows however
+// many were filled before it. The column is written directly, so the trigger (on content and
+// status) does not fire; a reply still being written is left to the trigger, which fills it in
+// when the reply ends.
+const backfillSql = (after: number) => `with batch as (select "id" from "message" where "id" > ${Math.trunc(after)} order by "id" limit ${backfillBatch}),
+  updated as (update "message" m set "search_vector" = to_tsvector('english', m."content") from batch
+    where m."id" = batch."id" and m."search_vector" is null and m."status" <> 'streaming' returning m."id")
+  select (select max("id") from batch) as "last", (select count(*) from updated) as "updated"`;
 
 /** Fills in the search vectors of messages that have none, a batch at a time; answers how many. */
-export async function backfillSearchVectors(run: (sql: string) => Promise<number>, stopped: () => boolean = () => false): Promise<number> {
+export async function backfillSearchVectors(query: (sql: string) => Promise<BackfillStep[]>, stopped: () => boolean = () => false): Promise<number> {
   let total = 0;
-  for (;;) {
-    if (stopped()) return total;
-    const updated = await run(backfillSql);
-    total += updated;
-    if (updated < backfillBatch) return total;
+  let after = 0;
+  while (!stopped()) {
+    const [step] = await query(backfillSql(after));
+    if (step?.last === null || step?.last === undefined) break;
+    after = Number(step.last);
+    total += Number(step.updated);
   }
+  return total;
 }
 
 export type MessageSearchIndexBuild = { done: Promise<void>; stop: () => Promise<void> };
@@ -46,7 +53,7 @@ export function buildMessageSearchIndex(target: DatabaseTarget, orm: MikroORM, l
     let stopping = false;
     const done = (async () => {
       await connection.execute(createSql(false));
-      await backfillSearchVectors(async (sql) => (await connection.execute<{ affectedRows: number }>(sql, [], 'run')).affectedRows, () => stopping);
+      await backfillSearchVectors((sql) => connection.execute<BackfillStep[]>(sql), () => stopping);
     })().catch((error: unknown) => log.error({ err: error }, 'could not build the message search index'));
     return {
       done,
@@ -68,7 +75,7 @@ export function buildMessageSearchIndex(target: DatabaseTarget, orm: MikroORM, l
     );
     if (invalid.rowCount) await client.query(`drop index concurrently if exists "${messageSearchIndexName}"`);
     await client.query(createSql(true));
-    await backfillSearchVectors(async (sql) => (await client.query(sql)).rowCount ?? 0, () => stopping);
+    await backfillSearchVectors(async (sql) => (await client.query<BackfillStep>(sql)).rows, () => stopping);
   })()
     .catch((error: unknown) => {
       if (!stopping) log.error({ err: error }, 'could not build the message search index; search works without it, only slower');
