@@ -10,12 +10,16 @@
 // - the main thread's top-level tasks: how many, their time, and the time over 50 ms (blocking);
 // - the tasks by kind (the first traced event inside each: a script's response data, React's
 //   MessageChannel slices, timers, microtask checkpoints...), by count and time;
-// - the traced events by self time (time not inside another traced event).
+// - the traced events by self time (time not inside another traced event);
+// - with BENCH_CPU_PROFILE=1, also V8's sampled CPU profile over the same visit: self time by
+//   script (the built chunk's name without its hash) and by function, where "(program)" is the
+//   browser's own work outside JavaScript (parsing, style, layout, loading, task overhead).
 // Times are of the slowed CPU, like Lighthouse's. Medians over the runs.
 //
 //   npm run build && npx tsx bench/main-thread.ts                 # /app, 3 runs
 //   BENCH_PAGE=/ BENCH_RUNS=5 npx tsx bench/main-thread.ts
 //   BENCH_ONBOARDING_SEEN=1 npx tsx bench/main-thread.ts          # /app without the first visit's dialog
+//   BENCH_CPU_PROFILE=1 npx tsx bench/main-thread.ts              # and where JavaScript's time goes
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,10 +33,14 @@ const root = path.resolve(import.meta.dirname, '..');
 const page = process.env.BENCH_PAGE ?? '/app';
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const onboardingSeen = process.env.BENCH_ONBOARDING_SEEN === '1';
+const cpuProfile = process.env.BENCH_CPU_PROFILE === '1';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } };
 type Slice = TraceEvent & { dur: number; inner: number };
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } };
+const jsByScript = new Map<string, number>();
+const jsByFunction = new Map<string, number>();
 
 if (!fs.existsSync(path.join(root, 'dist/server/main.js'))) {
   console.error('Build first: npm run build');
@@ -67,6 +75,11 @@ try {
     const events: TraceEvent[] = [];
     cdp.on('Tracing.dataCollected', (message) => void events.push(...(message.value as unknown as TraceEvent[])));
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    if (cpuProfile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    }
     await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink,loading,toplevel', transferMode: 'ReportEvents' });
     await tab.goto(`${base}${page}`);
     if (page === '/app' && !onboardingSeen) await tab.getByRole('dialog', { name: onboardingTexts.title }).waitFor({ timeout: 60_000 });
@@ -76,6 +89,10 @@ try {
     await tab.waitForLoadState('networkidle');
     await cdp.send('Tracing.end');
     await complete;
+    if (cpuProfile) {
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+      addSamples(profile);
+    }
     await context.close();
     const result = analyse(events);
     perRun.push(result);
@@ -98,6 +115,27 @@ const counts = new Map(medianOf((run) => run.kinds, (kind) => kind.n));
 for (const [name, ms] of medianOf((run) => run.kinds, (kind) => kind.ms).slice(0, 12)) console.log(`  ${ms.toFixed(0).padStart(6)} ms ${String(counts.get(name) ?? 0).padStart(5)} tasks  ${name}`);
 console.log('\nevents by self time (median ms):');
 for (const [name, ms] of medianOf((run) => run.self, (ms) => ms).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+
+if (cpuProfile) {
+  const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log('\nJavaScript profile, self time by script (mean ms a visit):');
+  for (const [name, ms] of top(jsByScript, 20)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  console.log('\nJavaScript profile, self time by function (mean ms a visit; names are minified):');
+  for (const [name, ms] of top(jsByFunction, 25)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+}
+
+/** Adds one visit's sampled CPU profile to the per-script and per-function self times. */
+function addSamples(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)!.callFrame;
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000 / runs;
+    const script = frame.url ? frame.url.replace(/^.*\/assets\//, '').replace(/-[\w-]{8}\.js$/, '') : frame.functionName;
+    jsByScript.set(script, (jsByScript.get(script) ?? 0) + ms);
+    const fn = `${frame.functionName || '(anonymous)'} in ${script}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`;
+    jsByFunction.set(fn, (jsByFunction.get(fn) ?? 0) + ms);
+  });
+}
 
 /** The renderer's main thread: its top-level tasks, their kinds, and each event's self time. */
 function analyse(events: TraceEvent[]) {
