@@ -14,7 +14,7 @@ import { databaseTarget, type EmbeddedDatabase } from './db/embedded.js';
 import { openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
-import { startGuestCleanupJob } from './features/auth/guestAccount.js';
+import { endDemoGuestSessions, startGuestCleanupJob } from './features/auth/guestAccount.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
 import { createRateLimits, type RateLimits } from './features/limits/rateLimits.js';
 import { resolveSessionPassword } from './features/auth/session.js';
@@ -179,6 +179,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
     if (notificationsEnabled(deps)) {
       calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
+    }
+    // Demo mode off: demo visitors' guest sessions end before anything is served (guestAccount.ts).
+    if (!config.demoMode) {
+      const ended = await endDemoGuestSessions({ orm: db, sessions: deps.sessions });
+      if (ended) log.info({ ended }, 'demo mode is off: the sessions of demo guests ended');
     }
     // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
     guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);

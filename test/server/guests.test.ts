@@ -10,6 +10,7 @@ import { Message } from '../../src/server/db/entities/Message.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { deleteIdleGuests } from '../../src/server/features/auth/guestAccount.js';
 import { eventually, signUp } from '../helpers/clients.js';
+import { freshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Issue 22, items 1, 2, 7 and part of 8: a private guest space for every demo visitor, integrations
@@ -354,5 +355,50 @@ describe('sessions end everywhere', () => {
     } finally {
       await idle.stop();
     }
+  });
+});
+
+describe('demo mode turned off', () => {
+  it('ends the demo guests’ sessions at the next start, keeps their spaces for the idle job, and keeps access-key guests', async () => {
+    const database = await freshDatabase();
+    try {
+      const on = await startTestServer({ DEMO_MODE: 'true', ACCESS_KEY: 'the-right-key', RATE_LIMIT_GUEST_PER_HOUR: '0', RATE_LIMIT_LOGIN_PER_ADDRESS: '0' }, database);
+      const demoGuest = new HttpClient(on.url);
+      const keyGuest = new HttpClient(on.url);
+      try {
+        expect((await demoGuest.post('/api/chats', { title: 'Demo guest chat' })).status).toBe(201);
+        expect((await keyGuest.get('/api/auth/check-access', { 'x-access-key': 'the-right-key' })).status).toBe(200);
+        expect((await keyGuest.post('/api/chats', { title: 'Key guest chat' })).status).toBe(201);
+        const origins = (await on.deps.orm.em.fork().find(User, { isGuest: true }, { orderBy: { id: 'asc' } })).map((u) => u.guestOrigin);
+        expect(origins).toEqual(['demo', 'access-key']);
+      } finally {
+        await on.stop();
+      }
+
+      const off = await startTestServer({ DEMO_MODE: 'false', ACCESS_KEY: 'the-right-key' }, database);
+      try {
+        const asBefore = (client: HttpClient) => new HttpClient(off.url, { headers: { cookie: client.cookieHeader } });
+        const demoAgain = asBefore(demoGuest);
+        expect((await demoAgain.get('/api/chats')).status).toBe(401);
+        expect((await demoAgain.post('/api/chats', { title: 'after' })).status).toBe(401);
+        const keyAgain = asBefore(keyGuest);
+        const chats = await keyAgain.get('/api/chats');
+        expect(chats.status).toBe(200);
+        expect(JSON.stringify(chats.json)).toContain('Key guest chat');
+        // The demo guest's space is left to the idle job, not deleted at start.
+        expect(await off.deps.orm.em.fork().count(User, { isGuest: true, guestOrigin: 'demo' })).toBe(1);
+      } finally {
+        await off.stop();
+      }
+    } finally {
+      await database.dispose();
+    }
+  });
+
+  it('keeps a guest who registered: the account is no longer a guest', async () => {
+    const { http, userId } = await guest();
+    expect((await http.post('/api/auth/register', { username: `kept_${Date.now()}`, password: 'secret123', fullName: 'Kept Guest' })).status).toBe(201);
+    const user = await em().findOneOrFail(User, userId);
+    expect(user).toMatchObject({ isGuest: false, guestOrigin: null });
   });
 });

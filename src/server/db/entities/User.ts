@@ -1,5 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
+export const guestOrigins = ['demo', 'access-key'] as const;
+
 export const UserSchema = defineEntity({
   name: 'User',
   tableName: 'app_user',
@@ -18,6 +20,9 @@ export const UserSchema = defineEntity({
     // A demo visitor's private guest space (guestAccount.ts): no password, no integrations, deleted
     // after DEMO_GUEST_IDLE_HOURS unused; registering from it turns it into an account.
     isGuest: p.boolean().default(false),
+    // Which way a guest came in: a demo visitor's space or the access-key gate. With demo mode off,
+    // demo guests' sessions are ended at start (endDemoGuestSessions); access-key guests stay.
+    guestOrigin: p.enum(guestOrigins).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -42,7 +42,7 @@ export async function checkAccess(ctx: DbContext, accessKey: string | undefined)
   let guest = grantedId ? await ctx.em.findOne(User, { id: grantedId, isDemo: false, isGuest: true }) : null;
   if (!guest) {
     const name = `guest-${crypto.randomBytes(6).toString('hex')}`;
-    guest = ctx.em.create(User, { username: name, usernameKey: name, passwordHash: null, fullName: authTexts.guestName, isDemo: false, isGuest: true });
+    guest = ctx.em.create(User, { username: name, usernameKey: name, passwordHash: null, fullName: authTexts.guestName, isDemo: false, isGuest: true, guestOrigin: 'access-key' });
     await ctx.em.flush();
   }
   if (ctx.session.userId !== guest.id) await ctx.session.start(guest.id, { lifetimeSeconds: accessGrantSeconds });

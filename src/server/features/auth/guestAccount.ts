@@ -39,6 +39,7 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
       company: template.company,
       isDemo: false,
       isGuest: true,
+      guestOrigin: 'demo',
     });
     await tx.flush();
     // The template's chats as they are (its samples), oldest first so ids keep their order.
@@ -87,6 +88,22 @@ export async function deleteIdleGuests(deps: { orm: MikroORM; sessions: SessionS
     await deleteUserRows(deps.orm, id);
     await deps.sessions.end(sessionIds);
   }
+  return rows.length;
+}
+
+/**
+ * With demo mode off, a demo visitor's way in is closed: the sessions of demo guests end (on every
+ * instance; their sockets close), so their cookies answer 401 as anyone's without a session would.
+ * Their spaces are left to the idle job (DEMO_GUEST_IDLE_HOURS), so turning demo mode on again
+ * within that time finds them as they were. Access-key guests keep their sessions: that gate is
+ * open without demo mode. Answers how many sessions ended.
+ */
+export async function endDemoGuestSessions(deps: { orm: MikroORM; sessions: SessionStore }): Promise<number> {
+  const rows: Array<{ id: string }> = await deps.orm.em
+    .fork()
+    .getConnection()
+    .execute(`select s.id from auth_session s join app_user u on u.id = s.user_id where u.is_guest and u.guest_origin = 'demo'`);
+  await deps.sessions.end(rows.map((row) => row.id));
   return rows.length;
 }
 

@@ -27,6 +27,7 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     company: input.company,
     isDemo: false,
     isGuest: false,
+    guestOrigin: null,
   };
   const user = current ? Object.assign(current, fields) : ctx.em.create(User, fields);
   try {
