@@ -20,7 +20,7 @@ const frameworkPatterns: Array<[FrameworkId, RegExp[]]> = [
     'agenda',
     [
       /\bagenda\b/i,
-      /\b(?:plan|planning|prepare|prep|organi[sz]e|run|running|structure|facilitate|schedule)\b[^.?!]{0,30}\b(?:meeting|1:1|one[- ]on[- ]one|1-on-1|workshop|stand-?up|retro(?:spective)?|offsite|off-site|kick-?off|all[- ]hands|town ?hall)\b/i,
+      /\b(?:plan|planning|prepare|prep|organi[sz]e|run|running|structure|facilitate|schedule)\b[^.?!]{0,30}\b(?:meeting|1:1|one[- ]on[- ]one|1-on-1|workshop|stand-?up|retro(?:spective)?|offsite|off-site|kick-?off|all[- ]hands|town ?hall|(?:roadmap|quarterly|business|project|design|sprint|budget|strategy|product|pipeline|monthly|weekly|annual) review)\b/i,
       /\bmeeting plan\b/i,
     ],
   ],

@@ -188,6 +188,15 @@ describe('offline coach: meeting agenda', () => {
     expect(result).toContain('with my four direct reports and Sam from Finance');
   });
 
+  it('takes preparing a review meeting as planning a meeting, but a performance review as feedback', async () => {
+    const [review] = await converse(['I need to prepare the roadmap review with the roadmap owners on Friday']);
+    expect(review).toContain('Meeting plan · Step 1 of 4');
+    expect(review).not.toContain(chatTexts.fallbackReply);
+    const [performance] = await converse(['Help me prepare for my performance review with Sam']);
+    expect(performance).not.toContain('Meeting plan');
+    expect(performance).toContain("Let's prepare your feedback, Jane");
+  });
+
   it('starts from the word agenda and asks again when the length is not understood', async () => {
     const replies = await converse(['Create an agenda for my 1:1', 'Weekly 1:1 with Alex', 'not long']);
     expect(replies[0]).toContain('Meeting plan · Step 1 of 4');
