@@ -54,7 +54,19 @@ test('the Meetings page: connect, the week (series expanded, cancelled left out,
   await expect(page.getByRole('article', { name: 'Vendor call' })).toBeVisible({ timeout: 30_000 });
   expect((await stats(page)).graph.some((r) => r.status === 429)).toBe(true);
 
-  // Prepare: a prep chat opens with an agenda written from the invite (the offline coach).
+  // Prepare: a prep chat opens with an agenda written from the invite (the offline coach). Here the
+  // chat's meeting is told late: a click on the agenda's buttons before then still acts on the
+  // meeting (it used to download a calendar file, the plain chat's action).
+  let prepDelayMs = 3000;
+  await page.route(
+    (url) => url.pathname.includes('meetings.prepOfChat'),
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, prepDelayMs));
+      await route.continue();
+    },
+  );
+  const downloads: string[] = [];
+  page.on('download', (download) => downloads.push(download.suggestedFilename()));
   await quarterly.getByRole('button', { name: `${meetingsTexts.prepare}: Quarterly planning` }).click();
   await expect(page).toHaveURL(/\/app\?chat=\d+/);
   const reply = page.getByRole('article').filter({ hasText: 'Hiring plan' }).last();
@@ -64,6 +76,8 @@ test('the Meetings page: connect, the week (series expanded, cancelled left out,
   await actions.getByRole('button', { name: chatTexts.agendaButtons[0] }).click();
   await page.getByRole('dialog', { name: meetingsTexts.confirmSaveTitle }).getByRole('button', { name: meetingsTexts.confirm }).click();
   await expect(page.getByText(meetingsTexts.agendaSavedTitle)).toBeVisible();
+  expect(downloads).toEqual([]);
+  prepDelayMs = 0;
   expect((await stats(page)).graph.some((r) => r.method === 'PATCH' && r.path.startsWith('/v1.0/me/events/') && r.status === 200)).toBe(true);
 
   // Emailing needs Microsoft Email (Mail.Send): connected with a token, then sent to the others.

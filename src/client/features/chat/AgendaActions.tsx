@@ -26,6 +26,10 @@ const wrapping = { root: { height: 'auto', minHeight: 30, paddingTop: 5, padding
 // In a prep chat (issue 23) the first two act on the real meeting through Graph, after a confirmation.
 export function AgendaActions(props: { text: string; chatId: number; onModify: () => void }) {
   const meeting = useMeetingAgendaActions(props.chatId, props.text);
+  // In a prep chat both act on the meeting; elsewhere they save a file and open a mail draft. Until
+  // the chat's meeting is known, a click waits for it rather than guess.
+  const onSave = async () => ((await meeting.loadPrep()) ? meeting.ask('save') : saveToCalendar(props.text));
+  const onEmail = async () => ((await meeting.loadPrep()) ? meeting.ask('email') : window.location.assign(agendaMailtoLink(props.text)));
   return (
     // biome-ignore lint/a11y/useSemanticElements: a row of buttons, not a form: a fieldset would add form semantics
     <div className={classes.agendaActions} role="group" aria-label={chatTexts.agendaActionsLabel}>
@@ -34,12 +38,12 @@ export function AgendaActions(props: { text: string; chatId: number; onModify: (
         variant="light"
         styles={wrapping}
         leftSection={<IconCalendarPlus size={14} aria-hidden />}
-        onClick={() => (meeting.prep ? meeting.ask('save') : void saveToCalendar(props.text))}
+        onClick={() => void onSave()}
       >
         {saveLabel}
       </Button>
-      {meeting.prep ? (
-        <Button size="xs" variant="light" styles={wrapping} leftSection={<IconMail size={14} aria-hidden />} onClick={() => meeting.ask('email')}>
+      {meeting.prep || !meeting.known ? (
+        <Button size="xs" variant="light" styles={wrapping} leftSection={<IconMail size={14} aria-hidden />} onClick={() => void onEmail()}>
           {emailLabel}
         </Button>
       ) : (

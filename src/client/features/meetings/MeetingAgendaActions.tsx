@@ -19,9 +19,14 @@ type Action = 'save' | 'email';
  * the agenda is written into the invite (PATCH on Graph) or emailed to every other participant.
  */
 export function useMeetingAgendaActions(chatId: number, text: string) {
-  const prep = usePrepOfChat(chatId).data?.prep ?? null;
+  const prepQuery = usePrepOfChat(chatId);
+  const prep = prepQuery.data?.prep ?? null;
   const [asking, setAsking] = useState<Action | null>(null);
   const queryClient = useQueryClient();
+  // Whether this chat prepares a meeting, waiting for the answer if it is still on its way: a
+  // click before it arrived did the plain chat's action (a calendar file, a mail draft) in a prep
+  // chat. An answer that cannot be had counts as no meeting, as it does on screen.
+  const loadPrep = async () => (await queryClient.ensureQueryData(trpc.meetings.prepOfChat.queryOptions({ chatId })).catch(() => null))?.prep ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.meetings.pathKey() });
   const save = useMutation(
     trpc.meetings.saveAgenda.mutationOptions({
@@ -68,7 +73,7 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
       </Stack>
     </Modal>
   ) : null;
-  return { prep, ask: setAsking, confirm };
+  return { prep, known: !prepQuery.isPending, loadPrep, ask: setAsking, confirm };
 }
 
 /** 'How did it go?' inside a prep chat whose meeting ended in the last day. */
