@@ -109,7 +109,12 @@ test('the app replaces the placeholder of /app and works', async ({ page }) => {
 test('a new conversation loads the WebSocket client only once the user types, and its reply streams over it', async ({ page }) => {
   const scripts: string[] = [];
   const sockets: string[] = [];
-  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  // Every script the page asks for, whether by an import or by the boot script's modulepreload
+  // links (which Chromium does not always report as scripts).
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.push(pathname);
+  });
   page.on('websocket', (socket) => sockets.push(socket.url()));
   await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
   await page.goto('/app');
@@ -117,11 +122,18 @@ test('a new conversation loads the WebSocket client only once the user types, an
   await expect(input).toBeEditable();
   await page.waitForLoadState('networkidle');
   // The first view: the chat page's scripts, but not the WebSocket client, and no socket.
-  expect(scripts.some((script) => script.includes('/assets/app-'))).toBe(true);
+  expect(scripts.some((script) => script.startsWith('/assets/app-'))).toBe(true);
   expect(scripts.filter((script) => script.includes('trpcSocket'))).toEqual([]);
   expect(sockets).toEqual([]);
 
-  await input.pressSequentially('Hi');
+  // Typed until the input holds it: on a loaded machine, keys typed as the first view settles
+  // were lost twice in CI runs on a slow machine (not explained yet; the closing note of that
+  // session says what the traces showed), which is not what this test is about.
+  await expect(async () => {
+    await input.fill('');
+    await input.pressSequentially('Hi');
+    await expect(input).toHaveValue('Hi', { timeout: 1_000 });
+  }).toPass();
   await expect.poll(() => scripts.filter((script) => script.includes('trpcSocket')).length).toBe(1);
   expect(sockets).toEqual([]);
   await input.press('Enter');
