@@ -127,7 +127,7 @@ test('a new conversation loads the WebSocket client only once the user types, an
   expect(sockets).toEqual([]);
 
   // Typed until the input holds it: on a loaded machine, keys typed as the first view settles
-  // were lost twice in CI runs on a slow machine (not explained yet; the closing note of that
+  // were lost once in a CI run on a slow machine (not explained yet; the closing note of that
   // session says what the traces showed), which is not what this test is about.
   await expect(async () => {
     await input.fill('');
