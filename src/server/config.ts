@@ -46,6 +46,14 @@ const envSchema = z.object({
   MICROSOFT_TENANT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id or name such as common').default('common')),
   MICROSOFT_AUTHORITY_HOST: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://login.microsoftonline.com' }).default('https://login.microsoftonline.com')),
   MICROSOFT_GRAPH_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://graph.microsoft.com/v1.0' }).default('https://graph.microsoft.com/v1.0')),
+  MICROSOFT_ALLOWED_TENANTS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^\s*[0-9a-fA-F-]{36}(\s*,\s*[0-9a-fA-F-]{36})*\s*$/, 'must be comma-separated tenant ids (GUIDs) such as 72f988bf-86f1-41af-91ab-2d7cd011db47')
+      .optional(),
+  ),
+  PASSWORD_LOGIN: booleanFlag.default(true),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://coach.example.com' }).optional()),
   TOKEN_ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -86,6 +94,8 @@ export type Config = {
   databaseUrl: string | undefined;
   sessionSecret: string | undefined;
   demoMode: boolean;
+  /** Username and password sign-in and registration; false leaves Microsoft as the only way in. */
+  passwordLogin: boolean;
   accessKey: string | undefined;
   /** Trusted proxy hops in front of the app (0: none). */
   trustProxy: number;
@@ -136,6 +146,8 @@ export type MicrosoftConfig = {
   tokenKey: string | undefined;
   /** Older keys still accepted for reading tokens written before a rotation. */
   previousTokenKeys: string[];
+  /** Tenant ids (lower case) whose accounts may sign in with Microsoft; empty: any tenant. */
+  allowedTenants: string[];
 };
 
 export class ConfigError extends Error {}
@@ -156,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
     demoMode: e.DEMO_MODE,
+    passwordLogin: e.PASSWORD_LOGIN,
     accessKey: e.ACCESS_KEY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
@@ -169,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicUrl: (e.PUBLIC_URL === undefined ? undefined : trimEndChars(e.PUBLIC_URL, '/')),
       tokenKey: e.TOKEN_ENCRYPTION_KEY,
       previousTokenKeys: (e.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+      allowedTenants: (e.MICROSOFT_ALLOWED_TENANTS ?? '').split(',').map((id) => id.trim().toLowerCase()).filter(Boolean),
     },
     voice: { transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL, speechModel: e.OPENAI_SPEECH_MODEL },
     twilio: {

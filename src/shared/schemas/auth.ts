@@ -55,3 +55,11 @@ export const accessKeySchema = z.object({
 // Settings, active sessions: one session is named by its id from the list.
 export const endSessionSchema = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'Unknown session') });
 export type EndSessionInput = z.infer<typeof endSessionSchema>;
+
+// Settings: set a password (an account made by 'Sign in with Microsoft' has none) or change it
+// (then the current one is asked for).
+export const setPasswordSchema = z.object({
+  currentPassword: z.string().max(limits.passwordMax).optional(),
+  newPassword: passwordSchema,
+});
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;

@@ -14,6 +14,8 @@ export const securityEventKinds = [
   'microsoft_connected',
   'microsoft_disconnected',
   'phone_verified',
+  'microsoft_linked',
+  'microsoft_unlinked',
 ] as const;
 export type SecurityEventKind = (typeof securityEventKinds)[number];
 

@@ -22,5 +22,7 @@ export const securityTexts = {
     microsoft_connected: 'Microsoft account connected',
     microsoft_disconnected: 'Microsoft account disconnected',
     phone_verified: 'Phone number verified',
+    microsoft_linked: 'Microsoft sign-in linked',
+    microsoft_unlinked: 'Microsoft sign-in unlinked',
   } satisfies Record<SecurityEventKind, string>,
 } as const;

@@ -23,6 +23,11 @@ export const UserSchema = defineEntity({
     // Which way a guest came in: a demo visitor's space or the access-key gate. With demo mode off,
     // demo guests' sessions are ended at start (endDemoGuestSessions); access-key guests stay.
     guestOrigin: p.enum(guestOrigins).nullable(),
+    // The Microsoft Entra ID account linked for 'Sign in with Microsoft': its tenant id and object
+    // id name it (unique together, a partial index in its migration); the username only labels it.
+    entraTenantId: p.string().length(64).nullable().hidden(),
+    entraObjectId: p.string().length(64).nullable().hidden(),
+    entraUsername: p.string().length(320).nullable().hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { endSessionSchema, loginSchema, registerSchema } from '../../../shared/schemas/auth.js';
-import { browserSessionProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
+import { endSessionSchema, loginSchema, registerSchema, setPasswordSchema } from '../../../shared/schemas/auth.js';
+import { accountProcedure, browserSessionProcedure, publicProcedure, router, userProcedure } from '../../trpc/init.js';
+import { setPassword, unlinkMicrosoft } from './accountSignIn.js';
+import { microsoftLinkStatus } from './microsoftSignIn.js';
 import { endOtherSessions, endSession, listSessions } from './activeSessions.js';
 import { checkAccess } from './checkAccess.js';
 import { login } from './login.js';
@@ -18,7 +20,14 @@ export const authRouter = router({
     // A demo visitor (the template, before their first write) or their private guest space: no
     // integrations until they create an account (issue 22).
     guest: ctx.user ? ctx.user.isGuest || ctx.user.isDemo : false,
+    // What /login and /register offer: 'Sign in with Microsoft' when it is configured, the
+    // username and password forms unless PASSWORD_LOGIN=false.
+    microsoftSignIn: Boolean(ctx.deps.microsoft.identity),
+    passwordLogin: ctx.deps.config.passwordLogin,
   })),
+  microsoftLink: accountProcedure.query(({ ctx }) => microsoftLinkStatus(ctx)),
+  unlinkMicrosoft: accountProcedure.mutation(({ ctx }) => unlinkMicrosoft(ctx)),
+  setPassword: accountProcedure.input(setPasswordSchema).mutation(({ ctx, input }) => setPassword(ctx, input)),
   checkAccess: publicProcedure
     .input(z.object({ accessKey: z.string().max(1024).optional() }))
     .mutation(({ ctx, input }) => checkAccess(ctx, input.accessKey)),

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { LoginInput } from '../../../shared/schemas/auth.js';
-import { authTexts } from '../../../shared/texts/index.js';
+import { authTexts, microsoftSignInTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { startGuestSpace } from './guestAccount.js';
@@ -12,6 +12,7 @@ import { rateLimitAddressKey } from '../limits/addressKey.js';
 // is checked, so attempts in flight together (or batched) count one by one. A success gives the
 // points back.
 export async function login(ctx: DbContext, input: LoginInput) {
+  if (!ctx.deps.config.passwordLogin) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.passwordLoginDisabled });
   const usernameKey = input.username.toLowerCase();
   const { rateLimits, config } = ctx.deps;
   const address = rateLimitAddressKey(ctx.clientIp);

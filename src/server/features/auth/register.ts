@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { registerSchema } from '../../../shared/schemas/auth.js';
-import { authTexts } from '../../../shared/texts/index.js';
+import { authTexts, microsoftSignInTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { hashPassword } from './password.js';
@@ -10,6 +10,7 @@ import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js
 import { rateLimitAddressKey } from '../limits/addressKey.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
+  if (!ctx.deps.config.passwordLogin) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.passwordLoginDisabled });
   await ctx.deps.rateLimits.register.consume(rateLimitAddressKey(ctx.clientIp));
   const usernameKey = input.username.toLowerCase();
   if (await ctx.em.count(User, { usernameKey })) {

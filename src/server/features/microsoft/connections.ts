@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { isLegacySealed, type TokenBinding, TokenKeyUnknownError } from './tokenCipher.js';
 import { MicrosoftConnection, type MicrosoftService } from '../../db/entities/MicrosoftConnection.js';
+import { User } from '../../db/entities/User.js';
+import { recordSecurityEvent } from '../security/securityEvents.js';
 import { InteractionRequiredError, type ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { AppDeps } from '../../deps.js';
 
@@ -14,6 +16,13 @@ const stillValidFor = 60_000;
 export class ReconnectNeededError extends Error {
   readonly status = 401;
 }
+
+/**
+ * The refresh of a user who signs in with Microsoft answered invalid_grant for that account (it
+ * was disabled or deleted in its tenant, or its sign-in revoked): every session of the user has
+ * ended. A ReconnectNeededError too, so what only knows that one still stops calling Microsoft.
+ */
+export class SignedOutByMicrosoftError extends ReconnectNeededError {}
 
 export async function saveConnection(
   deps: Pick<AppDeps, 'microsoft'>,
@@ -54,7 +63,7 @@ export async function deleteConnection(em: EntityManager, userId: number, servic
  * may rotate it). A caller whose row was read before another refresh stored new tokens takes
  * those from the database instead of refreshing again.
  */
-export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: EntityManager, connection: MicrosoftConnection): Promise<string> {
+export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log' | 'sessions'>, em: EntityManager, connection: MicrosoftConnection): Promise<string> {
   const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
   if (!expiring(connection) || !connection.refreshTokenSealed || !identity) {
@@ -87,6 +96,13 @@ export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log'>, e
   }
 }
 
+/** Whether the connection's account is the Entra account its user signs in with. */
+async function signsInWithThisAccount(em: EntityManager, row: MicrosoftConnection): Promise<boolean> {
+  const user = await em.findOne(User, row.user.id, { fields: ['entraObjectId', 'entraUsername'] });
+  if (!user?.entraObjectId) return false;
+  return !row.accountEmail || !user.entraUsername || row.accountEmail.toLowerCase() === user.entraUsername.toLowerCase();
+}
+
 function bindingOf(row: MicrosoftConnection): TokenBinding {
   return { userId: row.user.id, service: row.service };
 }
@@ -113,7 +129,7 @@ function expiring(row: MicrosoftConnection, ahead = refreshAhead): boolean {
 }
 
 /** Reads the row afresh; refreshes unless someone else stored newer, still valid tokens since `seen` was read. */
-async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: EntityManager, connectionId: number, seen: string): Promise<string> {
+async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log' | 'sessions'>, em: EntityManager, connectionId: number, seen: string): Promise<string> {
   const { cipher, identity } = deps.microsoft;
   const row = await em.findOne(MicrosoftConnection, { id: connectionId });
   if (!row || row.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
@@ -136,6 +152,13 @@ async function refreshStored(deps: Pick<AppDeps, 'microsoft' | 'log'>, em: Entit
       row.needsReconnect = true;
       await em.flush();
       deps.log.info({ connectionId: row.id }, 'a Microsoft connection needs the user to sign in again');
+      if (error.code === 'invalid_grant' && (await signsInWithThisAccount(em, row))) {
+        // The account is gone or disabled in its tenant: its way in is closed, so are its sessions.
+        const ended = await deps.sessions.endOthers(row.user.id, undefined);
+        if (ended > 0) await recordSecurityEvent(em, { userId: row.user.id, kind: 'session_ended' });
+        deps.log.info({ userId: row.user.id, ended }, 'Microsoft refused the refresh of a user who signs in with Microsoft: signed out');
+        throw new SignedOutByMicrosoftError('Microsoft signed the user out');
+      }
       throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');
     }
     throw error;

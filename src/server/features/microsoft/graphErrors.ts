@@ -2,12 +2,14 @@ import { TRPCError } from '@trpc/server';
 import { microsoftTexts } from '../../../shared/texts/microsoft.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import { IdentityError } from '../../providers/microsoft/identity.js';
-import { ReconnectNeededError } from './connections.js';
+import { microsoftSignInTexts } from '../../../shared/texts/microsoftSignIn.js';
+import { ReconnectNeededError, SignedOutByMicrosoftError } from './connections.js';
 
 // Microsoft's answers as the app's: a person reads what to do, never Graph's internals, and a
 // refused token is a reconnect, not a failure of this app (so not a 5xx when we can help it).
 export function asPublicError(error: unknown, fallback: string): TRPCError {
   if (error instanceof TRPCError) return error;
+  if (error instanceof SignedOutByMicrosoftError) return new TRPCError({ code: 'UNAUTHORIZED', message: microsoftSignInTexts.errors.signedOut });
   if (error instanceof ReconnectNeededError) return new TRPCError({ code: 'PRECONDITION_FAILED', message: microsoftTexts.reconnect });
   if (error instanceof GraphRequestError) {
     if (error.status === 401 || error.status === 403) return new TRPCError({ code: 'PRECONDITION_FAILED', message: microsoftTexts.reconnect });

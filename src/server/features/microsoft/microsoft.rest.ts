@@ -1,12 +1,40 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
+import { findInputProblem } from '../../http/inputBoundary.js';
+import { finishMicrosoftSignIn, isSignInState, startMicrosoftSignIn } from '../auth/microsoftSignIn.js';
 
 // SPEC section 7 Microsoft paths, answered by the microsoft router's procedures.
 export function microsoftRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   const query = (value: unknown) => (typeof value === 'string' ? value : undefined);
   routes.get('/api/auth/microsoft/login', restRoute(deps, (caller, req) => caller.microsoft.startBrowserSignIn({ service: query(req.query.service) as never })));
+  // 'Sign in with Microsoft' and linking it in Settings: browser navigations, answered with redirects.
+  routes.get('/api/auth/microsoft/sign-in', async (req, res, next) => {
+    try {
+      res.redirect(302, await startMicrosoftSignIn(deps, req, res, 'sign-in'));
+    } catch (error) {
+      next(error);
+    }
+  });
+  routes.get('/api/auth/microsoft/link', async (req, res, next) => {
+    try {
+      res.redirect(302, await startMicrosoftSignIn(deps, req, res, 'link'));
+    } catch (error) {
+      next(error);
+    }
+  });
+  // One callback for both flows (the app registration's one redirect URI): a sign-in's state starts with msi.
+  routes.get('/api/auth/microsoft/callback', async (req, res, next) => {
+    if (!isSignInState(req.query.state)) return next();
+    try {
+      // Text that cannot be stored (a NUL, a lone surrogate) is a bad request like anywhere else.
+      if (findInputProblem({ ...req.query })) return res.redirect(302, '/login?microsoft_error=state');
+      res.redirect(302, await finishMicrosoftSignIn(deps, req, res));
+    } catch (error) {
+      next(error);
+    }
+  });
   routes.get('/api/auth/microsoft/callback', restRoute(deps, async (caller, req, res) => {
     const { location } = await caller.microsoft.finishBrowserSignIn({ state: query(req.query.state), code: query(req.query.code), error: query(req.query.error) });
     res.redirect(302, location);

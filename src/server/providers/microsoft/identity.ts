@@ -21,11 +21,27 @@ export function microsoftScopes(service: ScopedService = 'email'): string[] {
 }
 // MSAL adds openid, profile and offline_access itself and refuses them in a request.
 const msalScopes = (service?: ScopedService) => microsoftScopes(service).filter((scope) => scope !== 'offline_access');
+/**
+ * 'Sign in with Microsoft' asks once for what the login, the mail and the calendar need:
+ * openid profile email offline_access, and the email and calendar services' scopes.
+ */
+export function signInScopes(): string[] {
+  return ['openid', 'profile', 'email', 'offline_access', ...new Set([...microsoftScopes('email'), ...microsoftScopes('calendar')].filter((scope) => scope !== 'offline_access'))];
+}
+const msalSignInScopes = () => signInScopes().filter((scope) => !['openid', 'profile', 'offline_access'].includes(scope));
+
+/** Who signed in, from the ID token MSAL checked (its nonce) and this module checked (issuer, audience). */
+export type SignedInAccount = { tenantId: string; objectId: string; name: string | null; username: string | null };
 
 export type ProviderTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null; accountEmail: string | null };
 
 /** A sign-in or refresh that only the user can fix (invalid_grant, consent, MFA). */
-export class InteractionRequiredError extends Error {}
+export class InteractionRequiredError extends Error {
+  /** The identity platform's error code, e.g. invalid_grant (the account was disabled or deleted, or its tokens revoked). */
+  constructor(message: string, readonly code: string = '') {
+    super(message);
+  }
+}
 /** The identity platform refused or could not be reached. */
 export class IdentityError extends Error {}
 
@@ -74,7 +90,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
   function wrapError(error: unknown): never {
     const code = String((error as { errorCode?: unknown }).errorCode ?? '');
     if (/invalid_grant|interaction_required|consent_required|login_required|mfa/i.test(code)) {
-      throw new InteractionRequiredError('Microsoft needs you to sign in again');
+      throw new InteractionRequiredError('Microsoft needs you to sign in again', code);
     }
     throw new IdentityError('Microsoft sign-in failed');
   }
@@ -90,6 +106,47 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
         codeChallengeMethod: 'S256',
         prompt: 'select_account',
       });
+    },
+
+    /** The authorize URL of 'Sign in with Microsoft': OpenID Connect, code with PKCE S256, a nonce. */
+    async signInUrl(params: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
+      return application().getAuthCodeUrl({
+        scopes: msalSignInScopes(),
+        redirectUri: params.redirectUri,
+        state: params.state,
+        nonce: params.nonce,
+        codeChallenge: params.codeChallenge,
+        codeChallengeMethod: 'S256',
+        prompt: 'select_account',
+      });
+    },
+
+    /**
+     * Redeems a sign-in code. MSAL compares the ID token's nonce with ours (a mismatch fails);
+     * the issuer must be this authority for the token's tenant and the audience our client id.
+     */
+    async redeemSignIn(params: { code: string; codeVerifier: string; redirectUri: string; nonce: string }): Promise<{ tokens: ProviderTokens; account: SignedInAccount }> {
+      const app = application();
+      let result: AuthenticationResult | null;
+      try {
+        result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalSignInScopes(), nonce: params.nonce });
+      } catch (error) {
+        return wrapError(error);
+      }
+      const tokens = fromResult(app, result);
+      const claims = (result?.idTokenClaims ?? {}) as Record<string, unknown>;
+      const tenantId = typeof claims.tid === 'string' ? claims.tid.toLowerCase() : '';
+      const objectId = typeof claims.oid === 'string' ? claims.oid.toLowerCase() : '';
+      if (!tenantId || !objectId || claims.nonce !== params.nonce) throw new IdentityError('Microsoft returned no usable ID token');
+      if (claims.aud !== config.clientId) throw new IdentityError('The ID token is for another application');
+      if (typeof claims.iss !== 'string' || claims.iss.toLowerCase() !== `${config.authorityHost}/${tenantId}/v2.0`.toLowerCase()) {
+        throw new IdentityError('The ID token comes from another issuer');
+      }
+      const text = (value: unknown, max: number) => (typeof value === 'string' && value.trim() ? value.trim().slice(0, max) : null);
+      return {
+        tokens,
+        account: { tenantId, objectId, name: text(claims.name, 100), username: text(claims.preferred_username ?? claims.email ?? claims.upn, 320) },
+      };
     },
 
     async redeemCode(params: { code: string; codeVerifier: string; redirectUri: string; service?: ScopedService }): Promise<ProviderTokens> {
