@@ -196,7 +196,7 @@ export default defineConfig({
     server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
     fakeModel(ports.failingFake, '--status 500'),
     server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
-    microsoftFakes(ports.graphFake, ports.entraFake, '--approve-after-polls 2'),
+    microsoftFakes(ports.graphFake, ports.entraFake, '--approve-after-polls 2 --seed-meetings'),
     server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),
     microsoftFakes(ports.graphFakeExpiry, ports.entraFakeExpiry, '--approve-after-polls 0 --device-code-lifetime 4'),
     server('microsoft-expiry', ports.microsoftExpiry, microsoftEnv(ports.graphFakeExpiry, ports.entraFakeExpiry)),

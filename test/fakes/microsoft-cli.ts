@@ -13,6 +13,8 @@ import { startFakeGraph, type FakeMailbox } from './graph/index.js';
 // --access-token-lifetime makes tokens expire (every Graph call refreshes first); --page-size caps
 // Graph pages; --control-port serves POST /throttle, POST /revoke (refresh tokens answer
 // invalid_grant) and GET /stats (what the fakes saw) for the e2e tests.
+// --seed-meetings puts the same meetings into every fresh mailbox too (the microsoft project: a
+// 'Sign in with Microsoft' lands on a calendar with meetings in it).
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     'access-token-lifetime': { type: 'string' },
     'page-size': { type: 'string' },
     'control-port': { type: 'string' },
+    'seed-meetings': { type: 'boolean' },
   },
   strict: true,
 });
@@ -74,6 +77,10 @@ function seedMeetings(box: FakeMailbox) {
 }
 
 const sharedMailbox = Boolean(values['shared-mailbox']);
+const seedFresh = (box: FakeMailbox) => {
+  seed(box);
+  if (values['seed-meetings']) seedMeetings(box);
+};
 // One mailbox for every token in shared mode; a pasted e2e- token is granted to it too.
 let shared: FakeMailbox | null = null;
 const graph = await startFakeGraph({
@@ -84,7 +91,7 @@ const graph = await startFakeGraph({
     graph.grant(token, shared);
     return false;
   },
-  onNewMailbox: seed,
+  onNewMailbox: seedFresh,
 });
 if (sharedMailbox) {
   shared = graph.addMailbox({ tokens: [] });
@@ -97,7 +104,7 @@ const entra = await startFakeEntra({
   deviceCodeLifetime: Number(values['device-code-lifetime'] ?? 900),
   deviceCodeInterval: 1,
   ...(values['access-token-lifetime'] ? { accessTokenLifetime: Number(values['access-token-lifetime']) } : {}),
-  onAccessToken: (token) => (shared ? graph.grant(token, shared) : seed(graph.addMailbox({ tokens: [token] }))),
+  onAccessToken: (token) => (shared ? graph.grant(token, shared) : seedFresh(graph.addMailbox({ tokens: [token] }))),
 });
 entra.approveAfterPolls(Number(values['approve-after-polls'] ?? 2));
 

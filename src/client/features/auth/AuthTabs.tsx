@@ -1,8 +1,9 @@
-import { Button, Divider, Stack, Tabs } from '@mantine/core';
+import { Alert, Button, Divider, Stack, Tabs } from '@mantine/core';
 import { useState } from 'react';
-import { authTexts } from '../../../shared/texts';
+import { authTexts, microsoftSignInTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { LoginForm, type SignedInUser } from './LoginForm';
+import { MicrosoftSignInButton } from './MicrosoftSignInButton';
 import { RegisterForm } from './RegisterForm';
 import { useSession } from './useSession';
 
@@ -30,7 +31,27 @@ export function AuthTabs({ initialTab = 'login', onSignedIn, onDemoLogin, autoFo
     onDemoLogin?.();
   };
 
+  // 'Sign in with Microsoft' above both tabs (it signs in or makes the account); with password
+  // sign-in turned off it is the only way in.
+  const microsoft = session.microsoftSignIn && (
+    <>
+      <MicrosoftSignInButton />
+      {session.passwordLogin && <Divider label={microsoftSignInTexts.orDivider} labelPosition="center" />}
+    </>
+  );
+  if (!session.passwordLogin) {
+    return (
+      <Stack gap="md">
+        <Alert color="indigo" variant="light">
+          {microsoftSignInTexts.passwordLoginOff}
+        </Alert>
+        {microsoft}
+      </Stack>
+    );
+  }
   return (
+    <Stack gap="md">
+    {microsoft}
     <Tabs value={tab} onChange={(value) => value && setTab(value as AuthTab)} keepMounted={false}>
       <Tabs.List grow mb="md">
         <Tabs.Tab value="login">Login</Tabs.Tab>
@@ -53,5 +74,6 @@ export function AuthTabs({ initialTab = 'login', onSignedIn, onDemoLogin, autoFo
         <RegisterForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
       </Tabs.Panel>
     </Tabs>
+    </Stack>
   );
 }

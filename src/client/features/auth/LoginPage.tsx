@@ -1,17 +1,18 @@
 import '../../styles/mantineApp';
-import { Alert, Anchor, Box, Center, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Center, Code, Divider, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
-import { authTexts, commonTexts } from '../../../shared/texts';
+import { authTexts, commonTexts, microsoftSignInTexts, type MicrosoftSignInErrorCode } from '../../../shared/texts';
 import { usePreloadToasts } from '../../components/Toasts';
 import { AccessKeyForm } from './AccessKeyForm';
 import { AccountLoginForm } from './AccountLoginForm';
+import { MicrosoftSignInButton } from './MicrosoftSignInButton';
 import { useSession } from './useSession';
 
 // The standalone login page /login (SPEC section 2): Account Login and Access Key tabs, with the
 // demo credentials on show while demo mode is on (the demo account works only then).
-export function LoginPage() {
-  const { demoMode } = useSession();
+export function LoginPage(props: { microsoftError?: MicrosoftSignInErrorCode }) {
+  const { demoMode, microsoftSignIn, passwordLogin } = useSession();
   usePreloadToasts();
   const demo = authTexts.demoCredentials;
   return (
@@ -32,14 +33,30 @@ export function LoginPage() {
               Log in
             </Title>
           </Stack>
-          {demoMode && (
+          {props.microsoftError && (
+            <Alert variant="light" color="red" title={microsoftSignInTexts.button} mb="md" role="alert">
+              {microsoftSignInTexts.errors[props.microsoftError]}
+            </Alert>
+          )}
+          {!passwordLogin && (
+            <Alert variant="light" color="indigo" mb="md">
+              {microsoftSignInTexts.passwordLoginOff}
+            </Alert>
+          )}
+          {microsoftSignIn && (
+            <Stack gap="md" mb="md">
+              <MicrosoftSignInButton />
+              <Divider label={microsoftSignInTexts.orDivider} labelPosition="center" />
+            </Stack>
+          )}
+          {demoMode && passwordLogin && (
             <Alert variant="light" color="indigo" icon={<IconInfoCircle size={18} />} title="Demo credentials" mb="md" role="note">
               Username <Code>{demo.username}</Code> and password <Code>{demo.password}</Code>
             </Alert>
           )}
-          <Tabs defaultValue="account" keepMounted={false}>
+          <Tabs key={String(passwordLogin)} defaultValue={passwordLogin ? 'account' : 'access-key'} keepMounted={false}>
             <Tabs.List grow mb="md">
-              <Tabs.Tab value="account">Account Login</Tabs.Tab>
+              {passwordLogin && <Tabs.Tab value="account">Account Login</Tabs.Tab>}
               <Tabs.Tab value="access-key">Access Key</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="account">

@@ -10,6 +10,10 @@ export function useSession() {
     demoMode: query.data?.demoMode ?? false,
     /** A demo visitor or their guest space: integrations wait for an account. */
     guest: query.data?.guest ?? false,
+    /** 'Sign in with Microsoft' is configured. */
+    microsoftSignIn: query.data?.microsoftSignIn ?? false,
+    /** Username and password sign-in and registration (PASSWORD_LOGIN); on until the server says otherwise. */
+    passwordLogin: query.data?.passwordLogin ?? true,
     isLoading: query.isPending,
     error: query.error,
   };

@@ -13,6 +13,8 @@ import { MemorySettingsLink } from '../memory/MemorySettingsLink';
 import { ApiKeys } from './ApiKeys';
 import { DataRightsSection } from './DataRightsSection';
 import { ActiveSessions } from './ActiveSessions';
+import { MicrosoftSignInSettings } from './MicrosoftSignInSettings';
+import type { MicrosoftSignInErrorCode } from '../../../shared/texts';
 import { SecurityActivity } from './SecurityActivity';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
@@ -30,8 +32,15 @@ const tabIcons: Record<SettingsTab, ReactNode> = {
   integrations: <IconPlugConnected size={16} aria-hidden />,
 };
 
+const noop = () => {};
+
 // /settings (SPEC section 2): the tab is part of the address, so a reload stays on it.
-export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: SettingsTab) => void }) {
+export function SettingsPage(props: {
+  tab: SettingsTab;
+  onTabChange: (tab: SettingsTab) => void;
+  /** How a Microsoft link that came back here went (told once, then cleared from the address). */
+  microsoft?: { linked?: boolean; error?: MicrosoftSignInErrorCode; onShown: () => void };
+}) {
   const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
   // A guest space has no phone to verify and no account activity to show: the profile form says
   // what an account would add (issue 22).
@@ -54,6 +63,7 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
         <Tabs.Panel value="profile">
           {/* Started afresh when the stored profile changes elsewhere (e.g. by onboarding). */}
           <ProfileSettingsForm key={JSON.stringify(data.profile)} profile={data.profile} />
+          {!guest && <MicrosoftSignInSettings linked={props.microsoft?.linked} error={props.microsoft?.error} onShown={props.microsoft?.onShown ?? noop} />}
           {!guest && <PhoneTrustSettings key={`${data.profile.phone}-${data.phoneTrust.verified}`} phone={data.profile.phone} trust={data.phoneTrust} />}
           <ActiveSessions />
           <ApiKeys />
