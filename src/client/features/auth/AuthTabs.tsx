@@ -51,29 +51,29 @@ export function AuthTabs({ initialTab = 'login', onSignedIn, onDemoLogin, autoFo
   }
   return (
     <Stack gap="md">
-    {microsoft}
-    <Tabs value={tab} onChange={(value) => value && setTab(value as AuthTab)} keepMounted={false}>
-      <Tabs.List grow mb="md">
-        <Tabs.Tab value="login">Login</Tabs.Tab>
-        <Tabs.Tab value="register">Create Account</Tabs.Tab>
-      </Tabs.List>
-      <Tabs.Panel value="login">
-        <Stack gap="md">
-          <LoginForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
-          {showDemoLogin && (
-            <>
-              <Divider label="or" labelPosition="center" />
-              <Button variant="default" fullWidth onClick={demoLogin}>
-                Demo Login
-              </Button>
-            </>
-          )}
-        </Stack>
-      </Tabs.Panel>
-      <Tabs.Panel value="register">
-        <RegisterForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
-      </Tabs.Panel>
-    </Tabs>
+      {microsoft}
+      <Tabs value={tab} onChange={(value) => value && setTab(value as AuthTab)} keepMounted={false}>
+        <Tabs.List grow mb="md">
+          <Tabs.Tab value="login">Login</Tabs.Tab>
+          <Tabs.Tab value="register">Create Account</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="login">
+          <Stack gap="md">
+            <LoginForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
+            {showDemoLogin && (
+              <>
+                <Divider label="or" labelPosition="center" />
+                <Button variant="default" fullWidth onClick={demoLogin}>
+                  Demo Login
+                </Button>
+              </>
+            )}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="register">
+          <RegisterForm onSignedIn={onSignedIn} autoFocus={autoFocus} />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }
