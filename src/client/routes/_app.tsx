@@ -8,6 +8,7 @@ import { Sidebar } from '../components/shell/Sidebar';
 import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
 import { usePreloadToasts } from '../components/Toasts';
 import { GuestSpaceFollower } from '../features/auth/GuestSpaceFollower';
+import { MicrosoftSignOutWatcher } from '../features/auth/MicrosoftSignOutWatcher';
 import { useSession } from '../features/auth/useSession';
 import { GoalReminders } from '../features/goals/GoalReminders';
 import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
@@ -76,6 +77,7 @@ function AppLayout() {
             <ConnectionFlagsWatcher />
             <GoalReminders />
             <GuestSpaceFollower />
+            <MicrosoftSignOutWatcher />
           </AfterFirstPaint>
           {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
           <SearchDialog />
