@@ -8,7 +8,7 @@ import { AccessKeyForm } from './AccessKeyForm';
 import { AccountLoginForm } from './AccountLoginForm';
 import { useSession } from './useSession';
 
-// The standalone login page /login (SPEC section 2): Account Login and Access Key tabs, with the
+// The standalone login page /login (the product spec's screens): Account Login and Access Key tabs, with the
 // demo credentials on show while demo mode is on (the demo account works only then).
 export function LoginPage() {
   const { demoMode } = useSession();

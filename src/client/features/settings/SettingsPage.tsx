@@ -30,7 +30,7 @@ const tabIcons: Record<SettingsTab, ReactNode> = {
   integrations: <IconPlugConnected size={16} aria-hidden />,
 };
 
-// /settings (SPEC section 2): the tab is part of the address, so a reload stays on it.
+// /settings (the product spec's screens): the tab is part of the address, so a reload stays on it.
 export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: SettingsTab) => void }) {
   const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
   // A guest space has no phone to verify and no account activity to show: the profile form says
