@@ -38,20 +38,23 @@ export const ports = {
   voice: base + 4,
   voiceFake: base + 12,
   twilioFake: base + 13,
+  launcher: base + 9,
 } as const;
 export const e2eAccessKey = 'e2e-access-key-0123456789';
+
+// What test/e2e/support/launchServers.mjs starts: a command, the URL that answers once it is up,
+// how long it may take, and its environment (added to the runner's).
+type E2EServer = { name: string; command: string; url: string; timeout: number; env?: Record<string, string> };
 
 // The apps run as `npm start` runs them: the compiled server (`npm test` builds before the e2e
 // tests; run `npm run build` first when running them alone), which also starts each fresh data
 // directory from the build's migrated cluster instead of creating one.
-function server(name: string, port: number, env: Record<string, string>) {
+function server(name: string, port: number, env: Record<string, string>): E2EServer {
   return {
+    name,
     command: 'node dist/server/main.js',
     url: `http://127.0.0.1:${port}/readyz`,
-    reuseExistingServer: false,
     timeout: 180_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -71,14 +74,12 @@ function server(name: string, port: number, env: Record<string, string>) {
 }
 
 // A fake OpenAI server (test/fakes/openai-cli.ts) for the apps that run with a model we control.
-function fakeModel(port: number, args: string) {
+function fakeModel(name: string, port: number, args: string): E2EServer {
   return {
-    command: `npx tsx test/fakes/openai-cli.ts --port ${port} ${args}`,
+    name,
+    command: `node --import tsx test/fakes/openai-cli.ts --port ${port} ${args}`,
     url: `http://127.0.0.1:${port}/v1/models`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
+    timeout: 60_000,
   };
 }
 
@@ -88,15 +89,12 @@ function modelEnv(fakePort: number) {
 
 // The Microsoft fakes serve https with the committed test certificate; the apps trust its authority.
 const tls = testCertificates();
-function microsoftFakes(graphPort: number, entraPort: number, args: string) {
+function microsoftFakes(name: string, graphPort: number, entraPort: number, args: string): E2EServer {
   return {
-    command: `npx tsx test/fakes/microsoft-cli.ts --graph-port ${graphPort} --entra-port ${entraPort} ${args}`,
+    name,
+    command: `node --import tsx test/fakes/microsoft-cli.ts --graph-port ${graphPort} --entra-port ${entraPort} ${args}`,
     url: `https://localhost:${graphPort}/v1.0/me`,
-    ignoreHTTPSErrors: true,
-    reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
     env: { TEST_TLS_DIR: tls.dir },
   };
 }
@@ -112,14 +110,11 @@ function microsoftEnv(graphPort: number, entraPort: number) {
 
 // Writing style with Microsoft mail: the https Graph fake seeded with the sent-mail corpus
 // (test/fakes/graph/seeded-cli.ts) and an app in demo mode that trusts the fakes' certificates.
-const styleGraph = {
-  command: `npx tsx test/fakes/graph/seeded-cli.ts --port ${ports.styleGraph}`,
+const styleGraph: E2EServer = {
+  name: 'style-graph-fake',
+  command: `node --import tsx test/fakes/graph/seeded-cli.ts --port ${ports.styleGraph}`,
   url: `https://127.0.0.1:${ports.styleGraph}/v1.0/me`,
-  ignoreHTTPSErrors: true,
-  reuseExistingServer: false,
-  timeout: 30_000,
-  stdout: 'ignore' as const,
-  stderr: 'pipe' as const,
+  timeout: 60_000,
   env: { TEST_TLS_DIR: tls.dir },
 };
 // The voice project's microphone: Chromium plays this WAV as its input (written by the global
@@ -130,6 +125,37 @@ const voiceLaunchArgs = ['--use-fake-ui-for-media-stream', '--use-fake-device-fo
 /** Chromium's arguments for the microphone that pauses halfway through its sentence (a test's own browser). */
 export const pausingMicrophoneLaunchArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', ...voiceLaunchArgs.map((arg) => arg.replace(fakeMicrophone, pausingMicrophoneFile(fakeMicrophone)))];
 
+function e2eServers(): E2EServer[] {
+  // The fakes first: they start in a second or two, and each app finds its fakes up.
+  return [
+    fakeModel('slow-model-fake', ports.slowFake, '--token-delay-ms 80 --tokens 400'),
+    fakeModel('failing-model-fake', ports.failingFake, '--status 500'),
+    microsoftFakes('microsoft-fakes', ports.graphFake, ports.entraFake, '--approve-after-polls 2 --seed-meetings'),
+    microsoftFakes('microsoft-expiry-fakes', ports.graphFakeExpiry, ports.entraFakeExpiry, '--approve-after-polls 0 --device-code-lifetime 4'),
+    microsoftFakes('meetings-fakes', ports.graphFakeMeetings, ports.entraFakeMeetings, `--approve-after-polls 2 --shared-mailbox --access-token-lifetime 120 --page-size 2 --control-port ${ports.meetingsControl}`),
+    styleGraph,
+    // Each spoken sentence lasts 3 s: the fake microphone speaks again while the coach still speaks.
+    fakeModel('voice-model-fake', ports.voiceFake, `--reply "${voiceReply}" --speech-ms 3000 --speech-chunks 6`),
+    { name: 'twilio-fake', command: `node --import tsx test/fakes/twilio-cli.ts --port ${ports.twilioFake}`, url: `http://127.0.0.1:${ports.twilioFake}/healthz`, timeout: 60_000 },
+    server('demo', ports.demo, { DEMO_MODE: 'true', ACCESS_KEY: e2eAccessKey }),
+    server('no-demo', ports.noDemo, { DEMO_MODE: 'false' }),
+    server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
+    server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
+    server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),
+    server('microsoft-expiry', ports.microsoftExpiry, microsoftEnv(ports.graphFakeExpiry, ports.entraFakeExpiry)),
+    server('meetings', ports.meetings, microsoftEnv(ports.graphFakeMeetings, ports.entraFakeMeetings)),
+    server('style-mail', ports.styleMail, { DEMO_MODE: 'true', MICROSOFT_GRAPH_BASE_URL: `https://localhost:${ports.styleGraph}/v1.0`, NODE_EXTRA_CA_CERTS: tls.caFile }),
+    server('voice', ports.voice, {
+      ...modelEnv(ports.voiceFake),
+      TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
+      TWILIO_AUTH_TOKEN: 'fake-twilio-auth-token-0123456789',
+      TWILIO_PHONE_NUMBER: '+15550001111',
+      TWILIO_API_BASE_URL: `http://127.0.0.1:${ports.twilioFake}`,
+      PUBLIC_URL: 'https://coach.example.com',
+    }),
+  ];
+}
+
 export default defineConfig({
   testDir: 'test/e2e',
   globalSetup: './test/e2e/support/globalSetup.ts',
@@ -139,7 +165,7 @@ export default defineConfig({
   // A test that passed only on its retry fails the run in CI (and the reporter names it flaky).
   failOnFlakyTests: Boolean(process.env.CI),
   // Generous waits: these tests check what a user sees and can do, not how fast (bench/ does). On
-  // this 2-core kind of machine, with two workers and the twenty servers and fakes below, a cold
+  // this 2-core kind of machine, with two workers and the seventeen servers and fakes above, a cold
   // first visit to /app has taken over 7 s to draw its sidebar and onboarding dialog (2.4 s when
   // the machine is quiet; issue 26 is making it smaller).
   timeout: 60_000,
@@ -189,38 +215,15 @@ export default defineConfig({
       },
     },
   ],
-  webServer: [
-    server('demo', ports.demo, { DEMO_MODE: 'true', ACCESS_KEY: e2eAccessKey }),
-    server('no-demo', ports.noDemo, { DEMO_MODE: 'false' }),
-    fakeModel(ports.slowFake, '--token-delay-ms 80 --tokens 400'),
-    server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
-    fakeModel(ports.failingFake, '--status 500'),
-    server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
-    microsoftFakes(ports.graphFake, ports.entraFake, '--approve-after-polls 2 --seed-meetings'),
-    server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),
-    microsoftFakes(ports.graphFakeExpiry, ports.entraFakeExpiry, '--approve-after-polls 0 --device-code-lifetime 4'),
-    server('microsoft-expiry', ports.microsoftExpiry, microsoftEnv(ports.graphFakeExpiry, ports.entraFakeExpiry)),
-    microsoftFakes(ports.graphFakeMeetings, ports.entraFakeMeetings, `--approve-after-polls 2 --shared-mailbox --access-token-lifetime 120 --page-size 2 --control-port ${ports.meetingsControl}`),
-    server('meetings', ports.meetings, microsoftEnv(ports.graphFakeMeetings, ports.entraFakeMeetings)),
-    styleGraph,
-    server('style-mail', ports.styleMail, { DEMO_MODE: 'true', MICROSOFT_GRAPH_BASE_URL: `https://localhost:${ports.styleGraph}/v1.0`, NODE_EXTRA_CA_CERTS: tls.caFile }),
-    // Each spoken sentence lasts 3 s: the fake microphone speaks again while the coach still speaks.
-    fakeModel(ports.voiceFake, `--reply "${voiceReply}" --speech-ms 3000 --speech-chunks 6`),
-    {
-      command: `npx tsx test/fakes/twilio-cli.ts --port ${ports.twilioFake}`,
-      url: `http://127.0.0.1:${ports.twilioFake}/healthz`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-    },
-    server('voice', ports.voice, {
-      ...modelEnv(ports.voiceFake),
-      TWILIO_ACCOUNT_SID: `AC${'0123456789abcdef'.repeat(2)}`,
-      TWILIO_AUTH_TOKEN: 'fake-twilio-auth-token-0123456789',
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: `http://127.0.0.1:${ports.twilioFake}`,
-      PUBLIC_URL: 'https://coach.example.com',
-    }),
-  ],
+  // One entry: test/e2e/support/launchServers.mjs starts every server below, a few at a time, and
+  // answers its /ready once all of them answer (Playwright would start them one after another).
+  webServer: {
+    command: 'node test/e2e/support/launchServers.mjs',
+    url: `http://127.0.0.1:${ports.launcher}/ready`,
+    reuseExistingServer: false,
+    timeout: 300_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { E2E_LAUNCHER_PORT: String(ports.launcher), E2E_SERVERS: JSON.stringify(e2eServers()) },
+  },
 });

@@ -467,7 +467,7 @@ async function main() {
   log(`Scale-out bench: ${chatCount} chats (${wsChatCount} also on /ws) for ${userCount} users, two instances (${compiled ? 'node dist/server/main.js' : 'tsx src/server/main.ts'}) behind nginx, PostgreSQL ${createdDatabase ? `database ${createdDatabase.name} (dropped at the end)` : '(BENCH_DATABASE_URL)'}`);
 
   // One after the other: the first instance migrates the empty database. (Two instances
-  // migrating an empty database at the same moment collide; see bench/README.md.)
+  // migrating an empty database at the same moment collide; see bench/results/scale-out.md.)
   const a = startInstance('A', portA, databaseUrl);
   await waitFor(`http://${upstreamA}/readyz`, 'instance A', a);
   const b = startInstance('B', portB, databaseUrl);

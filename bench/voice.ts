@@ -1,4 +1,4 @@
-// Voice benchmark (bench/README.md, "Voice in real time", issue 25), with fake providers that
+// Voice benchmark (method in bench/README.md, runs in bench/results/voice.md; issue 25), with fake providers that
 // take realistic times: transcription 300 ms, the model's first token 400 ms then 30 tokens a
 // second, the first byte of speech 200 ms.
 //  1. The phone path: a fake Twilio ConversationRelay client on the relay WebSocket. From the final

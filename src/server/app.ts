@@ -46,7 +46,7 @@ export type AppOptions = {
  * `handler` for the paths at or below one of `prefixes`; other requests go on at once. Unlike
  * `app.use(prefix, handler)` the handler sees the whole path, and Express neither rewrites the
  * request's URL on the way in and out nor parses it again (a cost on every request that passes a
- * mounted middleware, bench/README.md, "GET /api/chats").
+ * mounted middleware, bench/results/api-chats.md).
  */
 export function onlyUnder(prefixes: string[], handler: RequestHandler): RequestHandler {
   return (req, res, next) => {
@@ -72,8 +72,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   // No ETag on the JSON answers of /api (res.json): each is one user's data, fetched again when it
-  // may have changed, and hashing every body cost about 2% of a request (bench/README.md, "GET
-  // /api/chats"). Static files keep theirs (serve-static sets its own).
+  // may have changed, and hashing every body cost about 2% of a request
+  // (bench/results/api-chats.md). Static files keep theirs (serve-static sets its own).
   app.disable('etag');
   app.set('trust proxy', deps.config.trustProxy);
   // First, so that a request's duration counts everything the app does for it.
@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // Before any route or body parser: a body over 100 KB is read only for a signed-in sender.
   app.use(authenticateLargeBodies(deps));
 
-  // Liveness, readiness and the keep-alive ping of the phone guide (SPEC section 2).
+  // Liveness, readiness and the keep-alive ping of the phone guide (the product spec's screens).
   app.get('/ping', (_req, res) => void res.type('text/plain').send('pong'));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res) => {

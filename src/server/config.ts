@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { trimEndChars } from '../shared/trimText.js';
 
-// The one place that reads the environment (DESIGN rule 5). Every variable is listed, with a
+// The one place that reads the environment (architecture rule 5). Every variable is listed, with a
 // comment, in .env.example; a bad value stops the start with a message naming the variable.
 
 const booleanFlag = z

@@ -12,8 +12,8 @@ import type { Config } from './config.js';
 // Lines reach the transport in batches, a few milliseconds' worth at a time (`batched`): the
 // transport wakes its thread for every turn of the event loop that gave it a line (an
 // Atomics.notify, a futex wake), and under load those wake-ups, each taking a core from the
-// requests for a moment, cost the server more than writing the lines (bench/README.md, "GET
-// /api/chats", issue 26).
+// requests for a moment, cost the server more than writing the lines
+// (bench/results/api-chats.md, issue 26).
 export function asyncStdout(): DestinationStream {
   return batched(pino.transport({ target: 'pino/file', options: { destination: 1 } }));
 }

@@ -1,7 +1,7 @@
 import { storageKeys } from './constants.js';
 
 // The one inline script of the built pages (vite.config.ts puts it first in <head>): it applies
-// the stored colour scheme (SPEC sections 3 and 9: kept under 'theme', a class on <html>) before
+// the stored colour scheme (the product spec's entities and constants and limits: kept under 'theme', a class on <html>) before
 // the page is first painted. Without it a dark-theme user saw every page light until the app's
 // scripts ran and MantineProvider applied the scheme: on the prerendered pages and /app's
 // placeholder, which paint long before the scripts, a light page that turned dark. The same

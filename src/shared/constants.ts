@@ -1,4 +1,4 @@
-// Business constants and limits of SPEC section 9.
+// Business constants and limits of the product spec's constants and limits.
 export const limits = {
   usernameMin: 3,
   usernameMax: 64,
@@ -10,7 +10,7 @@ export const limits = {
   companyMax: 100,
 } as const;
 
-// SPEC section 9: toasts and tooltips.
+// The product spec's constants and limits: toasts and tooltips.
 export const toastDefaults = {
   limit: 1,
   autoCloseMs: 5000,
@@ -50,7 +50,7 @@ export const chatLimits = {
   autoTitleChars: 30,
 } as const;
 
-// Writing style analysis (SPEC section 9).
+// Writing style analysis (the product spec's constants and limits).
 export const writingStyleLimits = {
   minSentEmails: 5,
   maxSentEmails: 50,

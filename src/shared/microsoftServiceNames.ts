@@ -1,4 +1,4 @@
-// SPEC section 2: ?service={service name} on the Microsoft connect page; the display names.
+// The product spec's screens: ?service={service name} on the Microsoft connect page; the display names.
 // A module of its own, free of zod, because the client's route options (part of every page's
 // entry script) validate ?service= against it (issue 10).
 export const microsoftServiceNames = ['Microsoft Email', 'Microsoft Calendar', 'Microsoft Teams'] as const;

@@ -1,4 +1,4 @@
-// Settings and onboarding constants of SPEC sections 3 and 9.
+// Settings and onboarding constants of the product spec's entities and constants and limits.
 export const dataRetentionOptions = [
   { value: '30', label: '30 days' },
   { value: '90', label: '90 days' },
@@ -48,6 +48,6 @@ export const onboardingLimits = {
   directReportsMax: 10_000,
 } as const;
 
-// The onboarding answers are kept in this browser (SPEC section 6); 'Save chat history' is also saved
+// The onboarding answers are kept in this browser (the product spec's roles and permissions); 'Save chat history' is also saved
 // as the account's storeChatHistory (issue 9: settings that act).
 export const onboardingStorageKey = 'onboarding_data';

@@ -1,6 +1,6 @@
 import { writingStyleLimits } from './constants.js';
 
-// SPEC section 2, Chat-embedded writing style panel: the panel appears when any of the last 3
+// The product spec's screens, Chat-embedded writing style panel: the panel appears when any of the last 3
 // user messages mentions (case-insensitive) one of these, or contains both 'generate' and 'email'.
 const triggerPhrases = ['writing style', 'writing profile', 'email style', 'my writing style'] as const;
 

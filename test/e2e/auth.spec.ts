@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { e2eAccessKey } from '../../playwright.config';
 
-// Auth as a visitor meets it with demo mode on (SPEC sections 2, 5, 7 and 8): the landing
+// Auth as a visitor meets it with demo mode on (the product spec's screens, validation rules, REST calls and error catalogue): the landing
 // page's dialog, the standalone /login page and its access key, the sidebar's logout.
 
 let counter = 0;

@@ -3,7 +3,7 @@ import { chatTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, messageInput, userMessages } from './support/chatPage.js';
 
 // A provider failure, against a model that always answers 500 (the fake OpenAI server at port
-// 4321; playwright.config.ts, project 'failing-model'): SPEC section 8's toast, the typing
+// 4321; playwright.config.ts, project 'failing-model'): the toast of the product spec's error catalogue, the typing
 // placeholder removed, the user's message kept.
 
 

@@ -3,7 +3,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { autoChatTitle, chatTexts, commonTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, messageInput, replyFinished, say, userMessages } from './support/chatPage.js';
 
-// The chat page (SPEC section 2, Chat page and Sidebar) as a person uses it, with the built-in
+// The chat page (the product spec's screens, Chat page and Sidebar) as a person uses it, with the built-in
 // offline coach. Tests that change state sign up a fresh account first: the demo user (and its
 // four sample chats) is shared with every other test.
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { knowledgeBaseTexts as texts } from '../../src/shared/texts/index.js';
 
-// /knowledge-base (SPEC section 2) with a fresh account per test (the demo user is shared).
+// /knowledge-base (the product spec's screens) with a fresh account per test (the demo user is shared).
 let counter = 0;
 test.beforeEach(async ({ page, context, baseURL }) => {
   await context.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));

@@ -3,7 +3,7 @@ import { storageKeys } from '../../src/shared/constants.js';
 import { onboardingStorageKey } from '../../src/shared/settingsConstants.js';
 import { onboardingTexts } from '../../src/shared/texts/index.js';
 
-// The 'Welcome to AI Coach' dialog (SPEC section 2) as a first-time visitor meets it. Every
+// The 'Welcome to AI Coach' dialog (the product spec's screens) as a first-time visitor meets it. Every
 // test starts from an empty browser, whatever the config's storage state says.
 test.use({ storageState: { cookies: [], origins: [] } });
 

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
 
-// The public site of SPEC section 2: landing page, /terms, /privacy and the not-found page.
+// The public site of the product spec's screens: landing page, /terms, /privacy and the not-found page.
 
 const openers: { name: string; find: (page: Page) => Locator }[] = [
   { name: 'the header Log in button', find: (page) => page.getByRole('banner').getByRole('button', { name: landingTexts.header.logIn }) },

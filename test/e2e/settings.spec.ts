@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { settingsTexts } from '../../src/shared/texts/index.js';
 
-// The settings page (SPEC section 2) with a fresh account per test, so nothing clashes with
+// The settings page (the product spec's screens) with a fresh account per test, so nothing clashes with
 // other tests sharing the demo user. The onboarding dialog is marked as seen.
 let counter = 0;
 async function signUpFreshUser(page: Page, baseURL: string | undefined) {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Theme (SPEC sections 3 and 9): light by default, dark available, kept under 'theme' and
+// Theme (the product spec's entities and constants and limits): light by default, dark available, kept under 'theme' and
 // applied as a class on <html>.
 test.beforeEach(async ({ context }) => {
   await context.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));

@@ -179,7 +179,7 @@ test('the coach drafts an email in the user\'s style when asked', async ({ page,
   await expect(draft).toContainText('Cheers,');
 });
 
-// SPEC section 8's failures of an analysis on the page, each by its condition: the sent mail is
+// The failures of an analysis in the product spec's error catalogue on the page, each by its condition: the sent mail is
 // read for real from the Graph fake; the failing answer is put in the way of one call.
 test.describe('a failed analysis on the page', () => {
   test.slow();

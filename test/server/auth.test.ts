@@ -3,7 +3,7 @@ import { authTexts, commonTexts } from '../../src/shared/texts/index.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// The auth paths of SPEC section 7 against the real app: one server in demo mode (with an
+// The auth paths of the product spec's REST calls against the real app: one server in demo mode (with an
 // access key), one with demo mode off (and no access key).
 const accessKey = 'test-access-key-0123456789';
 let demo: TestServer;

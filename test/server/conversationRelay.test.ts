@@ -180,10 +180,14 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     await eventually(async () => (await phoneChatOf(cleo.http))?.length === 2);
     client.send({ type: 'interrupt', utteranceUntilInterrupt: 'First do this.', durationUntilInterruptMs: 700 });
     await eventually(async () => (await phoneChatOf(cleo.http))?.[1]?.content === 'First do this.');
-    // Text that is not what the coach said is never stored.
+    // Text that is not what the coach said is never stored. The next turn, sent after it on the
+    // same socket, is stored only after that interrupt was handled: wait for it, then look.
     client.send({ type: 'interrupt', utteranceUntilInterrupt: 'Something else entirely.' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await phoneChatOf(cleo.http))?.[1]?.content).toBe('First do this.');
+    model.behave({ reply: 'Next step.' });
+    client.prompt('And then?');
+    expect((await client.nextReply()).text).toBe('Next step.');
+    await eventually(async () => (await phoneChatOf(cleo.http))?.length === 4);
+    expect((await phoneChatOf(cleo.http))?.map((m) => m.content)).toEqual(['What first?', 'First do this.', 'And then?', 'Next step.']);
   });
 
   it('speaks a short apology when the model fails, and keeps the call', async () => {
@@ -223,7 +227,8 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
   });
 
   it('stops asking for the PIN after three wrong tries on a call', async () => {
-    await userWithPhone('relay-ezra', 'Ezra Relay', '+15552227777', { verified: true, pin: '2468' });
+    model.behave({ reply: 'Hello, caller.' });
+    const ezra = await userWithPhone('relay-ezra', 'Ezra Relay', '+15552227777', { verified: true, pin: '2468' });
     const { client } = await call('+15552227777');
     for (const pin of ['0000', '1111']) {
       for (const digit of pin) client.send({ type: 'dtmf', digit });
@@ -231,10 +236,14 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     }
     for (const digit of '2222') client.send({ type: 'dtmf', digit });
     expect((await client.nextReply()).text).toBe(phoneTexts.pinLocked);
-    // The right PIN now changes nothing.
+    // The right PIN now changes nothing. Digits and turns run one after another on the call, so
+    // the reply to a turn sent after the digits comes after whatever they would have said.
     for (const digit of '2468') client.send({ type: 'dtmf', digit });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(client.received.filter((m) => m.type === 'text' && (m as { last: boolean }).last)).toHaveLength(3);
+    client.prompt('Who am I?');
+    expect((await client.nextReply()).text).toBe('Hello, caller.');
+    expect(client.received.filter((m) => m.type === 'text' && (m as { last: boolean }).last)).toHaveLength(4);
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).not.toContain('Ezra');
+    expect(await phoneChatOf(ezra.http)).toBeNull();
   });
 
   it('trusts neither an attested unverified number nor an unattested one without a PIN', async () => {

@@ -94,8 +94,17 @@ describe.runIf(!process.env.DATABASE_URL)('the embedded database', () => {
       fs.mkdirSync(lock, { recursive: true });
       const longAgo = new Date(Date.now() - 60_000);
       fs.utimesSync(lock, longAgo, longAgo);
+      const startedAt = Date.now();
       const server = await startTestServer({}, database);
-      await server.stop();
+      try {
+        expect((await new HttpClient(server.url).get('/readyz')).status).toBe(200);
+        // The lock is the new server's now: taken (or refreshed) since the start began.
+        expect(fs.statSync(lock).mtimeMs).toBeGreaterThanOrEqual(startedAt - 2_000);
+      } finally {
+        await server.stop();
+      }
+      // And gives it back when it stops, so the next start needs no wait.
+      expect(fs.existsSync(lock)).toBe(false);
     } finally {
       await database.dispose();
     }

@@ -117,7 +117,7 @@ describe('connect with a pasted token', () => {
       expect(res.status, JSON.stringify(token)).toBe(400);
       // Text that cannot be stored is refused at the input boundary, naming the field.
       expect(res.json.message).toMatch(/valid token|not allowed|The field 'token' contains characters that cannot be stored/);
-      // SPEC section 7 reads `error` from this path's answer: the same text beside `message`.
+      // The product spec's REST calls reads `error` from this path's answer: the same text beside `message`.
       expect(res.json.error).toBe(res.json.message);
     }
     expect((await http.post('/api/auth/microsoft/manual-token', { token: 'unknown-token', service: 'microsoft_calendar' })).json).toEqual({ message: microsoftTexts.tokenRefused, error: microsoftTexts.tokenRefused });

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { socketFrameLimit } from '../../src/server/http/socketFlood.js';
 import { colorSchemeScript } from '../../src/shared/colorSchemeScript.js';
 import { chatTexts } from '../../src/shared/texts/index.js';
-import { signUp } from '../helpers/clients.js';
+import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // The headers every answer carries, the session cookie's flags, and the bounds on what one client
@@ -105,7 +105,9 @@ describe('bounds on one client', () => {
     const { http } = await signUp(server.url, 'calm');
     const socket = await openChatSocket(http);
     for (let i = 0; i < 10; i++) socket.ws.send(JSON.stringify({ type: 'get_messages', chatId: 999_999 }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every message answered (a flood would be told, then closed, before the answers ran out).
+    await eventually(() => socket.frames.length >= 10);
+    expect(socket.frames.map((f) => f.message)).not.toContain(chatTexts.socketFlood);
     expect(socket.ws.readyState).toBe(WebSocket.OPEN);
     socket.ws.close();
   });

@@ -359,10 +359,17 @@ describe('voice', () => {
     leaving.abort();
     await res;
     await eventually(() => fake.requests[0]!.disconnected);
-    // Given time to save (it must not), the user still has no chat and no message.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await max.http.get('/api/chats')).json).toEqual([]);
-  });
+    // A save of the discarded turn would start as the model request ended. A turn the user sends
+    // afterwards is stored only after its own model reply, so once it is stored, the chats show
+    // whether the discarded one was saved too: they must hold the new turn alone.
+    fake.behave({ reply: 'Here now.' });
+    const after = await turn(max.http, { chatId: null, text: 'Hello again' });
+    expect(after.status).toBe(200);
+    const chats = (await max.http.get('/api/chats')).json as Array<{ id: number }>;
+    expect(chats.map((c) => c.id)).toEqual([after.done!.chatId]);
+    const messages = (await max.http.get(`/api/chats/${after.done!.chatId}/messages`)).json as Array<{ content: string }>;
+    expect(messages.map((m) => m.content)).toEqual(['Hello again', 'Here now.']);
+  }, 60_000);
 
   /** POST /api/voice/turn with the recording itself (audio/*), the chat and `provisional` in the query. */
   async function audioTurn(http: HttpClient, query: string, audio: Buffer<ArrayBuffer> = webm, type = 'audio/webm') {

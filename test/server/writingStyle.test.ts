@@ -9,7 +9,7 @@ import { expectedStyles, quotedOnlyPhrases, sentItemsFor, type CorpusStyle } fro
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// The writing-analysis paths (SPEC section 7) against the real app and a fresh database, with
+// The writing-analysis paths (the product spec's REST calls) against the real app and a fresh database, with
 // sent mail read from the https Graph fake through the user's Microsoft connection. A few handler
 // tests call the handlers directly with the same context a procedure gets.
 

@@ -60,7 +60,7 @@ function chain(own: unknown, next: (event: SyntheticEvent) => void) {
   };
 }
 
-// SPEC section 9: every tooltip opens after 700 ms, and at once within 300 ms of another closing.
+// The product spec's constants and limits: every tooltip opens after 700 ms, and at once within 300 ms of another closing.
 // The rule is kept here, by every LazyTooltip, rather than by a delay group around the app:
 // Mantine's Tooltip.Group and Floating UI's FloatingDelayGroup it needs were 15 KB gzipped of the
 // entry script, on every page, the landing page included (issue 26).

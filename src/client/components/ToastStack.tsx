@@ -7,7 +7,7 @@ import { toastDefaults } from '../../shared/constants';
 import classes from './toastStack.module.css';
 import { toastRegionLabel } from './toastRegion';
 
-// Loaded by Toasts.tsx with the first toast. The region F8 focuses (SPEC section 9), at most
+// Loaded by Toasts.tsx with the first toast. The region F8 focuses (the product spec's constants and limits), at most
 // 420 px wide; Mantine's own drag and wheel dismissal are off: a swipe right of 50 px dismisses
 // (swipeToDismiss, given to each toast by lib/notify.ts).
 //

@@ -43,7 +43,7 @@ export function usePreloadToasts() {
   }, []);
 }
 
-// F8 (SPEC section 9) moves focus to the toast region, mounting it first when needed.
+// F8 (the product spec's constants and limits) moves focus to the toast region, mounting it first when needed.
 function useToastHotkey() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import type { PointerEvent } from 'react';
 import { toastDefaults } from '../../shared/constants';
 
-// SPEC section 9's toast gestures, for Mantine's notifications: the region F8 focuses, and a
+// The toast gestures of the product spec's constants and limits, for Mantine's notifications: the region F8 focuses, and a
 // swipe right of 50 px that dismisses a toast. (Mantine's own drag dismisses either way at 35% of
 // the width, so ToastStack turns it off.)
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fetchWithHttpErrors, httpErrorText, nonJsonFailure } from './errors';
 
-// SPEC section 8: a non-success answer that is not JSON reads '{status}: {body}', or the status
+// The product spec's error catalogue: a non-success answer that is not JSON reads '{status}: {body}', or the status
 // text when the body is empty (issue 28, item 4).
 describe('non-JSON error answers', () => {
   it.each([

@@ -8,7 +8,7 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-// SPEC section 8: a non-success answer that is not JSON (a proxy's 502 page, a plain-text 503)
+// The product spec's error catalogue: a non-success answer that is not JSON (a proxy's 502 page, a plain-text 503)
 // becomes an error reading the status code, a colon and a space, then the body text, or the
 // status text when the body is empty. A long body (an HTML error page) is cut at 200 characters.
 const maxBodyText = 200;
@@ -55,7 +55,7 @@ export function errorStatus(error: unknown): number | undefined {
   return error instanceof TRPCClientError ? (error as TRPCClientError<AppRouter>).data?.httpStatus : undefined;
 }
 
-// Server field errors (CONVENTIONS 4), flattened to the first message a field has.
+// Server field errors (architecture rule 15), flattened to the first message a field has.
 export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof TRPCClientError)) return {};
   const fields = ((error as TRPCClientError<AppRouter>).data?.fieldErrors ?? {}) as FieldErrors;

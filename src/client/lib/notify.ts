@@ -2,8 +2,8 @@ import { notifications } from '@mantine/notifications';
 import { toastDefaults } from '../../shared/constants';
 import { swipeToDismiss } from '../components/toastRegion';
 
-// The only way the app shows a toast (CONVENTIONS 9): one visible at a time, 5000 ms, dismissed
-// by a swipe right of 50 px (SPEC section 9).
+// The only way the app shows a toast (architecture rule 17): one visible at a time, 5000 ms, dismissed
+// by a swipe right of 50 px (the product spec's constants and limits).
 type Toast = { title: string; message?: string };
 
 let shown = 0;

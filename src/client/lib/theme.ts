@@ -21,7 +21,7 @@ export const theme = createTheme({
     // importing Modal here would put it (and its scroll lock, focus trap and transitions) in the
     // entry script of every page.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    // SPEC section 9: a tooltip opens after 700 ms (TooltipDelays in App.tsx skips the delay
+    // The product spec's constants and limits: a tooltip opens after 700 ms (TooltipDelays in App.tsx skips the delay
     // within 300 ms of another closing).
     Tooltip: { defaultProps: { openDelay: tooltipDefaults.openDelayMs } },
   },

@@ -15,7 +15,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   const { colorScheme } = useMantineColorScheme();
   useEffect(() => {
-    // SPEC section 3: the theme is applied as a class attribute on the document.
+    // The product spec's entities: the theme is applied as a class attribute on the document.
     document.documentElement.classList.remove('light', 'dark');
     document.documentElement.classList.add(colorScheme === 'dark' ? 'dark' : 'light');
     // The phone's address bar follows the page (the pages' colour-scheme script sets it first).

@@ -8,7 +8,7 @@ import { PgliteWorkerClient } from './pgliteClient.js';
 // Where the data lives, and the embedded database's early start. This module loads no ORM and no
 // framework, so that the entry point (main.ts) can take the data directory's lock and start PGlite
 // in its worker thread first, and load the server's modules while it opens: two things of about a
-// second each that used to happen one after the other (bench/README.md, "Production start").
+// second each that used to happen one after the other (bench/results/start.md).
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // A migrated, empty cluster made by `npm run build` (initialData.ts); absent under tsx.

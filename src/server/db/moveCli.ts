@@ -9,7 +9,7 @@ import { formatCounts, moveDatabase, MoveRefusedError } from './moveDatabase.js'
 // `npm run db:move -- --to postgresql://user:pass@host:5432/db` copies DATA_DIR's embedded
 // database into that empty PostgreSQL database; `--from postgresql://...` copies one back into
 // DATA_DIR's (new, empty) embedded database. Stop the server first: the data directory's lock
-// refuses a move while it runs. See moveDatabase.ts and the README ("Moving to PostgreSQL").
+// refuses a move while it runs. See moveDatabase.ts and docs/deployment.md ("Moving from the embedded database to PostgreSQL").
 
 const usage = 'Usage: npm run db:move -- --to postgresql://user:password@host:5432/database\n   or: npm run db:move -- --from postgresql://user:password@host:5432/database';
 

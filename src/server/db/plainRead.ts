@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 // statement goes straight to the pg pool the ORM holds, as a parameterised query, like any pg
 // client sends it: the same connections and type parsers (timestamps stay PostgreSQL's text), but
 // no ORM query formatting and logging and no kysely connection provider and its promise layers on
-// the way (bench/README.md, "GET /api/chats"). Elsewhere (the embedded PGlite, which runs in its
+// the way (bench/results/api-chats.md). Elsewhere (the embedded PGlite, which runs in its
 // worker thread) through the ORM's connection, as every other statement.
 //
 // On PostgreSQL each statement is a named prepared statement: pg prepares it once per connection,

@@ -43,7 +43,7 @@ type Operation = {
 const id = z.string().regex(/^\d+$/).describe('A numeric id');
 
 export const restOperations: Operation[] = [
-  // Accounts and sessions (SPEC section 7).
+  // Accounts and sessions (the product spec's REST calls).
   { method: 'post', path: '/api/auth/register', tag: 'Auth', summary: 'Create an account and sign in', auth: 'public', body: registerSchema, ok: { status: 201, description: 'The new user; sets the session cookie' } },
   { method: 'post', path: '/api/auth/login', tag: 'Auth', summary: 'Sign in', auth: 'public', body: loginSchema, ok: { status: 200, description: 'The user; sets the session cookie' } },
   { method: 'post', path: '/api/auth/logout', tag: 'Auth', summary: 'Sign out (ends the session on every instance)', auth: 'session', ok: { status: 200, description: '{ success: true }' } },

@@ -14,7 +14,7 @@ const unlogged = new Set(['/ping', '/healthz']);
 // path }, res: { status }, ms, msg: 'request' }, level info, warn from status 500. The path never
 // carries the query string; the serializers keep headers, cookies and bodies out of the log.
 //
-// Kept cheap, since it runs for every request (bench/README.md, "GET /api/chats"):
+// Kept cheap, since it runs for every request (bench/results/api-chats.md):
 // - The app's redaction removes values by key (password, token, cookie, authorization, apiKey, at
 //   the top or one level down). A request line has fixed keys, none of them, and values that are a
 //   method, a path without its query string, a status and a duration: no redaction path can match

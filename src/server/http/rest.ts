@@ -12,10 +12,10 @@ import { RateLimitError } from '../features/limits/rateLimits.js';
 
 type Caller = ReturnType<typeof createCaller>;
 
-// DESIGN rule 1: a spec REST path parses the request, calls the same tRPC procedure through a
+// Architecture rule 1: a spec REST path parses the request, calls the same tRPC procedure through a
 // server-side caller, and shapes the reply. Errors keep the procedure's status and message.
-// `errorAlsoAs: 'error'` repeats the message as `error` for the paths SPEC section 7 reads an
-// error field from (the manual token).
+// `errorAlsoAs: 'error'` repeats the message as `error` for the paths whose error field the
+// product spec's REST calls read (the manual token: docs/spec-differences.md, item 17).
 export function restRoute(
   deps: AppDeps,
   handle: (caller: Caller, req: Request, res: Response) => Promise<unknown>,

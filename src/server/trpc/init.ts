@@ -9,7 +9,7 @@ import { retargetChatInput, startGuestSpace } from '../features/auth/guestAccoun
 import type { Context } from './context.js';
 import type { User } from '../db/entities/User.js';
 
-// The only file that calls initTRPC (CONVENTIONS 1).
+// The only file that calls initTRPC (architecture rule 14).
 const t = initTRPC.context<Context>().create({
   isDev: false,
   errorFormatter({ shape, error }) {
@@ -60,7 +60,7 @@ function mapDatabaseErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Co
 
 // One middleware, not two: tRPC copies the call's options and context for every middleware of a
 // call (its object spread helper was the largest JavaScript function of a loaded GET /api/chats,
-// bench/README.md), so each middleware fewer is a copy fewer on every call. Each call works in
+// bench/results/api-chats.md), so each middleware fewer is a copy fewer on every call. Each call works in
 // its own forked EntityManager.
 const procedureBase = t.middleware(async ({ ctx, getRawInput, next }) => {
   await refuseUnsafeInput(getRawInput);
@@ -125,7 +125,7 @@ export function refuseOutsideWorld(ctx: { session: { viaApiKey?: boolean }; user
   if (ctx.user.isDemo || ctx.user.isGuest) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accountRequiredFor[what] });
 }
 
-// DESIGN rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
+// Architecture rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
 // the whole account takes a registered account's own signed-in session: never a demo visitor's
 // template, never a guest space, never an API key. Refused before any work, with a message per
 // integration ('Create an account to connect Microsoft 365'), which the screens show next to a

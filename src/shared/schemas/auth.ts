@@ -42,7 +42,7 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 
-// The standalone /login page only requires both fields (SPEC section 5).
+// The standalone /login page only requires both fields (the product spec's validation rules).
 export const standaloneLoginSchema = z.object({
   username: z.string().trim().min(1, authTexts.usernameRequired),
   password: z.string().min(1, authTexts.passwordRequired),

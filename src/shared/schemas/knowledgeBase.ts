@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { knowledgeBaseTexts as texts } from '../texts/index.js';
 
-// SPEC sections 3, 5 and 9: the user knowledge base, its minimums and messages.
+// The product spec's entities, validation rules and constants and limits: the user knowledge base, its minimums and messages.
 export const emailTones = ['Formal', 'Friendly', 'Assertive', 'Humble'] as const;
 export type EmailTone = (typeof emailTones)[number];
 
@@ -73,7 +73,7 @@ export type KnowledgeBase = z.output<typeof knowledgeBaseSchema>;
  */
 export type StoredKnowledgeBase = Omit<KnowledgeBase, 'emailTone'> & { emailTone: EmailTone | null; updatedAt: string };
 
-// The onboarding's role answers (SPEC section 3 'Onboarding data'), merged into the knowledge base.
+// The onboarding's role answers (the product spec's entities 'Onboarding data'), merged into the knowledge base.
 export const onboardingRoleSchema = z.object({
   jobTitle: storableText(texts.tooLong(knowledgeBaseLimits.shortTextMax)).trim().max(knowledgeBaseLimits.shortTextMax, texts.tooLong(knowledgeBaseLimits.shortTextMax)),
   company: storableText(texts.tooLong(knowledgeBaseLimits.shortTextMax)).trim().max(knowledgeBaseLimits.shortTextMax, texts.tooLong(knowledgeBaseLimits.shortTextMax)),
@@ -82,7 +82,7 @@ export const onboardingRoleSchema = z.object({
 });
 export type OnboardingRole = z.infer<typeof onboardingRoleSchema>;
 
-/** 'Ann, Bob ,, Cy' -> ['Ann', 'Bob', 'Cy'] (SPEC section 3: comma-separated lists). */
+/** 'Ann, Bob ,, Cy' -> ['Ann', 'Bob', 'Cy'] (the product spec's entities: comma-separated lists). */
 export function splitList(value: string): string[] {
   return value
     .split(',')

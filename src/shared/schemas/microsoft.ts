@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { type MicrosoftServiceName, microsoftServiceNames } from '../microsoftServiceNames.js';
 import { microsoftTexts } from '../texts/microsoft.js';
 
-// The Microsoft router's inputs (SPEC sections 3, 5 and 7).
+// The Microsoft router's inputs (the product spec's entities, validation rules and REST calls).
 
 export const microsoftServiceKeys = ['email', 'calendar', 'teams'] as const;
 export type MicrosoftServiceKey = (typeof microsoftServiceKeys)[number];
 
-// The display names (SPEC section 2) live in a module without zod: the client's route options
+// The display names (the product spec's screens) live in a module without zod: the client's route options
 // import them.
 export { type MicrosoftServiceName, microsoftServiceNames };
 
@@ -15,7 +15,7 @@ export const serviceKeyOfName = (name: MicrosoftServiceName): MicrosoftServiceKe
   name === 'Microsoft Calendar' ? 'calendar' : name === 'Microsoft Teams' ? 'teams' : 'email';
 export const serviceNameOfKey = (key: MicrosoftServiceKey): MicrosoftServiceName => microsoftTexts.serviceNames[key];
 
-/** SPEC section 3: the service name lowercased with the first space replaced by an underscore. */
+/** The product spec's entities: the service name lowercased with the first space replaced by an underscore. */
 export const manualServiceOfName = (name: MicrosoftServiceName | 'Microsoft') => name.toLowerCase().replace(' ', '_');
 
 // Text that a person typed: no NUL characters, no lone surrogates.
@@ -25,7 +25,7 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 
 export const serviceNameSchema = z.enum(microsoftServiceNames, { message: microsoftTexts.unknownService });
 
-/** Pasted text becomes a token: HTML tags stripped, trimmed (SPEC section 5). */
+/** Pasted text becomes a token: HTML tags stripped, trimmed (the product spec's validation rules). */
 export const cleanPastedToken = (raw: string) => raw.replace(/<[^<>]*>/g, '').trim();
 
 export const manualTokenSchema = z.object({

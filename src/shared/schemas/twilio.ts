@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { internationalPhonePattern } from '../settingsConstants.js';
 import { phoneTexts } from '../texts/voice.js';
 
-// POST /api/twilio/voice/call (SPEC sections 5 and 7): a number in international format.
+// POST /api/twilio/voice/call (the product spec's validation rules and REST calls): a number in international format.
 export const phoneCallSchema = z.object({
   phoneNumber: z
     .string({ message: phoneTexts.numberRequired })

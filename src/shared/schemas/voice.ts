@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { voiceTexts } from '../texts/voice.js';
 
-// POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7), and the voice turn.
+// POST /api/voice/transcribe and /api/voice/synthesize (the product spec's REST calls), and the voice turn.
 
 export const voiceLimits = {
   /** OpenAI's upload limit for transcription. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { writingStyleLimits } from '../constants.js';
 import { writingStyleTexts } from '../texts/index.js';
 
-// The writing style router's inputs and the profile's shape (SPEC section 3), shared by the
+// The writing style router's inputs and the profile's shape (the product spec's entities), shared by the
 // server, the page, the chat panel and the local-storage mirror.
 
 export const audienceValues = ['internal', 'external'] as const;

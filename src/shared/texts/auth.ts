@@ -1,4 +1,4 @@
-// Auth texts of SPEC sections 5 and 8, verbatim.
+// Auth texts of the product spec's validation rules and error catalogue, verbatim.
 export const authTexts = {
   usernameMin: 'Username must be at least 3 characters',
   passwordMin: 'Password must be at least 6 characters',

@@ -1,5 +1,5 @@
 import { groupThousands } from './format.js';
-// Chat texts of SPEC sections 2, 4 and 8, verbatim where the spec gives them; the rest are the
+// Chat texts of the product spec's screens, states and transitions and error catalogue, verbatim where the spec gives them; the rest are the
 // chat page's own labels, kept here so the client, the server and the tests share them.
 export const chatTexts = {
   pageTitle: 'AI Coach Chat',

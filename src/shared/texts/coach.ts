@@ -1,5 +1,5 @@
 import { groupThousands } from './format.js';
-// Texts of the coach: the in-chat Microsoft email notes of SPEC section 8 (verbatim), and the
+// Texts of the coach: the in-chat Microsoft email notes of the product spec's error catalogue (verbatim), and the
 // messages of the OpenAI-compatible endpoint. The spec's chat texts (fallback reply, 'Failed to
 // get a response. Please try again.') live in chat.ts.
 export const coachTexts = {

@@ -1,4 +1,4 @@
-// The one catalogue of user-visible texts (CONVENTIONS 9). Each area keeps its strings in its
+// The one catalogue of user-visible texts (architecture rule 3). Each area keeps its strings in its
 // own file; everything is imported from here.
 export { authTexts } from './auth.js';
 export { commonTexts } from './common.js';

@@ -1,4 +1,4 @@
-// User Knowledge Base texts (SPEC sections 2, 3 and 5), verbatim where the spec gives them.
+// User Knowledge Base texts (the product spec's screens, entities and validation rules), verbatim where the spec gives them.
 export const knowledgeBaseTexts = {
   title: 'User Knowledge Base',
   subtitle: 'What your coach knows about you, your role and how you like to communicate.',
@@ -44,7 +44,7 @@ export const knowledgeBaseTexts = {
   summaryStakeholders: (count: number) => (count === 1 ? '1 stakeholder' : `${count} stakeholders`),
   fixErrors: 'Please correct the highlighted fields.',
 
-  // SPEC section 5.
+  // The product spec's validation rules.
   fullNameMin: 'Full name must be at least 2 characters',
   jobTitleRequired: 'Job title is required',
   companyRequired: 'Company name is required',

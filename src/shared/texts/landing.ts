@@ -1,5 +1,5 @@
-// Texts of the landing page (SPEC section 2, "Landing page"). Card and section titles are the
-// spec's words; the copy around them advertises what SPEC section 1 says the product does.
+// Texts of the landing page (the product spec's screens, "Landing page"). Card and section titles are the
+// spec's words; the copy around them advertises what the product spec's overview says the product does.
 export const landingTexts = {
   header: {
     logIn: 'Log in',

@@ -1,4 +1,4 @@
-// Texts of the /terms and /privacy pages (SPEC section 2, "/terms and /privacy"): static text,
+// Texts of the /terms and /privacy pages (the product spec's screens, "/terms and /privacy"): static text,
 // last updated May 20, 2025; the terms have ten sections and give 30 days' notice of material
 // changes.
 export type LegalSection = {

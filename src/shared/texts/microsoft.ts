@@ -1,4 +1,4 @@
-// Microsoft connection and mail screens (SPEC sections 2, 4, 5 and 8; quoted strings verbatim).
+// Microsoft connection and mail screens (the product spec's screens, states and transitions, validation rules and error catalogue; quoted strings verbatim).
 export const microsoftTexts = {
   serviceNames: { email: 'Microsoft Email', calendar: 'Microsoft Calendar', teams: 'Microsoft Teams' },
   genericService: 'Microsoft',

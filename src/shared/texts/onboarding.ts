@@ -1,4 +1,4 @@
-// Onboarding dialog texts of SPEC section 2, verbatim where the spec gives them.
+// Onboarding dialog texts of the product spec's screens, verbatim where the spec gives them.
 export const onboardingTexts = {
   title: 'Welcome to AI Coach',
   close: 'Close',

@@ -1,4 +1,4 @@
-// Settings page texts (SPEC sections 2 and 3) and the profile validation messages.
+// Settings page texts (the product spec's screens and entities) and the profile validation messages.
 export const settingsTexts = {
   title: 'Settings',
   subtitle: 'Manage your profile, notifications and privacy.',

@@ -1,5 +1,5 @@
 import { groupThousands } from './format.js';
-// Voice and telephony texts of SPEC sections 2, 5 and 8, verbatim where the spec gives them; the
+// Voice and telephony texts of the product spec's screens, validation rules and error catalogue, verbatim where the spec gives them; the
 // messages the spec leaves out are ours, written to tell a person what to do next.
 export const voiceTexts = {
   dialogTitle: 'Voice Call with AI Coach',

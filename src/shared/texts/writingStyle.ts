@@ -1,4 +1,4 @@
-// Writing style texts (SPEC sections 2, 5 and 8): the page, the chat panel, the reminder and toasts.
+// Writing style texts (the product spec's screens, validation rules and error catalogue): the page, the chat panel, the reminder and toasts.
 export const writingStyleTexts = {
   pageTitle: 'Writing Style Analysis',
   pageSubtitle: 'Learn how you write from your sent email, so your coach can write in your voice.',
@@ -77,7 +77,7 @@ export const writingStyleTexts = {
   notNow: 'Not now',
   refreshProfile: 'Refresh Profile',
 
-  // Toasts and errors (SPEC sections 5 and 8)
+  // Toasts and errors (the product spec's validation rules and error catalogue)
   errorTitle: 'Error',
   loadFailed: 'Failed to load writing style profile',
   serverUnreachable: 'Could not connect to the server',

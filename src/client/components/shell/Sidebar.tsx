@@ -23,7 +23,7 @@ import { UserBlock } from './UserBlock';
 
 type MenuItem = { label: string; to: string; icon: ReactNode };
 
-// SPEC section 2's Menu. Items join this list as their pages are built (Integrations, Microsoft
+// The Menu of the product spec's screens. Items join this list as their pages are built (Integrations, Microsoft
 // Emails, Manage Folders, User Knowledge Base, Writing Style Analysis, Voice Assistant, Settings).
 export const menuItems: MenuItem[] = [
   { label: 'Integrations', to: '/integrations', icon: <IconPlugConnected size={18} aria-hidden /> },

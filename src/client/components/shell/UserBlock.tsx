@@ -9,7 +9,7 @@ import { useLogout } from '../../features/auth/useLogout';
 import { initialsOf, useSession } from '../../features/auth/useSession';
 import { LazyMenu } from '../LazyFloating';
 
-// Initials, full name and job title, with a menu of Settings and Logout (SPEC section 2).
+// Initials, full name and job title, with a menu of Settings and Logout (the product spec's screens).
 export function UserBlock(props: { showSettings: boolean; onNavigate?: () => void }) {
   const { user, signedIn } = useSession();
   // A failed logout is shown, not only logged: the user must know they are still signed in.

@@ -10,7 +10,7 @@ import { afterSessionChange } from '../../lib/trpc';
 import { checkAccessKey } from './accessKey';
 import { FormError } from './FormError';
 
-// The Access Key tab of /login: a private key gate into /app (SPEC sections 2 and 7).
+// The Access Key tab of /login: a private key gate into /app (the product spec's screens and REST calls).
 export function AccessKeyForm() {
   const navigate = useNavigate();
   const [formMessage, setFormMessage] = useState<string | null>(null);

@@ -13,7 +13,7 @@ import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
 import { useAdoptTypedValues } from './useAdoptTypedValues';
 
-// The Account Login tab of /login: both fields required; on success go to / (SPEC section 2).
+// The Account Login tab of /login: both fields required; on success go to / (the product spec's screens).
 export function AccountLoginForm() {
   const navigate = useNavigate();
   const [formMessage, setFormMessage] = useState<string | null>(null);

@@ -7,7 +7,7 @@ import { AuthTabs, type AuthTab } from './AuthTabs';
 
 export type { AuthTab };
 
-// The auth dialog of SPEC section 2: Login and Create Account; on success it closes and goes
+// The auth dialog of the product spec's screens: Login and Create Account; on success it closes and goes
 // to /app. Demo Login only toasts and proceeds.
 export function AuthDialog(props: { opened: boolean; onClose: () => void; initialTab?: AuthTab }) {
   const navigate = useNavigate();

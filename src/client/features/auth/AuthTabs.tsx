@@ -13,7 +13,7 @@ type AuthTabsProps = {
   initialTab?: AuthTab;
   /** Called after a login or registration succeeded and the session queries were reset. */
   onSignedIn: (user: SignedInUser) => void | Promise<void>;
-  /** Demo Login (SPEC section 2): only a toast, then onDemoLogin; offered in demo mode only. */
+  /** Demo Login (the product spec's screens): only a toast, then onDemoLogin; offered in demo mode only. */
   onDemoLogin?: () => void;
   /** Put the focus in the first field when shown (used by the dialog). */
   autoFocus?: boolean;
@@ -26,7 +26,7 @@ export function AuthTabs({ initialTab = 'login', onSignedIn, onDemoLogin, autoFo
   const showDemoLogin = Boolean(onDemoLogin) && session.demoMode;
 
   const demoLogin = () => {
-    // No call (SPEC section 2): demo mode already treats the demo user as signed in.
+    // No call (the product spec's screens): demo mode already treats the demo user as signed in.
     notify.success(authTexts.loggedInTitle, authTexts.loggedInBody(session.user?.fullName ?? authTexts.demoCredentials.username));
     onDemoLogin?.();
   };

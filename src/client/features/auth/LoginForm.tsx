@@ -13,7 +13,7 @@ import { FormError } from './FormError';
 
 export type SignedInUser = { fullName: string };
 
-// The auth dialog's Login tab (and the sign-in panel's): SPEC sections 5 and 8.
+// The auth dialog's Login tab (and the sign-in panel's): the product spec's validation rules and error catalogue.
 export function LoginForm(props: { onSignedIn: (user: SignedInUser) => void | Promise<void>; autoFocus?: boolean }) {
   const [formMessage, setFormMessage] = useState<string | null>(null);
   const form = useForm({

@@ -9,7 +9,7 @@ import { AccountLoginForm } from './AccountLoginForm';
 import { MicrosoftSignInButton } from './MicrosoftSignInButton';
 import { useSession } from './useSession';
 
-// The standalone login page /login (SPEC section 2): Account Login and Access Key tabs, with the
+// The standalone login page /login (the product spec's screens): Account Login and Access Key tabs, with the
 // demo credentials on show while demo mode is on (the demo account works only then).
 export function LoginPage(props: { microsoftError?: MicrosoftSignInErrorCode }) {
   const { demoMode, microsoftSignIn, passwordLogin } = useSession();

@@ -14,7 +14,7 @@ import type { SignedInUser } from './LoginForm';
 
 type RegisterValues = { [K in keyof Required<RegisterInput>]: string };
 
-// The auth dialog's Create Account tab (and the sign-in panel's): SPEC sections 3, 5 and 8.
+// The auth dialog's Create Account tab (and the sign-in panel's): the product spec's entities, validation rules and error catalogue.
 export function RegisterForm(props: { onSignedIn: (user: SignedInUser) => void | Promise<void>; autoFocus?: boolean }) {
   const [formMessage, setFormMessage] = useState<string | null>(null);
   const form = useForm<RegisterValues>({

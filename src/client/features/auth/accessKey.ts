@@ -2,7 +2,7 @@ import { authTexts } from '../../../shared/texts';
 
 export type AccessKeyResult = { granted: true } | { granted: false; message: string };
 
-// The access-key gate (SPEC section 7): GET /api/auth/check-access with the key in the
+// The access-key gate (the product spec's REST calls): GET /api/auth/check-access with the key in the
 // x-access-key header; OK means granted: the server signs the visitor in to a guest account of
 // their own and sets the access_key cookie itself (HttpOnly, a signed grant, never the key).
 export async function checkAccessKey(accessKey: string): Promise<AccessKeyResult> {

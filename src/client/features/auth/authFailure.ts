@@ -1,7 +1,7 @@
 import { authTexts } from '../../../shared/texts';
 import { errorMessage, errorStatus, fieldErrorsOf } from '../../lib/errors';
 
-// How a failed login or registration reads in the auth dialog (SPEC section 8): the form's own
+// How a failed login or registration reads in the auth dialog (the product spec's error catalogue): the form's own
 // message, the toast's body, and the server's per-field messages to copy under the fields.
 export type AuthFailure = { formMessage: string | null; toastBody: string; fieldErrors: Record<string, string> };
 

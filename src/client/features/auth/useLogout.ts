@@ -6,8 +6,8 @@ import { afterSessionChange, trpc } from '../../lib/trpc';
 
 export type UseLogoutOptions = {
   /**
-   * What a failure does (SPEC section 8): 'There was an error logging out.' is always logged;
-   * 'toast' also shows it (the sidebar does, on purpose: see the README's differences from the spec).
+   * What a failure does (the product spec's error catalogue): 'There was an error logging out.' is always logged;
+   * 'toast' also shows it (the sidebar does, on purpose: docs/spec-differences.md, item 13).
    */
   onFailure?: 'log' | 'toast';
 };

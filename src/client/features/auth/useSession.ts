@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { trpc } from '../../lib/trpc';
 
-// The current user: the signed-in one, or the demo user while demo mode is on (SPEC section 4).
+// The current user: the signed-in one, or the demo user while demo mode is on (the product spec's states and transitions).
 export function useSession() {
   const query = useQuery(trpc.auth.session.queryOptions());
   return {

@@ -22,7 +22,7 @@ export function PlainText(props: { text: string }) {
   return (
     <div className={classes.markdown}>
       {paragraphs.map((paragraph, index) => {
-        // Numbered lines indented as in the Markdown (SPEC section 2).
+        // Numbered lines indented as in the Markdown (the product spec's screens).
         const { whole, content } = withNumberedLines(paragraph, lineClasses);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one fixed text, never reordered

@@ -19,7 +19,7 @@ import { TypingIndicator } from './TypingIndicator';
 // One message of the conversation. Memoised: a bubble re-renders only when its own message
 // object changes; a streaming reply re-renders only its body, from the streaming store.
 
-const copyConfirmMs = 2000; // SPEC section 9: copy confirmation 2 s
+const copyConfirmMs = 2000; // The product spec's constants and limits: copy confirmation 2 s
 
 function StreamingBody(props: { messageId: number; initial: string }) {
   const entry = useStreamingText(props.messageId);

@@ -95,7 +95,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
       </Stack>
     );
   }
-  // SPEC section 8: a failure to load chats is not shown.
+  // The product spec's error catalogue: a failure to load chats is not shown.
   if (list.isError) return null;
   if (!list.data.length) {
     return (

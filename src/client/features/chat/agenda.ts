@@ -1,6 +1,6 @@
 import { chatTexts } from '../../../shared/texts';
 
-// The agenda buttons under a reply that mentions an agenda (SPEC section 2), with behaviour that
+// The agenda buttons under a reply that mentions an agenda (the product spec's screens), with behaviour that
 // needs no integration: an .ics calendar file, a mailto: draft, and a prefilled request to change it.
 
 export function mentionsAgenda(text: string): boolean {

@@ -1,6 +1,6 @@
 import { Children, isValidElement, type ReactNode } from 'react';
 
-// SPEC section 2: lines of a reply starting with 1. to 7. are indented, however they are drawn:
+// The product spec's screens: lines of a reply starting with 1. to 7. are indented, however they are drawn:
 // Markdown's numbered lists are (chat.module.css); this finds such lines that Markdown kept in a
 // paragraph (a bold "**1. Welcome**", a "3." after a line of prose) and the lines of the plain
 // text drawn before the Markdown renderer loads.

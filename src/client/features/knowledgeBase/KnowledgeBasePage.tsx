@@ -15,7 +15,7 @@ import { KnowledgeBaseSummary } from './KnowledgeBaseSummary';
 import { knowledgeBaseTabs, tabOfField, toValues, type KnowledgeBaseTab, type KnowledgeBaseValues } from './knowledgeBaseForm';
 import { useLocalKnowledgeBase } from './useLocalKnowledgeBase';
 
-// SPEC section 9: the 'Saved' badge shows for 3 s.
+// The product spec's constants and limits: the 'Saved' badge shows for 3 s.
 const savedBadgeMs = 3000;
 
 const tabIcons: Record<KnowledgeBaseTab, ReactNode> = {
@@ -25,7 +25,7 @@ const tabIcons: Record<KnowledgeBaseTab, ReactNode> = {
   notes: <IconNotes size={16} aria-hidden />,
 };
 
-// /knowledge-base (SPEC section 2): tabs Personal Info, Role Context, Communication Style, Notes
+// /knowledge-base (the product spec's screens): tabs Personal Info, Role Context, Communication Style, Notes
 // and a summary card. Kept on the server and in this browser under user_knowledge_base.
 export function KnowledgeBasePage(props: { user: { id: number; fullName: string; jobTitle: string | null; company: string | null } }) {
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { useLocalStorage } from '@mantine/hooks';
 import type { StoredKnowledgeBase } from '../../../shared/schemas/knowledgeBase';
 import { storageKeys } from '../../../shared/constants';
 
-// The browser's copy of the knowledge base under user_knowledge_base (SPEC section 3). The
+// The browser's copy of the knowledge base under user_knowledge_base (the product spec's entities). The
 // server's copy is the truth (other devices, the phone coach and email generation read it);
 // this one is written on every save and marked with its owner, so that another account signed
 // in on the same browser never starts from it; it is also removed whenever the session changes

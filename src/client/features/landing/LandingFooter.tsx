@@ -13,7 +13,7 @@ type Props = {
 export function LandingFooter({ onOpenDashboard, onIntent }: Props) {
   const t = landingTexts.footer;
 
-  // SPEC section 2: the dashboard link opens the auth dialog instead of navigating. A click with
+  // The product spec's screens: the dashboard link opens the auth dialog instead of navigating. A click with
   // a modifier (new tab, new window) still follows the link.
   const openDashboard = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;

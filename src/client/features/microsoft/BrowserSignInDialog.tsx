@@ -21,7 +21,7 @@ function hasSuccessHash(popup: Window | null): boolean {
   }
 }
 
-// SPEC section 4, browser sign-in: loading, then connected when a URL hash holds
+// The product spec's states and transitions, browser sign-in: loading, then connected when a URL hash holds
 // integration-success (checked every second); closes 1.5 s later; a toast after 5 minutes.
 export function BrowserSignInDialog(props: { service: MicrosoftServiceName; opened: boolean; onClose: () => void; onSuccess: () => void }) {
   const [connected, setConnected] = useState(false);

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { microsoftTexts } from '../../../shared/texts';
 
-// SPEC section 2: connecting a non-Microsoft integration says it is coming soon.
+// The product spec's screens: connecting a non-Microsoft integration says it is coming soon.
 export function ComingSoonDialog(props: { name: string | null; onClose: () => void }) {
   return (
     <Modal opened={props.name !== null} onClose={props.onClose} title={microsoftTexts.comingSoonTitle(props.name ?? '')} centered withCloseButton={false}>

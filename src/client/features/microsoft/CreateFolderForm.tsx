@@ -7,7 +7,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { useFolders } from './mailQueries';
 
-// Create a folder with an optional parent (SPEC sections 2 and 5); the list reloads after.
+// Create a folder with an optional parent (the product spec's screens and validation rules); the list reloads after.
 export function CreateFolderForm() {
   const [name, setName] = useState('');
   const [parent, setParent] = useState<string | null>(null);

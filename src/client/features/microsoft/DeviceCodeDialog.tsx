@@ -18,7 +18,7 @@ const successCloseMs = 2000;
 
 export const formatCountdown = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.max(0, seconds) % 60).padStart(2, '0')}`;
 
-// SPEC section 4, device-code flow: idle, polling, success, expired, error. Opening requests a
+// The product spec's states and transitions, device-code flow: idle, polling, success, expired, error. Opening requests a
 // code; the countdown (m:ss with a progress bar) reaching 0 or an expired poll moves to expired;
 // success closes after 2 s; an error reply or a failed poll moves to error; Try Again restarts.
 export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened: boolean; onClose: () => void; onSuccess: () => void }) {
@@ -188,7 +188,7 @@ export function DeviceCodeDialog(props: { service: MicrosoftServiceName; opened:
   );
 }
 
-/** Expired or failed: what happened, and Try Again (SPEC section 4). */
+/** Expired or failed: what happened, and Try Again (the product spec's states and transitions). */
 function RetryPanel(props: { color: string; icon: ReactNode; title: string; body: string; onRetry: () => void }) {
   return (
     <Stack align="center" gap="sm" py="sm">

@@ -15,7 +15,7 @@ const formatDate = (iso: string) => {
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
 };
 
-// The inbox with selection and moving (SPEC sections 2, 4 and 8).
+// The inbox with selection and moving (the product spec's screens, states and transitions and error catalogue).
 export function EmailList(props: { destination: string | null; onDestinationChange: (id: string | null) => void }) {
   const pages = useEmailPages(true);
   const folders = useFolders(true);

@@ -9,7 +9,7 @@ import { ConnectFirst } from './MailStates';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { useMicrosoftStatus } from './useMicrosoftStatus';
 
-// /microsoft-emails (SPEC section 2): tabs Emails and Folder Management. Clicking a folder picks
+// /microsoft-emails (the product spec's screens): tabs Emails and Folder Management. Clicking a folder picks
 // it as the destination and switches to Emails.
 export function EmailManagerPage() {
   const [tab, setTab] = useState<'emails' | 'folders'>('emails');

@@ -5,7 +5,7 @@ import { microsoftTexts } from '../../../shared/texts';
 import { ReadError } from './MailStates';
 import { useFolders } from './mailQueries';
 
-// Folders with total, unread and child counts, about 24rem high (SPEC section 2). Child folders
+// Folders with total, unread and child counts, about 24rem high (the product spec's screens). Child folders
 // are indented under their parent. With onPick, a click picks the folder.
 export function FolderList(props: { onPick?: (folder: GraphFolder) => void; selectedId?: string | null }) {
   const folders = useFolders(true);

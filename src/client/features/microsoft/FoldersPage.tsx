@@ -7,7 +7,7 @@ import { ConnectFirst } from './MailStates';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { useMicrosoftStatus } from './useMicrosoftStatus';
 
-// /microsoft-folders (SPEC section 2): tabs Folder Management and View Microsoft Emails.
+// /microsoft-folders (the product spec's screens): tabs Folder Management and View Microsoft Emails.
 export function FoldersPage() {
   const navigate = useNavigate();
   const status = useMicrosoftStatus();

@@ -11,7 +11,7 @@ import { useConnectDialogs } from './useConnectDialogs';
 
 const tabs: CatalogueTab[] = ['microsoft', 'google', 'communication', 'productivity'];
 
-// /integrations 'Manage Integrations' (SPEC section 2).
+// /integrations 'Manage Integrations' (the product spec's screens).
 export function IntegrationsPage() {
   const [comingSoon, setComingSoon] = useState<string | null>(null);
   const { open, dialogs } = useConnectDialogs();

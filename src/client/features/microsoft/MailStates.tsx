@@ -21,7 +21,7 @@ export function ConnectFirst() {
   );
 }
 
-/** A failed read with the spec's title, message and hint (SPEC section 8). */
+/** A failed read with the spec's title, message and hint (the product spec's error catalogue). */
 export function ReadError(props: { title: string; fallback: string; hint: string; error: unknown; onRetry: () => void }) {
   return (
     <Alert color="red" variant="light" icon={<IconAlertCircle size={18} aria-hidden />} title={props.title} role="alert">

@@ -16,7 +16,7 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { useConnectDialogs } from './useConnectDialogs';
 import { useMicrosoftStatus, useRefreshMicrosoft } from './useMicrosoftStatus';
 
-// /microsoft-manual-auth?service=… (SPEC sections 2 and 4): a pasted token, or the sign-in dialogs.
+// /microsoft-manual-auth?service=… (the product spec's screens and states and transitions): a pasted token, or the sign-in dialogs.
 export function ManualAuthPage(props: { service: MicrosoftServiceName | undefined }) {
   const serviceLabel = props.service ?? microsoftTexts.genericService;
   const [token, setToken] = useState('');

@@ -5,7 +5,7 @@ import { notify } from '../../lib/notify';
 import { takeConnectionFlags } from './connectionFlags';
 import { useMicrosoftStatus, useRefreshMicrosoft } from './useMicrosoftStatus';
 
-/** The sidebar's '1' on Integrations while Microsoft email is connected (SPEC section 2). */
+/** The sidebar's '1' on Integrations while Microsoft email is connected (the product spec's screens). */
 export function IntegrationsBadge() {
   const { data } = useMicrosoftStatus();
   if (!data?.connections.email.connected) return null;

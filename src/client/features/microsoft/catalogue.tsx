@@ -14,7 +14,7 @@ import { IconMail } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import type { MicrosoftServiceKey } from '../../../shared/schemas/microsoft';
 
-// SPEC section 3's integrations catalogue. Only Microsoft email, calendar and Teams connect
+// The integrations catalogue of the product spec's entities. Only Microsoft email, calendar and Teams connect
 // today; the rest open the coming-soon dialog.
 export type CatalogueTab = 'microsoft' | 'google' | 'communication' | 'productivity';
 export type CatalogueItem = { id: string; name: string; description: string; icon: ReactNode; microsoftService?: MicrosoftServiceKey };

@@ -1,6 +1,6 @@
 import type { MicrosoftServiceKey, MicrosoftServiceName } from '../../../shared/schemas/microsoft';
 
-// SPEC section 4: after a device flow succeeds these local flags are written; on load the
+// The product spec's states and transitions: after a device flow succeeds these local flags are written; on load the
 // sidebar reads them, marks the service connected, toasts 'Microsoft Connection Active' (5 s)
 // and clears them. The server's connection status stays the truth.
 const keys = { success: 'microsoftAuthSuccess', email: 'microsoftUserEmail', service: 'microsoftService', manual: 'manualTokenSaved' } as const;

@@ -12,7 +12,7 @@ import { useRefreshMicrosoft } from './useMicrosoftStatus';
 
 type Open = { service: MicrosoftServiceName; method: 'browser' | 'device' } | null;
 
-/** The two connect dialogs (SPEC section 2), opened per service; `dialogs` goes in the page. */
+/** The two connect dialogs (the product spec's screens), opened per service; `dialogs` goes in the page. */
 export function useConnectDialogs(): { open: (service: MicrosoftServiceName, method: 'browser' | 'device') => void; dialogs: ReactNode } {
   const [current, setCurrent] = useState<Open>(null);
   const refresh = useRefreshMicrosoft();

@@ -18,7 +18,7 @@ const toolIcons: Record<ToolKey, ReactNode> = {
   linkedin: <IconBrandLinkedin size={20} aria-hidden />,
 };
 
-// Step 1: marking a tool only remembers it in this browser (SPEC section 2).
+// Step 1: marking a tool only remembers it in this browser (the product spec's screens).
 export function ConnectToolsStep(props: { connections: Connections; onConnect: (tool: ToolKey) => void }) {
   return (
     <>

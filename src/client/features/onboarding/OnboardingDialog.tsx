@@ -5,7 +5,7 @@ import { hasSeenOnboarding, markOnboardingSeen } from './onboardingData';
 // visits to /app neither fetch nor run them (issue 10).
 const OnboardingModal = lazy(() => import('./OnboardingModal').then((module) => ({ default: module.OnboardingModal })));
 
-// 'Welcome to AI Coach' (SPEC section 2): shown until hasSeenOnboarding is set; closing it in
+// 'Welcome to AI Coach' (the product spec's screens): shown until hasSeenOnboarding is set; closing it in
 // any way (X, Escape, Complete Setup) sets the flag.
 export function OnboardingDialog() {
   const [needed] = useState(() => !hasSeenOnboarding());

@@ -11,7 +11,7 @@ import { errorMessage, errorStatus } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
-// SPEC sections 2 and 4, the telephony dialog: phone entry, then calling (End Call), then ended
+// The product spec's screens and states and transitions, the telephony dialog: phone entry, then calling (End Call), then ended
 // (New Call returns to the entry). Ending makes no server call.
 type Stage = 'entry' | 'calling' | 'ended';
 

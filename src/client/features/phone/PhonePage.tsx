@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { VoiceCallDialog } from '../voice/VoiceCallDialog';
 import { PhoneCallDialog } from './PhoneCallDialog';
 
-// /phone-calls (SPEC section 2): receive a call, set up incoming calls, voice chat in browser.
+// /phone-calls (the product spec's screens): receive a call, set up incoming calls, voice chat in browser.
 export function PhonePage() {
   const status = useQuery(trpc.twilio.status.queryOptions());
   const [phoneOpen, setPhoneOpen] = useState(false);

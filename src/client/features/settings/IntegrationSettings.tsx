@@ -27,7 +27,7 @@ const others: Array<{ key: IntegrationKey; icon: ReactNode }> = [
   { key: 'linkedin', icon: <IconBrandLinkedin size={18} aria-hidden /> },
 ];
 
-// SPEC section 3's integration flags: the Microsoft services as the server knows them, with
+// The integration flags of the product spec's entities: the Microsoft services as the server knows them, with
 // connect (the same dialogs as /integrations) and disconnect (deletes the tokens on the server).
 export function IntegrationSettings() {
   const { open, dialogs } = useConnectDialogs();

@@ -34,7 +34,7 @@ const tabIcons: Record<SettingsTab, ReactNode> = {
 
 const noop = () => {};
 
-// /settings (SPEC section 2): the tab is part of the address, so a reload stays on it.
+// /settings (the product spec's screens): the tab is part of the address, so a reload stays on it.
 export function SettingsPage(props: {
   tab: SettingsTab;
   onTabChange: (tab: SettingsTab) => void;

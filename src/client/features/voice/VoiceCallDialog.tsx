@@ -17,7 +17,7 @@ const statusColor: Record<CallStatus, string> = {
 };
 
 /**
- * SPEC section 2's 'Voice Call with AI Coach': opened, it calls after 1 s; closing hangs up.
+ * 'Voice Call with AI Coach' of the product spec's screens: opened, it calls after 1 s; closing hangs up.
  * Opened from an open chat (`chatId`), the coach answers with that chat's context and the call's
  * turns are saved into it; otherwise the call starts a chat of its own.
  */

@@ -7,7 +7,7 @@ import { StreamedSpeech } from './streamedSpeech';
 import { fetchSpeech, keepTurn, storeHeard, streamTurn, VoiceRequestError } from './voiceApi';
 import { defaultPauseMs, defaultSilenceMs, watchVoiceActivity } from './voiceActivity';
 
-// The browser voice call of SPEC section 4, streamed and interruptible (issue 25): connecting,
+// The browser voice call of the product spec's states and transitions, streamed and interruptible (issue 25): connecting,
 // then active once the microphone is granted (disconnected on denial). The microphone listens the
 // whole call, the coach speaking or not. A turn ends after `silenceMs` of silence; it is
 // transcribed, and the coach's reply is shown and spoken sentence by sentence while it is written.

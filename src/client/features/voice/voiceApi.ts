@@ -2,7 +2,7 @@ import type { VoiceTurnEvent } from '../../../shared/schemas/voice';
 import { voiceTexts } from '../../../shared/texts';
 import { nonJsonFailure } from '../../lib/errors';
 
-// POST /api/voice/transcribe, /api/voice/synthesize (SPEC section 7), /api/voice/turn and
+// POST /api/voice/transcribe, /api/voice/synthesize (the product spec's REST calls), /api/voice/turn and
 // /api/voice/heard, with the server's message kept for the toast.
 
 export class VoiceRequestError extends Error {

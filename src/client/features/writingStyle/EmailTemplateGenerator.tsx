@@ -12,7 +12,7 @@ import { trpc } from '../../lib/trpc';
 
 const texts = writingStyleTexts;
 
-/** 'Generate Email in Your Style' (SPEC section 2): topic, audience, the email and Copy. */
+/** 'Generate Email in Your Style' (the product spec's screens): topic, audience, the email and Copy. */
 export function EmailTemplateGenerator() {
   const [topic, setTopic] = useState('');
   const [audience, setAudience] = useState<Audience>('internal');

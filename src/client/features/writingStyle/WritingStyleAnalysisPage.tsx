@@ -83,7 +83,7 @@ function HowItsUsedCard() {
   );
 }
 
-/** /writing-style-analysis (SPEC section 2). */
+/** /writing-style-analysis (the product spec's screens). */
 export function WritingStyleAnalysisPage() {
   const { loading, writingStyle } = useWritingStyle();
   const { analyze, running } = useAnalyzeWritingStyle();

@@ -57,7 +57,7 @@ function StyleSummary(props: { style: WritingStyle }) {
   );
 }
 
-/** The chat-embedded panel (SPEC section 2), shown when the conversation asks about style. */
+/** The chat-embedded panel (the product spec's screens), shown when the conversation asks about style. */
 export function WritingStylePanel() {
   const { loading, writingStyle } = useWritingStyle();
   const { analyze, running } = useAnalyzeWritingStyle();

@@ -38,7 +38,7 @@ function Value(props: { value: string | null; fallback: string }) {
   );
 }
 
-/** 'Your Writing Style Profile': the six numbered sections with their fallbacks (SPEC section 2). */
+/** 'Your Writing Style Profile': the six numbered sections with their fallbacks (the product spec's screens). */
 export function WritingStyleProfileCard(props: { style: WritingStyle; onRefresh: () => void; refreshing: boolean }) {
   const { style } = props;
   return (

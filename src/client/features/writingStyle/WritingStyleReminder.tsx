@@ -19,7 +19,7 @@ function rollOnce(): boolean {
   return Math.random() < writingStyleLimits.reminderChance;
 }
 
-/** 'Writing Style Review' (SPEC section 2): about 30% of the time, when Microsoft mail is connected. */
+/** 'Writing Style Review' (the product spec's screens): about 30% of the time, when Microsoft mail is connected. */
 export function WritingStyleReminder() {
   const { loading, mailConnected, writingStyle } = useWritingStyle();
   const { analyze, running } = useAnalyzeWritingStyle();

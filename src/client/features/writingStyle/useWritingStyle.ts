@@ -10,8 +10,8 @@ import { notify } from '../../lib/notify';
 import { trpc, trpcClient } from '../../lib/trpc';
 
 // The profile as the page and the chat panel read it: from the server, mirrored to local storage
-// under writing_style_data (SPEC section 3: the profile plus lastUpdated); when the server cannot
-// be read, the mirror stands in (SPEC section 7: the chat's read falls back to local storage).
+// under writing_style_data (the product spec's entities: the profile plus lastUpdated); when the server cannot
+// be read, the mirror stands in (the product spec's REST calls: the chat's read falls back to local storage).
 // The mirror is removed whenever the session changes (forgetUserLocalCopies in lib/localCopies.ts),
 // so the next user of this browser never sees it.
 
@@ -45,7 +45,7 @@ function isNetworkError(error: unknown): boolean {
   return error instanceof TRPCClientError && !error.data && !httpErrorOf(error);
 }
 
-// SPEC section 8 for a failed analysis on the page: a network failure 'Error' / 'Could not
+// The product spec's error catalogue for a failed analysis on the page: a network failure 'Error' / 'Could not
 // connect to the server'; an answer that is not JSON 'Analysis failed' / '{status}: {body}';
 // anything that is not an answer at all (a thrown bug) 'Error' / 'An unexpected error occurred';
 // otherwise the server's refusal, titled by the step that failed.
@@ -86,8 +86,8 @@ export function useWritingStyle() {
 export type AnalysisToasts = 'page' | 'refreshed' | 'updated';
 
 /**
- * The analysis of SPEC section 4: check the sent email count, stop below 5, run the analysis,
- * keep the profile (server, cache and mirror). Toasts as SPEC section 8 says for each caller.
+ * The analysis of the product spec's states and transitions: check the sent email count, stop below 5, run the analysis,
+ * keep the profile (server, cache and mirror). Toasts as the product spec's error catalogue says for each caller.
  */
 export function useAnalyzeWritingStyle() {
   const queryClient = useQueryClient();

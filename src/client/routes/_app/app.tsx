@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ChatPage } from '../../features/chat/ChatPage';
 import { optionalBoolean, optionalId } from '../../lib/searchParams';
 
-// The chat page (SPEC section 2): ?new=true starts a new conversation, ?chat={id} opens a chat.
+// The chat page (the product spec's screens): ?new=true starts a new conversation, ?chat={id} opens a chat.
 export const Route = createFileRoute('/_app/app')({
   // ?message={id} (with ?chat): a search result, scrolled to and marked (issue 24).
   validateSearch: (search: Record<string, unknown>): { new?: boolean; chat?: number; message?: number } => ({
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/_app/app')({
     message: optionalId(search.message),
   }),
   loaderDeps: ({ search }) => ({ chat: search.chat }),
-  // Routes load, components read (CONVENTIONS 8). A chat that cannot be read is not an error
+  // Routes load, components read (architecture rule 16). A chat that cannot be read is not an error
   // page: the component shows 'Chat not found' (or a retry) from the same query.
   loader: async ({ context: { queryClient }, deps }) => {
     const [{ trpc }, { messagesQueryOptions }, { loadChatThread }] = await Promise.all([

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PhonePage } from '../../features/phone/PhonePage';
 
-// /phone-calls, titled Voice Assistant (SPEC section 2).
+// /phone-calls, titled Voice Assistant (the product spec's screens).
 export const Route = createFileRoute('/_app/phone-calls')({
   loader: async ({ context }) => {
     const { trpc } = await import('../../lib/trpc');

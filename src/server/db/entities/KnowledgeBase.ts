@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { emailTones, knowledgeBaseLimits } from '../../../shared/schemas/knowledgeBase.js';
 import { User } from './User.js';
 
-// The user knowledge base (SPEC section 3), one row per user keyed by the user's id. The browser
+// The user knowledge base (the product spec's entities), one row per user keyed by the user's id. The browser
 // keeps a copy under user_knowledge_base; this row is what other devices, the phone coach and
 // email generation read.
 export const KnowledgeBaseSchema = defineEntity({

@@ -7,8 +7,8 @@ import {
 } from '../../../shared/settingsConstants.js';
 import { User } from './User.js';
 
-// A user's contact details and preferences (SPEC section 3), one row per user keyed by the
-// user's id. A user without a row has the defaults of SPEC section 9.
+// A user's contact details and preferences (the product spec's entities), one row per user keyed by the
+// user's id. A user without a row has the defaults of the product spec's constants and limits.
 export const UserSettingsSchema = defineEntity({
   name: 'UserSettings',
   tableName: 'user_settings',

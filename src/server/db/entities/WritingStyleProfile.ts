@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { toneSourceValues, type WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import { User } from './User.js';
 
-// A user's writing style profile (SPEC section 3), one row per user: a new analysis replaces it.
+// A user's writing style profile (the product spec's entities), one row per user: a new analysis replaces it.
 // Only the profile is kept, never the emails it was learned from.
 export const WritingStyleProfileSchema = defineEntity({
   name: 'WritingStyleProfile',

@@ -64,7 +64,7 @@ export async function completeChat(ctx: AiContext, input: AiCompletionRequest, s
 }
 
 // gpt-tokenizer builds its o200k table when it is imported: about half a second to a second, the
-// largest single module of the server's start (bench/README.md, "Production start"). It is loaded
+// largest single module of the server's start (bench/results/start.md). It is loaded
 // on the first reply that needs counting, while the model answers, not at start.
 type Tokenizer = typeof import('gpt-tokenizer');
 let tokenizer: Tokenizer | undefined;

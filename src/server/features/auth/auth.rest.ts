@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// SPEC section 7 auth paths, answered by the auth router's procedures.
+// The product spec's REST calls auth paths, answered by the auth router's procedures.
 export function authRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   routes.post('/api/auth/register', restRoute(deps, (caller, req) => caller.auth.register(req.body ?? {}), 201));

@@ -7,7 +7,7 @@ import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { accessGrantSeconds } from './session.js';
 
-// The access-key gate (SPEC section 7), an alternative way in: the key travels in the
+// The access-key gate (the product spec's REST calls), an alternative way in: the key travels in the
 // x-access-key header; passing it gives the visitor a guest account of their own and a session
 // for as long as the grant cookie lasts. Guesses count like failed logins (per address, and per
 // address under a pseudo-username), before the key is compared.

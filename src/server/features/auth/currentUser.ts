@@ -6,7 +6,7 @@ export function sessionUserAllowed(user: { isDemo: boolean }, demoMode: boolean)
   return !user.isDemo || demoMode;
 }
 
-// The signed-in user; without a session, the demo user while DEMO_MODE is on (SPEC section 4).
+// The signed-in user; without a session, the demo user while DEMO_MODE is on (the product spec's states and transitions).
 // A cookie of an ended session signs nobody in, not even the demo user: it answers 401.
 export async function resolveUser(ctx: DbContext): Promise<User | null> {
   const userId = ctx.session.userId;

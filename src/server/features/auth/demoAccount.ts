@@ -11,7 +11,7 @@ import { demoSampleChats } from './demoSamples.js';
 // holds them. (Databases migrated before this change had them written by a migration.)
 // The demo password is public (shown on /login, authTexts.demoCredentials), so its hash is too:
 // made once with hashPassword (today's parameters) and kept here, it spares every start a scrypt
-// (N=2^17: about half a second, on the path to /readyz, bench/README.md "Production start"). The
+// (N=2^17: about half a second, on the path to /readyz, bench/results/start.md). The
 // account gets exactly this hash when created, and again whenever its stored hash is any other
 // (its password was changed, or it was hashed before this constant): the same outcome as
 // checking the password and hashing it anew, without either. demoAccount.test.ts checks that it
@@ -45,7 +45,7 @@ export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Prom
         company: 'Northwind Labs',
         isDemo: true,
       });
-      // Oldest first, so that on a fresh database the samples are chats 1 to 4 (SPEC section 2).
+      // Oldest first, so that on a fresh database the samples are chats 1 to 4 (the product spec's screens).
       for (const sample of demoSampleChats) {
         const at = new Date(Date.now() - sample.daysAgo * 86_400_000);
         const chat = tx.create(Chat, { owner: demo, title: sample.title, isPinned: false, createdAt: at, updatedAt: at });

@@ -1,4 +1,4 @@
-// The demo user's four sample chats (SPEC section 2: ?chat=1..4 opens them), oldest first.
+// The demo user's four sample chats (the product spec's screens: ?chat=1..4 opens them), oldest first.
 const samples: Array<[string, number, string, string]> = [
   ['Quarterly OKR planning', 4, 'Help me draft OKRs for my team next quarter.',
     "Let's build them together. What is the one outcome that would make next quarter a clear success for your team?"],

@@ -12,7 +12,7 @@ import type { SessionStore } from './sessionStore.js';
 import { deleteUserRows } from '../privacy/deleteAccount.js';
 
 // Issue 22: a private guest space for every demo visitor. A visitor without a session reads the
-// demo account (the read-only template: its profile and the four sample chats, SPEC section 4);
+// demo account (the read-only template: its profile and the four sample chats, the product spec's states and transitions);
 // the first write of any kind makes a guest account of their own, a copy of the template, signs
 // the visitor into it (an HttpOnly session cookie over HTTP) and goes on as that guest. Nothing is
 // ever written into the template, so nothing one visitor writes reaches another.

@@ -9,7 +9,7 @@ import { configuredOrGeneratedSecret } from '../../generatedSecret.js';
 type CookieData = { token?: string };
 
 export const sessionCookieName = 'ai_coach_session';
-// The access-key grant (SPEC section 7): HttpOnly, sealed, naming the visitor's guest account.
+// The access-key grant (the product spec's REST calls): HttpOnly, sealed, naming the visitor's guest account.
 export const accessKeyCookieName = 'access_key';
 export const accessGrantSeconds = 86_400;
 type AccessGrant = { guestUserId: number; expiresAt: number };

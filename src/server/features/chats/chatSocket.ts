@@ -10,7 +10,7 @@ import { upgradeContext } from '../../http/requestContext.js';
 import { publicMessage } from '../../trpc/init.js';
 import { createCaller } from '../../trpc/root.js';
 
-// The spec's JSON WebSocket at /ws (SPEC section 7). In: chat_message {chatId, content}, and
+// The spec's JSON WebSocket at /ws (the product spec's REST calls). In: chat_message {chatId, content}, and
 // get_messages {chatId} to (re)load a chat. Out: messages_received {chatId, messages},
 // new_message {chatId, message} for the user's message and, once complete, the coach's, and
 // error {message}. Everything goes through the same procedures as tRPC and REST, as the user

@@ -6,7 +6,7 @@ import { chatTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// SPEC section 7 chat paths, answered by the chats router's procedures with the spec's shapes:
+// The product spec's REST calls chat paths, answered by the chats router's procedures with the spec's shapes:
 // a list of chats, a chat, the messages, a message.
 function chatIdOf(req: Request): number {
   const id = Number(req.params.id);
@@ -26,7 +26,7 @@ export function chatRestRoutes(deps: AppDeps): Router {
     await caller.chats.delete({ chatId: chatIdOf(req) });
     return undefined;
   }));
-  // Backwards compatible (issue 28): a request without `limit` or `before` is answered the array
+  // Backwards compatible (issue 28; docs/spec-differences.md, item 7): a request without `limit` or `before` is answered the array
   // of the newest messages (oldest to newest) it always was; a client that pages (sends either)
   // is answered `{ messages, nextCursor }`. Both carry the cursor in the Next-Cursor header too:
   // the id to send as `before` for the older page, or null at the start of the chat.
@@ -42,7 +42,8 @@ export function chatRestRoutes(deps: AppDeps): Router {
     const paging = req.query.limit !== undefined || req.query.before !== undefined;
     return paging ? { messages: page.items, nextCursor: page.nextCursor ?? null } : page.items;
   }));
-  // Posting the user's message also starts the coach's reply (streamed on /ws and tRPC).
+  // Posting the user's message also starts the coach's reply (streamed on /ws and tRPC). Only the
+  // user's role is taken: the coach's words are the server's to store (docs/spec-differences.md, item 6).
   routes.post('/api/chats/:id/messages', restRoute(deps, async (caller, req) => {
     const role = req.body?.role;
     if (role !== undefined && role !== 'user') throw new TRPCError({ code: 'BAD_REQUEST', message: chatTexts.onlyUserMessages });

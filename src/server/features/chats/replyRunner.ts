@@ -17,7 +17,7 @@ export const replyCheckpointMs = 1_000;
 // The heartbeat looks this often for replies due a checkpoint. Each reply is due one interval after
 // its own last write, so replies that started at different moments are written at different
 // moments: 200 replies are 20 small statements a second, not one 200-row statement whose burst of
-// database work delays every stream's tokens (bench/README.md, "Chat streaming overhead").
+// database work delays every stream's tokens (bench/results/chat-stream.md).
 const heartbeatTickMs = replyCheckpointMs / 10;
 
 type ActiveReply = {

@@ -10,7 +10,7 @@ import { recordCheckInsFromMessage } from '../goals/chatCheckIns.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { closeAnsweredCommitment, rememberExplicitly } from '../memories/rememberFromChat.js';
 
-// DESIGN rule 8: the user's message is committed before the model is called. The coach's reply
+// Architecture rule 8: the user's message is committed before the model is called. The coach's reply
 // starts as an empty 'streaming' message and is written by the reply runner as it completes.
 export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
   const { chatBus, replies } = ctx.deps;

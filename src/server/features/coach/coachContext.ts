@@ -9,7 +9,7 @@ import { meetingsTurns, type CoachMeetings } from './meetingsContext.js';
 import { writingStyleContext, type CoachWritingStyle } from './writingStyleContext.js';
 
 // The system context put before the conversation: who the coach is, what is known of the user,
-// and what the spec's keyword routing adds (SPEC sections 4 and 7). It is assembled here and
+// and what the spec's keyword routing adds (the product spec's states and transitions and REST calls). It is assembled here and
 // nowhere else; later features (knowledge base, writing style) add a contributor to the list.
 
 export type { RecentEmail } from './mailContext.js';
@@ -45,7 +45,7 @@ export type CoachContextInput = {
 /** Adds system turns for one concern; returns nothing when it has nothing to add. */
 export type ContextContributor = (input: CoachContextInput) => Promise<ChatTurn[]> | ChatTurn[];
 
-/** Emails passed to the chat model (SPEC section 9). */
+/** Emails passed to the chat model (the product spec's constants and limits). */
 export const maxContextEmails = 10;
 
 const system = (content: string): ChatTurn => ({ role: 'system', content });
@@ -96,7 +96,7 @@ export const mailContext: ContextContributor = async ({ latestUserMessage, mail 
     const emails = await mail.recentEmails(maxContextEmails);
     return [system(formatRecentEmails(emails.slice(0, maxContextEmails)))];
   } catch (error) {
-    // A refused token reads as "unable to access"; anything else as "a problem" (SPEC section 8).
+    // A refused token reads as "unable to access"; anything else as "a problem" (the product spec's error catalogue).
     const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
     const note: MailNote = status === 401 || status === 403 ? coachTexts.emailUnavailable : coachTexts.emailProblem;
     return [system(formatMailNote(note))];
@@ -139,7 +139,7 @@ export async function buildCoachContext(
   return parts.flat();
 }
 
-/** For voice replies (SPEC section 7: 2 to 3 sentences), put after the coach's context. */
+/** For voice replies (the product spec's REST calls: 2 to 3 sentences), put after the coach's context. */
 export const voiceReplyRule: ChatTurn = system(
   'You are speaking with the user in a voice call: reply in 2 to 3 short spoken sentences, without lists or formatting.',
 );

@@ -3,7 +3,7 @@ import { buildCoachContext, type MailSource } from './coachContext.js';
 import { folderTrigger, mailTrigger } from './helpTriggers.js';
 import { idleIntent } from './offline/intents.js';
 
-// SPEC section 4's keyword routing, with plurals and British spellings (issue 28, item 3).
+// The keyword routing of the product spec's states and transitions, with plurals and British spellings (issue 28, item 3).
 const table: Array<[message: string, mail: boolean, folder: boolean]> = [
   ['Check my email', true, false],
   ['Any new emails?', true, false],

@@ -1,4 +1,4 @@
-// SPEC section 4, Chat keyword routing (case-insensitive whole words): email, emails, inbox,
+// The product spec's states and transitions, Chat keyword routing (case-insensitive whole words): email, emails, inbox,
 // message, unread trigger a mail lookup; folder, organize, categorize trigger folder guidance.
 // Each word also counts in its plural and its British spelling and forms ('messages', 'inboxes',
 // 'e-mail', 'folders', 'organise', 'organising', 'categorised'). Written without nested

@@ -3,7 +3,7 @@ import { KnowledgeBase } from '../../db/entities/KnowledgeBase.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { readKnowledgeBase } from './knowledgeBaseRow.js';
 
-// The onboarding's role answers fill the knowledge base (SPEC section 2, Onboarding): an answer
+// The onboarding's role answers fill the knowledge base (the product spec's screens, Onboarding): an answer
 // replaces the stored value, an empty answer keeps it. The first time, the row starts from the
 // user's own name, job title and company; useKnowledgeBase stays as it was (off by default).
 export async function applyOnboardingRole(ctx: AuthedContext, input: OnboardingRole) {

@@ -10,7 +10,7 @@ export type ConnectionStatus = {
   connections: Record<MicrosoftServiceKey, ServiceStatus>;
 };
 
-// SPEC section 7: connections.email/calendar/teams.connected, for the signed-in user only.
+// The product spec's REST calls: connections.email/calendar/teams.connected, for the signed-in user only.
 export async function connectionStatus(ctx: AuthedContext): Promise<ConnectionStatus> {
   const rows = await ctx.em.find(MicrosoftConnection, { user: ctx.user.id });
   const entries = microsoftServiceKeys.map((service) => {

@@ -6,7 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { asPublicError } from './graphErrors.js';
 import { openMailbox, type Mailbox } from './mailbox.js';
 
-// The mail screens (SPEC section 2): emails with paging, folders, folder creation and moves,
+// The mail screens (the product spec's screens): emails with paging, folders, folder creation and moves,
 // always in the signed-in user's own mailbox.
 
 async function mailboxOf(ctx: AuthedContext): Promise<Mailbox> {

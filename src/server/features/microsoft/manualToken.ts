@@ -8,7 +8,7 @@ import { saveConnection } from './connections.js';
 import { asPublicError } from './graphErrors.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
-// SPEC section 3: a pasted Graph access token. It is checked against Graph /me before anything
+// The product spec's entities: a pasted Graph access token. It is checked against Graph /me before anything
 // is stored; a token Graph refuses connects nothing.
 export async function connectWithManualToken(ctx: AuthedContext, input: z.infer<typeof manualTokenSchema>) {
   const service = manualServiceKey(input.service);

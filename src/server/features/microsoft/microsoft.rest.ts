@@ -4,7 +4,7 @@ import { restRoute } from '../../http/rest.js';
 import { findInputProblem } from '../../http/inputBoundary.js';
 import { finishMicrosoftSignIn, isSignInState, startMicrosoftSignIn } from '../auth/microsoftSignIn.js';
 
-// SPEC section 7 Microsoft paths, answered by the microsoft router's procedures.
+// The product spec's REST calls Microsoft paths, answered by the microsoft router's procedures.
 export function microsoftRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   const query = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -41,7 +41,7 @@ export function microsoftRestRoutes(deps: AppDeps): Router {
   }));
   routes.post('/api/auth/microsoft/device-code', restRoute(deps, (caller, req) => caller.microsoft.startDeviceCode(req.body ?? {})));
   routes.post('/api/auth/microsoft/poll-token', restRoute(deps, (caller, req) => caller.microsoft.pollDeviceCode(req.body ?? {})));
-  // A failure answers { message, error } (SPEC section 7 lists userEmail and error).
+  // A failure answers { message, error } (the product spec's REST calls lists userEmail and error).
   routes.post('/api/auth/microsoft/manual-token', restRoute(deps, (caller, req) => caller.microsoft.manualToken(req.body ?? {}), 200, { errorAlsoAs: 'error' }));
   routes.post('/api/auth/microsoft/disconnect', restRoute(deps, (caller, req) => caller.microsoft.disconnect(req.body ?? {})));
   routes.get('/api/ai-coach/microsoft/connection-status', restRoute(deps, (caller) => caller.microsoft.connectionStatus()));

@@ -5,7 +5,7 @@ import { updateNotifications } from './updateNotifications.js';
 import { updatePrivacy } from './updatePrivacy.js';
 import { updateProfile } from './updateProfile.js';
 
-// The settings page (SPEC section 2): each user reads and writes only their own settings.
+// The settings page (the product spec's screens): each user reads and writes only their own settings.
 export const profileRouter = router({
   get: protectedProcedure.query(({ ctx }) => getProfile(ctx)),
   updateProfile: protectedProcedure.input(profileSchema).mutation(({ ctx, input }) => updateProfile(ctx, input)),

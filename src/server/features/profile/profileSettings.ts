@@ -4,7 +4,7 @@ import { notificationDefaults, privacyDefaults } from '../../../shared/settingsC
 import type { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 
-// The settings page's three sections, always read through the signed-in user's id (DESIGN 9).
+// The settings page's three sections, always read through the signed-in user's id (architecture rule 9).
 export async function readProfileSettings(em: EntityManager, user: User): Promise<ProfileSettings> {
   const settings = await em.findOne(UserSettings, { user: user.id });
   return {

@@ -7,7 +7,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { consumeCallRequest } from './callRateLimit.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
-// The coach calls the user (SPEC section 2, Receive a call): Twilio dials the number from
+// The coach calls the user (the product spec's screens, Receive a call): Twilio dials the number from
 // TWILIO_PHONE_NUMBER and fetches the conversation's TwiML from our signed webhooks.
 export async function placeCall(ctx: AuthedContext, input: z.output<typeof phoneCallSchema>) {
   const settings = telephonySettingsOf(ctx.deps);

@@ -6,7 +6,7 @@ import { goalCheckInCall } from '../goals/goalCheckInCall.js';
 import { answerCall, type WebhookParams } from './phoneCall.js';
 import { telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
-// POST /api/twilio/voice/call (SPEC section 7) and Twilio's webhooks. A webhook is answered only
+// POST /api/twilio/voice/call (the product spec's REST calls) and Twilio's webhooks. A webhook is answered only
 // when its X-Twilio-Signature matches PUBLIC_URL + the path Twilio called (not the Host header,
 // which a proxy rewrites) and the posted parameters.
 

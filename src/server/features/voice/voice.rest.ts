@@ -7,7 +7,7 @@ import { httpContext } from '../../http/requestContext.js';
 import { restRoute } from '../../http/rest.js';
 import { createCaller } from '../../trpc/root.js';
 
-// POST /api/voice/transcribe and /api/voice/synthesize (SPEC section 7) over the voice router, and
+// POST /api/voice/transcribe and /api/voice/synthesize (the product spec's REST calls) over the voice router, and
 // the browser call's streamed turn (POST /api/voice/turn) and interruption (POST /api/voice/heard).
 //
 // A recording is read only once its sender is known (issue 22): the caller is authenticated from

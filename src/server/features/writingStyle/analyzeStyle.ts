@@ -2,7 +2,7 @@ import { cleanEmail, type CleanedEmail } from './cleanEmail.js';
 import type { SentEmail } from './sentMail.js';
 import { trimEndSpaceAnd } from '../../../shared/trimText.js';
 
-// The deterministic analysis of SPEC section 2's six profile sections. It reads only what the
+// The deterministic analysis of the six profile sections of the product spec's screens. It reads only what the
 // user wrote (cleanEmail drops quoted replies, forwards and signatures) and needs no model; the
 // model may describe the tone afterwards (describeTone.ts).
 

@@ -9,7 +9,7 @@ import type { SentMailOpener } from './sentMail.js';
 import { readWritingStyle, saveWritingStyle } from './writingStyleStore.js';
 
 /**
- * POST /api/writing-analysis/analyze-style (SPEC section 4): read the sent mail, stop with
+ * POST /api/writing-analysis/analyze-style (the product spec's states and transitions): read the sent mail, stop with
  * nothing stored below 5 emails, analyse, and replace the profile with lastUpdated now.
  */
 export async function analyzeWritingStyle(ctx: WritingStyleContext, open?: SentMailOpener): Promise<AnalyzeStyleResponse> {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// SPEC section 7 writing-analysis paths, answered by the writingStyle router's procedures.
+// The product spec's REST calls writing-analysis paths, answered by the writingStyle router's procedures.
 export function writingStyleRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   routes.get('/api/writing-analysis/writing-style', restRoute(deps, (caller) => caller.writingStyle.get()));

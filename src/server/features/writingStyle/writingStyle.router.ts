@@ -6,7 +6,7 @@ import { countSentEmails } from './countSentEmails.js';
 import { generateEmail } from './generateEmail.js';
 import { getWritingStyle } from './getWritingStyle.js';
 
-// The writing style page and chat panel (SPEC section 2); each user reaches only their own profile.
+// The writing style page and chat panel (the product spec's screens); each user reaches only their own profile.
 // The analysis (which may ask the model for the tone) and the generation call the model: they
 // take the per-minute chat limit and the daily model quota (modelProcedure).
 export const writingStyleRouter = router({

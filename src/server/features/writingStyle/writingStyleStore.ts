@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import { WritingStyleProfile } from '../../db/entities/WritingStyleProfile.js';
 
-// The profile is read and written only through the signed-in user's id (DESIGN 9).
+// The profile is read and written only through the signed-in user's id (architecture rule 9).
 
 export async function readWritingStyle(em: EntityManager, userId: number): Promise<WritingStyle | null> {
   const profile = await em.findOne(WritingStyleProfile, { user: userId });

@@ -51,7 +51,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
           // with their stack traces) and the caller storing the reply: work that can wait for the
           // next turn of the event loop. Replies of one model often end together, and their
           // closing work would otherwise run before the other replies' last tokens already on the
-          // sockets are read (bench/README.md, "Chat streaming overhead": the last token was the
+          // sockets are read (bench/results/chat-stream.md: the last token was the
           // slowest by far).
           if (chunk.choices[0]?.finish_reason) await new Promise((resolve) => setImmediate(resolve));
         }

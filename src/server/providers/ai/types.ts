@@ -3,7 +3,7 @@
 
 export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string };
 
-/** What the server knows of the signed-in user (SPEC section 3, User). */
+/** What the server knows of the signed-in user (the product spec's entities, User). */
 export type CoachUser = { fullName: string; jobTitle: string | null; company: string | null };
 
 export type CoachRequest = {

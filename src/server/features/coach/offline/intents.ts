@@ -105,7 +105,7 @@ export function idleIntent(text: string): Intent {
   if (framework) return asksWhatItIs(text) ? { kind: 'explain', framework } : { kind: 'start', framework };
   if (restartPattern.test(text) && wordCount(text) <= 8) return { kind: 'restart' };
   if (cancelPattern.test(text.trim())) return { kind: 'cancel' };
-  // SPEC section 4 keyword routing: folder words first ("organize my inbox"), then mail words.
+  // The product spec's states and transitions keyword routing: folder words first ("organize my inbox"), then mail words.
   if (folderTrigger.test(text)) return { kind: 'folders' };
   if (mailTrigger.test(text)) return { kind: 'inbox' };
   const short = wordCount(text) <= 6;

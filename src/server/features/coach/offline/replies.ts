@@ -67,7 +67,7 @@ export function fallbackReply(): string {
   return `${chatTexts.fallbackReply} ${coachTexts.fallbackHint}`;
 }
 
-/** Mail questions, answered from the system context the chat sends (SPEC section 4 routing). */
+/** Mail questions, answered from the system context the chat sends (the product spec's states and transitions routing). */
 export function inboxReply(scope: CoachScope, mail: { emails: RecentEmail[] | null; note: MailNote | null }): string {
   if (mail.emails) {
     if (!mail.emails.length) return `Your inbox has no recent emails${byName(scope)}.`;

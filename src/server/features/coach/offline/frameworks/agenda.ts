@@ -3,7 +3,7 @@ import { byName } from '../scope.js';
 import type { Framework } from '../types.js';
 
 // Meeting plans. The chat page shows agenda buttons under any reply containing the word
-// "agenda" (SPEC section 2), so only the finished result uses that word; the questions and the
+// "agenda" (the product spec's screens), so only the finished result uses that word; the questions and the
 // step markers say "meeting plan". The result is a numbered list, at most seven lines (the page
 // indents lines "1." to "7.").
 

@@ -4,7 +4,7 @@ import type { Answers, CoachScope, Framework } from '../types.js';
 import { dropLastWord } from '../../../../../shared/trimText.js';
 
 // Drafting an email: recipient, purpose, details and one of the knowledge base's tones
-// (Formal, Friendly, Assertive, Humble; SPEC section 3). Ends with a complete draft.
+// (Formal, Friendly, Assertive, Humble; the product spec's entities). Ends with a complete draft.
 
 export type EmailTone = 'Formal' | 'Friendly' | 'Assertive' | 'Humble';
 
