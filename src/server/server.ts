@@ -34,7 +34,7 @@ import { buildMessageSearchIndex, type MessageSearchIndexBuild } from './feature
 import { notificationsEnabled, renewSubscriptions } from './features/meetings/subscriptions.js';
 import { startPeriodicJob } from './jobs/periodicJob.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
-import { loadCoachFacts } from './features/coach/coachFacts.js';
+import { loadCoachFacts } from './coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { Message } from './db/entities/Message.js';
 import { createCoachModel } from './providers/ai/index.js';
@@ -155,7 +155,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         log,
         // Memory (issue 24): durable facts from each completed exchange, in the background.
         afterReply: (done) => extractMemories(deps, db.em.fork(), done),
-        facts: (em, userId, chatId) => loadCoachFacts(deps, em, userId, chatId),
+        facts: (em, userId, chatId) => loadCoachFacts(deps, em, userId, { chatId }),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
       microsoft,

@@ -5,8 +5,8 @@ import { chatTexts } from '../../../shared/texts/index.js';
 import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { ChatTurn, CoachModel, CoachUser } from '../../providers/ai/types.js';
-import { buildCoachContext } from '../coach/coachContext.js';
-import type { CoachFacts } from '../coach/coachFacts.js';
+import { assembleCoachContext } from '../coach/coachContext.js';
+import type { CoachFacts } from '../coach/facts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
@@ -35,9 +35,9 @@ type ActiveReply = {
   finishing: boolean;
 };
 type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
-/** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
+/** What the coach may know of the user beyond their name (loadCoachFacts in src/server/coachFacts.ts). */
 export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
@@ -49,7 +49,7 @@ export function createReplyRunner(deps: {
   chatBus: ChatBus;
   coach: CoachModel;
   log: Logger;
-  facts?: FactsFor;
+  facts: FactsFor;
   afterReply?: AfterReply;
   stallTimeoutMs?: number;
 }) {
@@ -129,12 +129,12 @@ export function createReplyRunner(deps: {
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
-      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId, chatId) : { mail: null };
-      const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
+      const facts: CoachFacts = await deps.facts(em, userId, chatId);
+      const context = await assembleCoachContext({ user, history, latestUserMessage: latest, facts });
       lastActivity = performance.now();
       watchStall(stallTimeoutMs);
       const { signal } = abort;
-      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal, path: 'chat' })) {
+      for await (const delta of deps.coach.stream({ context, messages: history, user, signal, path: 'chat' })) {
         lastActivity = performance.now();
         if (signal.aborted) break;
         if (!delta) continue;

@@ -7,8 +7,9 @@ import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
 import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
-import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
-import { loadCoachFacts, type CoachFacts } from '../coach/coachFacts.js';
+import { loadCoachFacts } from '../../coachFacts.js';
+import { assembleCoachContext } from '../coach/coachContext.js';
+import type { CoachFacts } from '../coach/facts.js';
 import { coachUserOf } from '../coach/coachUser.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
@@ -83,7 +84,7 @@ export type SpokenTurnResult =
   | { outcome: 'held'; reply: string; cut: boolean };
 
 /** What a turn needs besides the transcript: the call's recent turns and what the coach knows. */
-export type PreparedTurn = { history: ChatTurn[]; user: ReturnType<typeof coachUserOf>; facts: Partial<CoachFacts> & Pick<CoachFacts, 'mail'> };
+export type PreparedTurn = { history: ChatTurn[]; user: ReturnType<typeof coachUserOf>; facts: CoachFacts | null };
 
 /**
  * Loads what a turn needs before its transcript is known, so a front end that has the recording
@@ -96,7 +97,7 @@ export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speake
   const history: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
-  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : { mail: null };
+  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : null;
   return { history, user, facts };
 }
 
@@ -105,13 +106,12 @@ export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: Spo
   const { speaker, chat } = input;
   const { history, user, facts } = input.prepared ?? (await prepareSpokenTurn(deps, em, speaker, chat));
   const latest: ChatTurn = { role: 'user', content: input.text };
-  const contextInput = { user, history: [...history, latest], latestUserMessage: input.text, ...facts };
-  const context = speaker.kind === 'user' ? await buildCoachContext(contextInput) : await buildCoachContext(contextInput, [coachRole]);
+  const context = await assembleCoachContext({ user: facts ? user : null, history: [...history, latest], latestUserMessage: input.text, facts, spoken: true });
 
   let reply = '';
   let failed = false;
   try {
-    for await (const delta of deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal: input.signal, path: input.path })) {
+    for await (const delta of deps.coach.stream({ context, messages: [...history, latest], user, signal: input.signal, path: input.path })) {
       if (input.signal.aborted) break;
       reply += delta;
       input.onToken(delta);

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { createOfflineCoach } from '../../features/coach/offline/offlineCoach.js';
+import { createOfflineCoach } from './offline/offlineCoach.js';
 import { createOpenAiModel } from './openaiModel.js';
 import type { CoachModel } from './types.js';
 
