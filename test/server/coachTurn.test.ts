@@ -96,6 +96,16 @@ describe('one coach turn: what differs between chat and speech', () => {
     expect(spoken?.messages.map((m) => m.content)).toEqual(['How do I run a retro?', 'And with a remote team?']);
   });
 
+  it('asks the model nothing when the turn was stopped before it began (while history and facts loaded)', async () => {
+    const coach = scriptedCoach({ tokens: ['Never', ' said'] });
+    const stopped = new AbortController();
+    stopped.abort();
+    const tokens: string[] = [];
+    const outcome = await runCoachTurn({ coach }, { kind: chatTurn, prepared, signal: stopped.signal, stallTimeoutMs: 5_000, onToken: (t) => tokens.push(t), save: async (o) => o });
+    expect(outcome).toEqual({ ended: 'stopped', text: '' });
+    expect(tokens).toEqual([]);
+  });
+
   it('ends a stalled turn with what arrived, whatever its kind', async () => {
     for (const kind of [chatTurn, spokenTurn('voice')]) {
       const coach = scriptedCoach({ tokens: ['Half', ' an', ' answer', ' never'], stallAfter: 2 });

@@ -106,7 +106,7 @@ export function createReplyRunner(deps: {
       const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId);
       prepared = { history, user, facts: await deps.facts(em, userId, chatId) };
     } catch (cause) {
-      deps.log.warn({ err: cause, chatId, messageId }, 'coach reply failed');
+      // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
       return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });
     }
     let seq = 0;

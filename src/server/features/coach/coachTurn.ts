@@ -115,6 +115,8 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel }, input: Co
   const abortRequest = () => abort.abort();
   signal.addEventListener('abort', abortRequest, { once: true });
   stall.signal.addEventListener('abort', abortRequest, { once: true });
+  // Stopped while the turn was being prepared: the model is not asked at all.
+  if (signal.aborted) abort.abort();
   let text = '';
   let outcome: TurnOutcome;
   try {
