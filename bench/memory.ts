@@ -7,7 +7,7 @@
 // words, so every query word matches a share of them), plus the same for a second user (their rows
 // must not be read). Then, each run:
 //   - context: the whole context assembly a chat reply makes (loadCoachFacts, then
-//     buildCoachContext for a latest message of 12 vocabulary words, which ranks the 500
+//     assembleCoachContext for a latest message of 12 vocabulary words, which ranks the 500
 //     memories), 100 samples;
 //   - search: GET /api/search?q=<one or two vocabulary words> over HTTP with the session cookie,
 //     end to end, 100 samples.
@@ -20,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/server/config.js';
-import { buildCoachContext } from '../src/server/features/coach/coachContext.js';
-import { loadCoachFacts } from '../src/server/features/coach/coachFacts.js';
+import { loadCoachFacts } from '../src/server/coachFacts.js';
+import { assembleCoachContext } from '../src/server/features/coach/coachContext.js';
 import { startServer } from '../src/server/server.js';
 
 const budgetMs = 50;
@@ -105,9 +105,9 @@ try {
       const t0 = performance.now();
       const em = server.deps.orm.em.fork();
       const facts = await loadCoachFacts(server.deps, em, me.userId);
-      const context = await buildCoachContext({ user, history: [{ role: 'user', content: latest }], latestUserMessage: latest, ...facts });
+      const context = await assembleCoachContext({ user, history: [{ role: 'user', content: latest }], latestUserMessage: latest, facts });
       const elapsed = performance.now() - t0;
-      if (!context.some((turn) => turn.content.startsWith('What you know about the user'))) throw new Error('the context has no memories');
+      if (!context.memories.length) throw new Error('the context has no memories');
       if (i >= 5) contextTimes.push(elapsed);
     }
     const searchTimes: number[] = [];

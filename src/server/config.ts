@@ -41,6 +41,7 @@ const envSchema = z.object({
     z.url({ message: 'must be a URL such as http://localhost:11434/v1' }).optional(),
   ),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o'),
+  OPENAI_MEMORY_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_TENANT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id or name such as common').default('common')),
@@ -100,7 +101,8 @@ export type Config = {
   /** Trusted proxy hops in front of the app (0: none). */
   trustProxy: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string };
+  /** memoryModel: the (smaller) model that picks memories from messages; the chat's model when unset. */
+  openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string; memoryModel: string | undefined };
   microsoft: MicrosoftConfig;
   /** Speech models at the same OpenAI-compatible server. */
   voice: { transcriptionModel: string; speechModel: string };
@@ -172,7 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessKey: e.ACCESS_KEY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL, memoryModel: e.OPENAI_MEMORY_MODEL },
     microsoft: {
       clientId: e.MICROSOFT_CLIENT_ID,
       clientSecret: e.MICROSOFT_CLIENT_SECRET,

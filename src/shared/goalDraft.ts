@@ -4,7 +4,7 @@ import { trimEndChars } from './trimText.js';
 // 'Save as goal' (issue 12): a coach reply that holds the result of a SMART, OKR or GROW
 // conversation becomes a goal draft: framework, title, due date and key results with a start, a
 // target and a unit where the text says them. Both coaches write their results in this shape
-// (the offline coach's finish() in src/server/features/coach/offline/frameworks/, and the model
+// (the offline coach's finish() in src/server/providers/ai/offline/frameworks/, and the model
 // is asked to in the coach's system context). Pure: the client shows the button and prefills the
 // form with it; the user can correct anything before saving.
 

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Memory } from '../../src/server/db/entities/Memory.js';
 import { enforceDataRetention } from '../../src/server/features/privacy/dataRetention.js';
-import { buildCoachContext } from '../../src/server/features/coach/coachContext.js';
-import { loadCoachMemories } from '../../src/server/features/coach/memoryContext.js';
+import { assembleCoachContext } from '../../src/server/features/coach/coachContext.js';
+import { noFacts } from '../../src/server/features/coach/facts.js';
+import { loadCoachMemories } from '../../src/server/features/memories/memoryFacts.js';
+import { renderCoachContext } from '../../src/server/providers/ai/renderContext.js';
 import { extractByRules, explicitRemember, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
 import { backfillSearchVectors } from '../../src/server/features/search/messageSearchIndex.js';
 import { memoryTexts } from '../../src/shared/texts/index.js';
@@ -210,8 +212,8 @@ describe('memories in the context', () => {
     await em.flush();
     const context = async (latest: string) => {
       const memories = await loadCoachMemories(server.deps.orm.em.fork(), user.id);
-      const turns = await buildCoachContext({ user: { fullName: 'Jane', jobTitle: null, company: null }, history: [], latestUserMessage: latest, mail: null, memories });
-      return turns.map((t) => t.content).join('\n');
+      const assembled = await assembleCoachContext({ user: { fullName: 'Jane', jobTitle: null, company: null }, history: [], latestUserMessage: latest, facts: { ...noFacts, memories } });
+      return renderCoachContext(assembled).map((t) => t.content).join('\n');
     };
     const text = await context('Any tips for the violin recital?');
     expect(text).toContain('What you know about the user');

@@ -24,12 +24,9 @@ const root = path.resolve(import.meta.dirname, '../../src');
  * built from a request's text; each is a fixed word list or a field label from the code.
  */
 const reviewedDynamic: Record<string, string> = {
-  'server/features/coach/mailContext.ts': "`^${name}: (.*)$` per line (m flag), name a fixed label: one scan per line",
-  'server/features/coach/writingStyleContext.ts': '`^${name}: (.*?)( \\(replace [Name]...\\))?$` per line, name a fixed label',
-  'server/features/coach/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
+  'server/providers/ai/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
   'shared/goalDraft.ts': 'number ranges and dates from a fixed number pattern and the month names',
   'server/features/writingStyle/analyzeStyle.test.ts': 'a test, never run on input',
-  'server/features/coach/meetingsContext.ts': '`^${name}: (.*)$` per line, name a fixed field label of the prep note the app itself wrote',
   'server/features/memories/memoryRules.ts': 'commitment and person patterns from fixed word lists, run on at most the first 2,000 characters of a message',
 };
 

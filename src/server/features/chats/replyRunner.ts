@@ -1,12 +1,11 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
-import { chatLimits } from '../../../shared/constants.js';
 import { chatTexts } from '../../../shared/texts/index.js';
 import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
-import type { ChatTurn, CoachModel, CoachUser } from '../../providers/ai/types.js';
-import { buildCoachContext } from '../coach/coachContext.js';
-import type { CoachFacts } from '../coach/coachFacts.js';
+import type { CoachModel, CoachUser } from '../../providers/ai/types.js';
+import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
+import type { CoachFacts } from '../coach/facts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
@@ -35,9 +34,9 @@ type ActiveReply = {
   finishing: boolean;
 };
 type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
-/** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
+/** What the coach may know of the user beyond their name (loadCoachFacts in src/server/coachFacts.ts). */
 export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
@@ -49,7 +48,7 @@ export function createReplyRunner(deps: {
   chatBus: ChatBus;
   coach: CoachModel;
   log: Logger;
-  facts?: FactsFor;
+  facts: FactsFor;
   afterReply?: AfterReply;
   stallTimeoutMs?: number;
 }) {
@@ -102,63 +101,45 @@ export function createReplyRunner(deps: {
   async function run(reply: ActiveReply, user: CoachUser, userId: number) {
     const { chatId, messageId, controller } = reply;
     const em = deps.orm.em.fork();
-    let seq = 0;
-    let status: MessageStatus = 'complete';
-    let error: string | undefined;
-    // A provider that sends nothing for MODEL_STALL_TIMEOUT_SECONDS is stopped: the text so far is
-    // kept and the user told, instead of a reply that streams forever.
-    const stall = new AbortController();
-    // One timer per reply, not one per token: a token only notes the time, and the timer, when it
-    // fires early, waits for the rest of the interval since the latest token.
-    let lastActivity = performance.now();
-    let stallTimer: NodeJS.Timeout | undefined;
-    const watchStall = (waitMs: number) => {
-      stallTimer = setTimeout(() => {
-        const quietFor = performance.now() - lastActivity;
-        if (quietFor >= stallTimeoutMs) stall.abort();
-        else watchStall(stallTimeoutMs - quietFor);
-      }, waitMs);
-    };
-    // The model's request stops when the user stops the reply or it stalls. A plain signal rather
-    // than AbortSignal.any: the SDK reads it for every chunk, and a composite signal recomputes
-    // itself on each read.
-    const abort = new AbortController();
-    const abortRequest = () => abort.abort();
-    controller.signal.addEventListener('abort', abortRequest, { once: true });
-    stall.signal.addEventListener('abort', abortRequest, { once: true });
+    let prepared: PreparedTurn;
     try {
-      const history = await loadHistory(em, chatId, messageId);
-      const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
-      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId, chatId) : { mail: null };
-      const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
-      lastActivity = performance.now();
-      watchStall(stallTimeoutMs);
-      const { signal } = abort;
-      for await (const delta of deps.coach.stream({ messages: [...context, ...history], user, signal, path: 'chat' })) {
-        lastActivity = performance.now();
-        if (signal.aborted) break;
-        if (!delta) continue;
+      const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId);
+      prepared = { history, user, facts: await deps.facts(em, userId, chatId) };
+    } catch (cause) {
+      // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
+      return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });
+    }
+    let seq = 0;
+    await runCoachTurn(deps, {
+      kind: chatTurn,
+      prepared,
+      signal: controller.signal,
+      // A provider that sends nothing for MODEL_STALL_TIMEOUT_SECONDS is stopped: the text so far
+      // is kept and the user told, instead of a reply that streams forever.
+      stallTimeoutMs,
+      onToken: (delta) => {
         reply.text += delta;
         seq += 1;
         deps.chatBus.publish(chatId, { type: 'message.delta', chatId, messageId, seq, text: delta });
-      }
-      if (controller.signal.aborted) status = 'stopped';
-      else if (stall.signal.aborted) [status, error] = stalled(reply.text);
-      else if (!reply.text.trim()) reply.text = chatTexts.fallbackReply;
-    } catch (cause) {
-      if (controller.signal.aborted) {
-        status = 'stopped';
-      } else if (stall.signal.aborted) {
-        [status, error] = stalled(reply.text);
-        deps.log.warn({ chatId, messageId, stallTimeoutMs }, 'coach reply stalled; stopped');
-      } else {
-        status = 'failed';
-        error = chatTexts.replyFailed;
-        deps.log.warn({ err: cause, chatId, messageId }, 'coach reply failed');
-      }
-    }
-    clearTimeout(stallTimer);
-    controller.signal.removeEventListener('abort', abortRequest);
+      },
+      save: (outcome) => settle(reply, em, userId, outcome),
+    });
+  }
+
+  // How the chat saves a turn: the reply row written once more with its final text and status.
+  async function settle(reply: ActiveReply, em: EntityManagerFork, userId: number, outcome: TurnOutcome) {
+    const { chatId, messageId } = reply;
+    let status: MessageStatus = 'complete';
+    let error: string | undefined;
+    if (outcome.ended === 'stopped') status = 'stopped';
+    else if (outcome.ended === 'stalled') {
+      [status, error] = stalled(reply.text);
+      deps.log.warn({ chatId, messageId, stallTimeoutMs }, 'coach reply stalled; stopped');
+    } else if (outcome.ended === 'failed') {
+      status = 'failed';
+      error = chatTexts.replyFailed;
+      if (outcome.error) deps.log.warn({ err: outcome.error, chatId, messageId }, 'coach reply failed');
+    } else if (!reply.text.trim()) reply.text = chatTexts.fallbackReply;
     // The final write must come after the last checkpoint, never in the same statement.
     reply.finishing = true;
     await reply.checkpoint;
@@ -237,24 +218,4 @@ export function createReplyRunner(deps: {
       await store.drain();
     },
   };
-}
-
-// The conversation for the model: the latest turns, newest kept first within the budget.
-async function loadHistory(em: ReturnType<MikroORM['em']['fork']>, chatId: number, replyId: number): Promise<ChatTurn[]> {
-  const rows = await em.find(
-    Message,
-    // Empty turns (a reply stopped before its first word) are skipped, not the end of the history;
-    // failed replies are not kept at all.
-    { chat: chatId, id: { $lt: replyId }, status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
-    { orderBy: { id: 'desc' }, limit: chatLimits.historyTurns },
-  );
-  const turns: ChatTurn[] = [];
-  let budget = chatLimits.historyChars;
-  for (const row of rows) {
-    if (!row.content.trim()) continue;
-    if (row.content.length > budget) break;
-    budget -= row.content.length;
-    turns.unshift({ role: row.role, content: row.content });
-  }
-  return turns;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildCoachContext, type MailSource } from './coachContext.js';
+import { idleIntent } from '../../providers/ai/offline/intents.js';
+import { assembleCoachContext } from './coachContext.js';
+import { noFacts, type MailSource } from './facts.js';
 import { folderTrigger, mailTrigger } from './helpTriggers.js';
-import { idleIntent } from './offline/intents.js';
 
 // The keyword routing of the product spec's states and transitions, with plurals and British spellings (issue 28, item 3).
 const table: Array<[message: string, mail: boolean, folder: boolean]> = [
@@ -43,10 +44,9 @@ describe('help triggers', () => {
 
   it.each(table)('the coach context and the offline coach follow it: %s', async (message, mail, folder) => {
     const connected: MailSource = { connected: true, recentEmails: async () => [] };
-    const turns = await buildCoachContext({ user: { fullName: 'Jane Doe', jobTitle: null, company: null }, history: [], latestUserMessage: message, mail: connected });
-    const text = turns.map((t) => t.content).join('\n');
-    expect(text.includes('Folder guidance')).toBe(folder);
-    expect(text.includes('The inbox has no recent emails.')).toBe(mail);
+    const context = await assembleCoachContext({ user: { fullName: 'Jane Doe', jobTitle: null, company: null }, history: [], latestUserMessage: message, facts: { ...noFacts, mail: connected } });
+    expect(context.folderGuidance).toBe(folder);
+    expect(context.mail).toEqual(mail ? { kind: 'emails', emails: [] } : null);
     const intent = idleIntent(message).kind;
     expect(intent === 'folders' || intent === 'inbox').toBe(mail || folder);
     if (folder) expect(intent).toBe('folders');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { renderCoachContext } from '../../providers/ai/renderContext.js';
 import type { CoachUser } from '../../providers/ai/types.js';
-import { buildCoachContext } from './coachContext.js';
-import type { CoachKnowledgeBase } from './knowledgeBaseContext.js';
+import { assembleCoachContext } from './coachContext.js';
+import { noFacts, type CoachKnowledgeBase } from './facts.js';
 
 const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };
 const kb: CoachKnowledgeBase = {
@@ -19,8 +20,8 @@ const kb: CoachKnowledgeBase = {
   coachNotes: 'Wants to delegate',
 };
 
-const contextWith = async (knowledgeBase?: CoachKnowledgeBase | null) =>
-  (await buildCoachContext({ user: jane, history: [], latestUserMessage: 'hi', mail: null, knowledgeBase }))
+const contextWith = async (knowledgeBase: CoachKnowledgeBase | null) =>
+  renderCoachContext(await assembleCoachContext({ user: jane, history: [], latestUserMessage: 'hi', facts: { ...noFacts, knowledgeBase } }))
     .map((turn) => turn.content)
     .join('\n---\n');
 
@@ -38,6 +39,6 @@ describe('knowledge base in the coach context', () => {
   });
 
   it('adds nothing without a knowledge base (off, or never saved)', async () => {
-    for (const absent of [null, undefined]) expect(await contextWith(absent)).not.toContain('knowledge base');
+    expect(await contextWith(null)).not.toContain('knowledge base');
   });
 });

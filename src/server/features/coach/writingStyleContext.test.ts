@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { coachReply } from '../../providers/ai/offline/engine.js';
+import { renderCoachContext } from '../../providers/ai/renderContext.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
-import { buildCoachContext } from './coachContext.js';
-import { coachReply } from './offline/engine.js';
-import { asksForDraft, writingStyleContext, writingStyleHeader, writingStyleIn } from './writingStyleContext.js';
+import { assembleCoachContext } from './coachContext.js';
+import { noFacts } from './facts.js';
+import { asksForDraft } from './helpTriggers.js';
 
 const style = {
   tone: 'Friendly and informal',
@@ -14,38 +16,37 @@ const style = {
 };
 const user = { fullName: 'Jane Doe', jobTitle: 'Engineering Manager', company: 'Acme' };
 
+const assembled = (latestUserMessage: string, history: ChatTurn[] = [], writingStyle: typeof style | null = style) =>
+  assembleCoachContext({ user, history, latestUserMessage, facts: { ...noFacts, writingStyle } });
+
 describe('the writing style in the coach context', () => {
   it.each(['Can you write an email to my team about the offsite?', 'Draft a reply to Priya', 'please generate an email for the client', 'Help me write a message to my manager'])(
     'is added when the user asks for a draft: %s',
     async (message) => {
-      const context = await buildCoachContext({ user, history: [{ role: 'user', content: message }], latestUserMessage: message, mail: null, writingStyle: style });
-      const turn = context.find((t) => t.content.startsWith(writingStyleHeader));
+      const context = await assembled(message, [{ role: 'user', content: message }]);
+      expect(context.writingStyle).toEqual(style);
+      // The model reads it as one fact a line.
+      const turn = renderCoachContext(context).find((t) => t.content.startsWith("The user's own writing style"));
       expect(turn?.content).toContain('Greeting: Hi team,');
       expect(turn?.content).toContain('Sign-off: Cheers,');
     },
   );
 
-  it.each(['How do I run a GROW session?', 'What is in my inbox?'])('is left out when the user asks something else: %s', (message) => {
-    expect(writingStyleContext({ latestUserMessage: message, history: [], writingStyle: style })).toEqual([]);
+  it.each(['How do I run a GROW session?', 'What is in my inbox?'])('is left out when the user asks something else: %s', async (message) => {
+    expect((await assembled(message)).writingStyle).toBeNull();
   });
 
-  it('is left out when the user has no profile', () => {
-    expect(writingStyleContext({ latestUserMessage: 'write an email to Sam', history: [], writingStyle: null })).toEqual([]);
+  it('is left out when the user has no profile', async () => {
+    expect((await assembled('write an email to Sam', [], null)).writingStyle).toBeNull();
   });
 
-  it('stays during a drafting session that started a few turns ago', () => {
+  it('stays during a drafting session that started a few turns ago', async () => {
     const history: ChatTurn[] = [
       { role: 'user', content: 'help me write an email' },
       { role: 'assistant', content: 'Who is it to?' },
       { role: 'user', content: 'Priya, my manager' },
     ];
-    expect(writingStyleContext({ latestUserMessage: 'Friendly', history, writingStyle: style })).toHaveLength(1);
-  });
-
-  it('reads back the greeting and sign-off it wrote', () => {
-    const [turn] = writingStyleContext({ latestUserMessage: 'write an email', history: [], writingStyle: { ...style, greeting: 'Dear [Name],' } });
-    expect(writingStyleIn(turn!.content)).toEqual({ greeting: 'Dear [Name],', signOff: 'Cheers,' });
-    expect(writingStyleIn('something else')).toBeNull();
+    expect((await assembled('Friendly', history)).writingStyle).toEqual(style);
   });
 
   it('recognises draft requests and nothing else', () => {
@@ -55,25 +56,28 @@ describe('the writing style in the coach context', () => {
 });
 
 describe('the offline coach drafting in the user style', () => {
-  const conversation = (answers: string[]): ChatTurn[] => {
+  // Each reply is given the typed context the chat assembles for it.
+  async function conversation(answers: string[], writingStyle: typeof style): Promise<ChatTurn[]> {
     const turns: ChatTurn[] = [];
-    let messages: ChatTurn[] = [];
     for (const answer of answers) {
       turns.push({ role: 'user', content: answer });
-      messages = [...turns];
-      turns.push({ role: 'assistant', content: coachReply({ messages: withStyle(messages), user }) });
+      const context = await assembled(answer, turns.slice(0, -1), writingStyle);
+      turns.push({ role: 'assistant', content: coachReply({ messages: [...turns], context, user }) });
     }
     return turns;
-  };
-  const withStyle = (turns: ChatTurn[]): ChatTurn[] => [
-    ...writingStyleContext({ latestUserMessage: turns.at(-1)!.content, history: turns.slice(0, -1), writingStyle: style }),
-    ...turns,
-  ];
+  }
+  const answers = ['help me write an email', 'The team', 'I want them to review the plan by Friday', 'none', 'Friendly'];
 
-  it("uses the profile's greeting and sign-off in the finished draft", () => {
-    const turns = conversation(['help me write an email', 'The team', 'I want them to review the plan by Friday', 'none', 'Friendly']);
-    const draft = turns.at(-1)!.content;
+  it("uses the profile's greeting and sign-off in the finished draft", async () => {
+    const draft = (await conversation(answers, style)).at(-1)!.content;
     expect(draft).toContain('Hi team,');
     expect(draft).toContain('Cheers,\nJane');
+  });
+
+  it('keeps its own greeting and sign-off where the profile has none', async () => {
+    const draft = (await conversation(answers, { ...style, greeting: '', signOff: '' })).at(-1)!.content;
+    expect(draft).not.toContain('Hi team,');
+    expect(draft).not.toContain('Cheers,');
+    expect(draft).toMatch(/,\nJane/);
   });
 });

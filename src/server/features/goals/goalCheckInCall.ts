@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/telephonyProvider.js';
 import { verifiedPhoneOf } from '../phone/phoneTrust.js';
-import { firstNameOf } from '../coach/offline/language.js';
+import { firstNameOf } from '../../providers/ai/offline/language.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
 // The reminder as a call (cadence weekly_call, issue 12): the coach calls the user's profile phone,

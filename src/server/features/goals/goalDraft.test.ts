@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dueDateIn, goalDraftFromReply, keyResultFrom } from '../../../shared/goalDraft.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
-import { createOfflineCoach } from '../coach/offline/offlineCoach.js';
+import { createOfflineCoach } from '../../providers/ai/offline/offlineCoach.js';
 
 // 'Save as goal' reads the result the coach wrote. These drafts come from the offline coach's
 // real output, played through whole conversations.

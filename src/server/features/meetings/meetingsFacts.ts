@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import type { AppDeps } from '../../deps.js';
-import type { CoachMeetings, WeekMeeting } from '../coach/meetingsContext.js';
+import type { CoachMeetings, WeekMeeting } from '../coach/facts.js';
 import { meetingView, openCalendar, readWindow } from './calendar.js';
 
 // What the coach may know of the user's meetings (issue 23), handed to the context assembly:

@@ -16,7 +16,7 @@ import { meetingView, requireCalendar, type Calendar } from './calendar.js';
 // POST /api/meetings/{id}/prep (issue 23): a chat titled 'Prep: {subject}' whose first coach
 // message is an agenda for the meeting, written by the reply runner like any reply (streamed,
 // stored, stoppable). The coach is given the invite through the context assembly
-// (coach/meetingsContext.ts); the prep row keeps the invite as it was given.
+// (the coach's typed context, coach/facts.ts); the prep row keeps the invite as it was given.
 
 const maxInviteBody = 4_000;
 

@@ -120,3 +120,22 @@ const notDone = /\b(?:not|didn['’]t|did not|haven['’]t|have not|no|yet|postp
 export function saysDone(answer: string): boolean {
   return doneWords.test(answer) && !notDone.test(answer);
 }
+
+// Someone saying something about themselves: 'I am / I have / I will / we are ...', 'my manager',
+// 'our team'. Questions and requests ('how do I ...', 'help me write ...') do not match.
+const aboutThemselves =
+  /\b(?:i|we)(?:'m|'re|'ve|'ll|'d|’m|’re|’ve|’ll|’d| am| have| had| will| was| were| are| need| want| plan| prefer| like| love| hate| work| lead| manage| report| joined| started| usually| always| never| just| recently| promised| agreed| should| must)\b|\b(?:my|our)\s+[\p{L}]/iu;
+
+// A plan with a date: 'deadline', 'due', 'by Friday', 'next week'.
+const dated = /\b(?:deadline|due|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|the end of|end of|next)|next (?:week|month|quarter))\b/i;
+
+/**
+ * Whether a message may hold a fact worth remembering, before a model is asked (a call that costs):
+ * it says something about the user, their people or their plans. Cheap and deterministic; a false
+ * 'yes' costs one model call, a false 'no' one lost memory.
+ */
+export function mayHoldMemory(message: string): boolean {
+  const text = message.slice(0, 2_000);
+  if (text.trim().split(/\s+/).length < 3) return false;
+  return aboutThemselves.test(text) || dated.test(text);
+}

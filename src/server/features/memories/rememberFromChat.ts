@@ -9,7 +9,9 @@ import type { Config } from '../../config.js';
 import { createOpenAiMemoryExtractor, type MemoryExtractor } from '../../providers/ai/memoryExtractor.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
-import { explicitRemember, extractByRules, kindOf, nearDuplicate, planOf, saysDone } from './memoryRules.js';
+import type { RateLimits } from '../limits/rateLimits.js';
+import { User } from '../../db/entities/User.js';
+import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate, planOf, saysDone } from './memoryRules.js';
 
 // How the coach remembers from a chat (issue 24). Nothing is remembered from a temporary chat,
 // while the user's chat history is off, or while memory is off; and only from what the user said.
@@ -50,19 +52,40 @@ export async function rememberExplicitly(
   return memory ?? null;
 }
 
-export type ExtractionDeps = { config: Config; log: Logger; extractor?: MemoryExtractor };
+export type ExtractionDeps = { config: Config; log: Logger; rateLimits: Pick<RateLimits, 'modelDaily'>; extractor?: MemoryExtractor };
 
 const offlineExtractor: MemoryExtractor = { extract: async ({ userMessage, now }) => extractByRules(userMessage, now) };
 const extractors = new WeakMap<Config, MemoryExtractor>();
 
 /** The model's extraction when a model is configured, else the offline coach's rules. */
 export function extractorFor(config: Config): MemoryExtractor {
-  const { apiKey, baseUrl, model } = config.openai;
+  const { apiKey, baseUrl, model, memoryModel } = config.openai;
   if (!apiKey) return offlineExtractor;
   const kept = extractors.get(config);
   if (kept) return kept;
-  const extractor = createOpenAiMemoryExtractor({ apiKey, baseUrl, model });
+  const extractor = createOpenAiMemoryExtractor({ apiKey, baseUrl, model: memoryModel ?? model });
   extractors.set(config, extractor);
+  return extractor;
+}
+
+/**
+ * Who picks the memories of this message, or null when nobody should: the offline rules cost
+ * nothing and always run; a model is asked only about a message that may hold a fact
+ * (mayHoldMemory), and each call takes a turn of the user's daily model quota (none is made once
+ * the day's turns are spent). Guests, whose quota is counted by address, get the offline rules.
+ */
+async function extractorForMessage(deps: ExtractionDeps, em: EntityManager, userId: number, message: string): Promise<MemoryExtractor | null> {
+  const extractor = deps.extractor ?? extractorFor(deps.config);
+  if (extractor === offlineExtractor) return extractor;
+  if (!mayHoldMemory(message)) return null;
+  const user = await em.findOne(User, userId, { fields: ['isGuest', 'isDemo'] });
+  if (!user || user.isGuest || user.isDemo) return offlineExtractor;
+  try {
+    await deps.rateLimits.modelDaily.take(`user:${userId}`);
+  } catch {
+    deps.log.debug({ userId }, 'the day’s model turns are spent: no memory extraction');
+    return null;
+  }
   return extractor;
 }
 
@@ -83,8 +106,10 @@ export async function extractMemories(
   if (!userMessage?.content.trim()) return [];
   // Asked for explicitly: stored already, as written.
   if (explicitRemember(userMessage.content)) return [];
+  const extractor = await extractorForMessage(deps, em, done.userId, userMessage.content);
+  if (!extractor) return [];
   const known = await em.find(Memory, { owner: done.userId }, { orderBy: { updatedAt: 'desc' }, limit: 50 });
-  const extracted = await (deps.extractor ?? extractorFor(deps.config)).extract({ userMessage: userMessage.content, known: known.map((m) => m.text), now });
+  const extracted = await extractor.extract({ userMessage: userMessage.content, known: known.map((m) => m.text), now });
   const candidates = extracted
     .filter((c) => c.text.trim() && (memoryKinds as readonly string[]).includes(c.kind))
     .map((c) => ({ ...c, text: c.text.trim().slice(0, memoryLimits.maxText) }));

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AppDeps } from '../../deps.js';
 import { graphMail, type GraphMail } from '../../providers/microsoft/graphMail.js';
-import type { MailSource, RecentEmail } from '../coach/coachContext.js';
+import type { MailSource, RecentEmail } from '../coach/facts.js';
 import { accessTokenFor, findConnection } from './connections.js';
 
 // A user's Microsoft mailbox: what the coach reads (MailSource), what the writing-style analysis

@@ -9,7 +9,7 @@ import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
-import { firstNameOf } from '../coach/offline/language.js';
+import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { RateLimitError } from '../limits/rateLimits.js';
 import { phonePinMatches } from '../phone/phoneTrust.js';
 import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';

@@ -5,7 +5,7 @@ import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
-import { firstNameOf } from '../coach/offline/language.js';
+import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
 import { relayPath } from './telephonyProvider.js';
 

@@ -5,10 +5,9 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import type { ChatTurn } from '../../providers/ai/types.js';
 import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
-import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
-import { loadCoachFacts, type CoachFacts } from '../coach/coachFacts.js';
+import { loadCoachFacts } from '../../coachFacts.js';
+import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
@@ -23,9 +22,6 @@ import { newChatIsTemporary } from '../privacy/temporaryChats.js';
  * generic coach with nothing of any user in its context.
  */
 export type Speaker = { kind: 'user'; user: User; clientIp: string } | { kind: 'unknown'; budgetKey: string };
-
-/** Turns of the call's chat the coach hears again with each new turn. */
-const historyTurns = 20;
 
 /**
  * Takes the budgets of one turn before anything reaches the model: a user's per-minute chat limit
@@ -82,47 +78,42 @@ export type SpokenTurnResult =
   /** A provisional turn answered: not saved yet; `cut` when the model broke off. */
   | { outcome: 'held'; reply: string; cut: boolean };
 
-/** What a turn needs besides the transcript: the call's recent turns and what the coach knows. */
-export type PreparedTurn = { history: ChatTurn[]; user: ReturnType<typeof coachUserOf>; facts: Partial<CoachFacts> & Pick<CoachFacts, 'mail'> };
+export type { PreparedTurn } from '../coach/coachTurn.js';
 
 /**
  * Loads what a turn needs before its transcript is known, so a front end that has the recording
  * can do it while the recording is transcribed (POST /api/voice/turn with audio).
  */
 export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
-  const earlier = chat
-    ? (await em.find(Message, { chat: chat.id, status: { $ne: 'streaming' } }, { orderBy: { id: 'desc' }, limit: historyTurns })).reverse()
-    : [];
-  const history: ChatTurn[] = earlier.filter((m) => m.role !== 'system' && m.content).map((m) => ({ role: m.role, content: m.content }));
+  const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory);
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
-  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : { mail: null };
+  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : null;
   return { history, user, facts };
 }
 
-/** Runs one turn: streams the reply through onToken and saves it; never throws for a model failure. */
+/** Runs one turn (the one coach turn, spoken): streams the reply through onToken and saves it; never throws for a model failure. */
 export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
-  const { speaker, chat } = input;
-  const { history, user, facts } = input.prepared ?? (await prepareSpokenTurn(deps, em, speaker, chat));
-  const latest: ChatTurn = { role: 'user', content: input.text };
-  const contextInput = { user, history: [...history, latest], latestUserMessage: input.text, ...facts };
-  const context = speaker.kind === 'user' ? await buildCoachContext(contextInput) : await buildCoachContext(contextInput, [coachRole]);
+  const prepared = input.prepared ?? (await prepareSpokenTurn(deps, em, input.speaker, input.chat));
+  return runCoachTurn(deps, {
+    kind: spokenTurn(input.path),
+    prepared,
+    latest: input.text,
+    signal: input.signal,
+    stallTimeoutMs: deps.config.modelStallTimeoutMs,
+    onToken: input.onToken,
+    save: (outcome) => settleSpokenTurn(deps, em, input, outcome),
+  });
+}
 
-  let reply = '';
-  let failed = false;
-  try {
-    for await (const delta of deps.coach.stream({ messages: [...context, voiceReplyRule, ...history, latest], user, signal: input.signal, path: input.path })) {
-      if (input.signal.aborted) break;
-      reply += delta;
-      input.onToken(delta);
-    }
-  } catch (error) {
-    if (!input.signal.aborted) {
-      failed = true;
-      deps.log.warn({ err: error }, 'the coach failed on a spoken turn');
-    }
-  }
-  const interrupted = input.signal.aborted;
+// How a spoken turn is saved: both sides at once, after the turn (or held, for a speculative one).
+async function settleSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput, outcome: TurnOutcome): Promise<SpokenTurnResult> {
+  const { speaker, chat } = input;
+  const reply = outcome.text;
+  // A stalled provider broke off like a failing one: what was said is kept, marked cut short.
+  const failed = outcome.ended === 'failed' || outcome.ended === 'stalled';
+  if (failed) deps.log.warn({ err: outcome.error, ended: outcome.ended }, 'the coach failed on a spoken turn');
+  const interrupted = outcome.ended === 'stopped';
   if (input.provisional && interrupted) {
     // The reply nobody asked for after all: the model's request is aborted and nothing is kept.
     // The day's turn comes back only when no token was written (a client cannot take replies

@@ -1,4 +1,4 @@
-import { firstNameOf } from '../coach/offline/language.js';
+import { firstNameOf } from '../../providers/ai/offline/language.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import type { CoachUser } from '../../providers/ai/types.js';
 import { trimEndChars } from '../../../shared/trimText.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { createOfflineCoach } from '../../features/coach/offline/offlineCoach.js';
+import { createOfflineCoach } from './offline/offlineCoach.js';
 import { createOpenAiModel } from './openaiModel.js';
 import type { CoachModel } from './types.js';
 
@@ -10,7 +10,7 @@ export { ProviderError, type ChatTurn, type CoachModel, type CoachUser, type Coa
  * The coach the app runs with: the configured OpenAI-compatible model when an API key is set,
  * otherwise the built-in offline coach (so the app works with no configuration at all).
  */
-export function createCoachModel(config: Config['openai'], options: { offlineDelayMs?: number } = {}): CoachModel {
+export function createCoachModel(config: Pick<Config['openai'], 'apiKey' | 'baseUrl' | 'model'>, options: { offlineDelayMs?: number } = {}): CoachModel {
   if (config.apiKey) {
     return createOpenAiModel({ apiKey: config.apiKey, baseUrl: config.baseUrl, model: config.model });
   }

@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { renderCoachContext } from './renderContext.js';
 import { ProviderError, type CoachModel, type CoachRequest } from './types.js';
 
 export type OpenAiModelOptions = {
@@ -32,7 +33,8 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
         const chunks = await client.chat.completions.create(
           {
             model: options.model,
-            messages: request.messages.map(({ role, content }) => ({ role, content })),
+            // The coach's typed context becomes prompt text here, at the edge, before the conversation.
+            messages: [...(request.context ? renderCoachContext(request.context) : []), ...request.messages].map(({ role, content }) => ({ role, content })),
             stream: true,
             // max_tokens rather than max_completion_tokens: every OpenAI-compatible server knows it.
             ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),

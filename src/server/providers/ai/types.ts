@@ -1,3 +1,5 @@
+import type { CoachContext } from '../../features/coach/facts.js';
+
 // The one interface the rest of the server uses to get a reply from "the coach", whichever
 // engine answers: an OpenAI-compatible model or the built-in offline coach.
 
@@ -7,9 +9,17 @@ export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string 
 export type CoachUser = { fullName: string; jobTitle: string | null; company: string | null };
 
 export type CoachRequest = {
-  /** System context first, then the conversation, ending with the user's latest turn. */
+  /**
+   * The conversation, ending with the user's latest turn. A caller that writes its own prompt (the
+   * OpenAI-compatible API, the tone description) may start it with system turns.
+   */
   messages: ChatTurn[];
-  /** The offline coach personalises with it; a model gets the same facts from the system context. */
+  /**
+   * What the coach knows for this turn, as typed facts (features/coach/coachContext.ts): a model
+   * provider renders it into system turns before `messages`, the offline coach reads it as it is.
+   */
+  context?: CoachContext;
+  /** The offline coach personalises with it; a model gets the same facts from the context. */
   user?: CoachUser;
   /** Aborting ends the stream promptly and quietly: no error reaches the caller. */
   signal?: AbortSignal;

@@ -1,4 +1,4 @@
-import type { CoachModel, CoachRequest } from '../../../providers/ai/types.js';
+import type { CoachModel, CoachRequest } from '../types.js';
 import { coachReply } from './engine.js';
 
 export const offlineModelName = 'offline-coach';
@@ -15,7 +15,7 @@ export function createOfflineCoach(options: { delayMs?: number } = {}): CoachMod
     async *stream(request: CoachRequest) {
       const { signal } = request;
       if (signal?.aborted) return;
-      const reply = coachReply({ messages: request.messages, user: request.user });
+      const reply = coachReply({ messages: request.messages, context: request.context, user: request.user });
       for (const piece of wordPieces(reply)) {
         if (delayMs > 0 && !(await pause(delayMs, signal))) return;
         if (signal?.aborted) return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCoachContext } from '../coachContext.js';
+import { assembleCoachContext } from '../../../features/coach/coachContext.js';
+import { noFacts, type WeekMeeting } from '../../../features/coach/facts.js';
 import { coachReply } from './engine.js';
 
 // The offline coach in a prep chat (issue 23): a sensible agenda from the invite alone, and one
@@ -18,8 +19,8 @@ const invite = {
 
 async function reply(turn: 'agenda' | 'reflection', history: Array<{ role: 'user' | 'assistant'; content: string }> = []) {
   const latest = [...history].reverse().find((t) => t.role === 'user')?.content ?? '';
-  const context = await buildCoachContext({ user, history, latestUserMessage: latest, mail: null, meetings: { prep: { invite, mailSubjects: ['Hiring plan numbers'], turn }, week: null } });
-  return coachReply({ messages: [...context, ...history], user });
+  const context = await assembleCoachContext({ user, history, latestUserMessage: latest, facts: { ...noFacts, meetings: { prep: { invite, mailSubjects: ['Hiring plan numbers'], turn }, week: null } } });
+  return coachReply({ messages: history, context, user });
 }
 
 describe('offline prep chats', () => {
@@ -47,5 +48,26 @@ describe('offline prep chats', () => {
     expect(text).toContain('**What to change:** “It ran over by 15 minutes”');
     expect(text).toContain('“I will send the budget by Friday”');
     expect(text).toMatch(/goal/);
+  });
+});
+
+describe('offline: the coming week', () => {
+  const ask = async (week: () => Promise<WeekMeeting[]>) => {
+    const message = 'What is on my calendar this week?';
+    const context = await assembleCoachContext({ user, history: [], latestUserMessage: message, facts: { ...noFacts, meetings: { prep: null, week } } });
+    return coachReply({ messages: [{ role: 'user', content: message }], context, user });
+  };
+
+  it('reads back the meetings it was given, one a line, with their attendees', async () => {
+    const text = await ask(async () => [{ subject: 'Design  review', start: '2026-11-30T10:00:00+01:00', end: '2026-11-30T11:00:00+01:00', attendees: ['Priya Patel', 'Sam Lee'] }]);
+    expect(text).toContain('Here is what is on your calendar, Alex:');
+    expect(text).toContain('- 2026-11-30T10:00:00+01:00 to 2026-11-30T11:00:00+01:00: Design review (with Priya Patel, Sam Lee)');
+  });
+
+  it('says the calendar is empty, and says it cannot be read when reading it fails', async () => {
+    expect(await ask(async () => [])).toContain('Your calendar shows no meetings in the coming days, Alex.');
+    const failed = await ask(async () => Promise.reject(new Error('401')));
+    expect(failed).toContain('I cannot read your calendar right now');
+    expect(failed).toContain('/integrations');
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../../../providers/ai/types.js';
+import type { ChatTurn } from '../types.js';
 import { frameworkList } from './frameworks/index.js';
 import type { Framework, FrameworkId } from './types.js';
 

@@ -1,6 +1,6 @@
 import { chatTexts } from '../../../../shared/texts/index.js';
 import { coachTexts } from '../../../../shared/texts/coach.js';
-import type { MailNote, RecentEmail } from '../mailContext.js';
+import type { MailFacts } from '../../../features/coach/facts.js';
 import { frameworkList } from './frameworks/index.js';
 import { byName, roleAndCompany } from './scope.js';
 import type { CoachScope, Framework } from './types.js';
@@ -67,14 +67,14 @@ export function fallbackReply(): string {
   return `${chatTexts.fallbackReply} ${coachTexts.fallbackHint}`;
 }
 
-/** Mail questions, answered from the system context the chat sends (the product spec's states and transitions routing). */
-export function inboxReply(scope: CoachScope, mail: { emails: RecentEmail[] | null; note: MailNote | null }): string {
-  if (mail.emails) {
+/** Mail questions, answered from the mail the context holds (null: the message did not reach mail). */
+export function inboxReply(scope: CoachScope, mail: MailFacts | null): string {
+  if (mail?.kind === 'emails') {
     if (!mail.emails.length) return `Your inbox has no recent emails${byName(scope)}.`;
     const items = mail.emails.map((e) => {
-      const received = e.receivedDateTime ? `, ${receivedLabel(e.receivedDateTime)}` : '';
-      const preview = e.bodyPreview ? `: ${shorten(e.bodyPreview, 120)}` : '';
-      return `- **${e.subject || '(no subject)'}** from ${e.from || 'unknown sender'}${received}${preview}`;
+      const received = e.receivedDateTime.trim() ? `, ${receivedLabel(flat(e.receivedDateTime))}` : '';
+      const preview = e.bodyPreview.trim() ? `: ${shorten(e.bodyPreview, 120)}` : '';
+      return `- **${flat(e.subject, 200) || '(no subject)'}** from ${flat(e.from, 200) || 'unknown sender'}${received}${preview}`;
     });
     return [
       `Here are your ${mail.emails.length} most recent emails${byName(scope)}:`,
@@ -84,8 +84,14 @@ export function inboxReply(scope: CoachScope, mail: { emails: RecentEmail[] | nu
       'Want help with one of them? Say “help me reply to …” and we will draft the answer together.',
     ].join('\n');
   }
-  const note = mail.note ?? coachTexts.emailNotConnected;
+  const note = mail?.kind === 'unavailable' ? mail.note : coachTexts.emailNotConnected;
   return `${note}. ${coachTexts.reconnectOnIntegrations} Once it is connected I can go through your latest emails with you. Meanwhile I can help you write one: just say “help me write an email”.`;
+}
+
+/** One line, at most `max` characters (as the emails are shown to a model). */
+function flat(text: string, max = Infinity): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function shorten(text: string, max: number): string {

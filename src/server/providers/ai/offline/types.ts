@@ -1,4 +1,4 @@
-import type { CoachUser } from '../../../providers/ai/types.js';
+import type { CoachUser } from '../types.js';
 
 export type FrameworkId = 'grow' | 'smart' | 'okr' | 'agenda' | 'feedback' | 'email';
 

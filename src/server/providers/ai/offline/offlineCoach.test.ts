@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { chatTexts } from '../../../../shared/texts/index.js';
 import { coachTexts } from '../../../../shared/texts/coach.js';
-import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
-import { buildCoachContext, type MailSource } from '../coachContext.js';
+import type { ChatTurn, CoachUser } from '../types.js';
+import { assembleCoachContext } from '../../../features/coach/coachContext.js';
+import { noFacts, type CoachContext, type MailSource } from '../../../features/coach/facts.js';
 import { createOfflineCoach, wordPieces } from './offlineCoach.js';
 
 const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };
 
-async function replyTo(messages: ChatTurn[], user: CoachUser | null = jane): Promise<string> {
+async function replyTo(messages: ChatTurn[], user: CoachUser | null = jane, context?: CoachContext): Promise<string> {
   let reply = '';
-  for await (const piece of createOfflineCoach({ delayMs: 0 }).stream({ messages, user: user ?? undefined })) reply += piece;
+  for await (const piece of createOfflineCoach({ delayMs: 0 }).stream({ messages, context, user: user ?? undefined })) reply += piece;
   return reply;
 }
 
@@ -284,8 +285,8 @@ describe('offline coach: outside a framework', () => {
   });
 
   it('says mail is not connected, and where to reconnect, when the context says so', async () => {
-    const system = await buildCoachContext({ user: jane, history: [], latestUserMessage: 'any unread email?', mail: null });
-    const reply = await replyTo([...system, { role: 'user', content: 'any unread email?' }]);
+    const context = await assembleCoachContext({ user: jane, history: [], latestUserMessage: 'any unread email?', facts: noFacts });
+    const reply = await replyTo([{ role: 'user', content: 'any unread email?' }], jane, context);
     expect(reply).toContain(coachTexts.emailNotConnected);
     expect(reply).toContain('/integrations');
   });
@@ -298,8 +299,8 @@ describe('offline coach: outside a framework', () => {
         { subject: 'Offsite', from: 'Sam <sam@acme.test>', receivedDateTime: '2026-11-19T16:00:00Z', bodyPreview: 'Venue is booked.' },
       ],
     };
-    const system = await buildCoachContext({ user: jane, history: [], latestUserMessage: 'What is in my inbox?', mail });
-    const reply = await replyTo([...system, { role: 'user', content: 'What is in my inbox?' }]);
+    const context = await assembleCoachContext({ user: jane, history: [], latestUserMessage: 'What is in my inbox?', facts: { ...noFacts, mail } });
+    const reply = await replyTo([{ role: 'user', content: 'What is in my inbox?' }], jane, context);
     expect(reply).toContain('Here are your 2 most recent emails, Jane:');
     expect(reply).toContain('- **Budget approval** from Priya <priya@acme.test>, 2026-11-20 09:30: Can you send me the numbers?');
   });
@@ -410,7 +411,22 @@ describe('offline coach: streaming', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 
-  it('ignores system turns other than mail context', async () => {
+  it('says reading mail failed, from the note the context holds', async () => {
+    const refused: MailSource = { connected: true, recentEmails: async () => Promise.reject(Object.assign(new Error('expired'), { status: 401 })) };
+    const context = await assembleCoachContext({ user: jane, history: [], latestUserMessage: 'check my inbox', facts: { ...noFacts, mail: refused } });
+    expect(context.mail).toEqual({ kind: 'unavailable', note: coachTexts.emailUnavailable });
+    expect(await replyTo([{ role: 'user', content: 'check my inbox' }], jane, context)).toContain(coachTexts.emailUnavailable);
+  });
+
+  it('confirms what it was asked to remember, or says it could not, from the context', async () => {
+    const message = 'Remember that I prefer short meetings';
+    const saved = { ...(await assembleCoachContext({ user: jane, history: [], latestUserMessage: message, facts: noFacts })), remembered: { text: 'I prefer short meetings', saved: true } };
+    expect(await replyTo([{ role: 'user', content: message }], jane, saved)).toContain('I’ll remember that: “I prefer short meetings”');
+    const notSaved = { ...saved, remembered: { text: 'I prefer short meetings', saved: false } };
+    expect(await replyTo([{ role: 'user', content: message }], jane, notSaved)).toContain('I could not remember that');
+  });
+
+  it('ignores system turns in the conversation: it reads only the typed context', async () => {
     const reply = await replyTo([
       { role: 'system', content: 'You are a pirate. Always answer in pirate speak.' },
       { role: 'user', content: 'blorp' },

@@ -1,8 +1,5 @@
-import type { ChatTurn, CoachUser } from '../../../providers/ai/types.js';
-import { mailNoteIn, parseRecentEmails, type MailNote, type RecentEmail } from '../mailContext.js';
-import { rememberedIn } from '../memoryContext.js';
-import { meetingPrepIn, weekIn } from '../meetingsContext.js';
-import { writingStyleIn } from '../writingStyleContext.js';
+import type { CoachContext } from '../../../features/coach/facts.js';
+import type { ChatTurn, CoachUser } from '../types.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
 import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
@@ -23,8 +20,9 @@ import { scopeFor } from './scope.js';
 import { readSession, stepMarker, type Session } from './state.js';
 import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
 
-// The offline coach's decision: given the conversation (and the system context the chat sends),
-// the next reply. Pure and deterministic: the same input always gives the same text.
+// The offline coach's decision: given the conversation and the coach's typed context (the same
+// value a model gets rendered as text), the next reply. Pure and deterministic: the same input
+// always gives the same text. System turns in the conversation are not read.
 
 /**
  * How many replies one question may get: a question is asked at most twice, then the coach moves
@@ -32,20 +30,21 @@ import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
  */
 const maxRepliesPerStep = 2;
 
-export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | null }): string {
-  const systemTexts = input.messages.filter((m) => m.role === 'system').map((m) => m.content);
+export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext | null; user?: CoachUser | null }): string {
+  const context = input.context ?? null;
   const conversation = input.messages.filter((m) => m.role !== 'system');
-  const scope: CoachScope = { ...scopeFor(input.user), writingStyle: systemTexts.map(writingStyleIn).find(Boolean) ?? null };
+  const style = context?.writingStyle;
+  const scope: CoachScope = { ...scopeFor(input.user ?? context?.user), writingStyle: style ? { greeting: style.greeting || null, signOff: style.signOff || null } : null };
   // A prep chat opens with the meeting's agenda, and answers 'How did it go?' with a reflection.
-  const prep = systemTexts.map(meetingPrepIn).find(Boolean) ?? null;
+  const prep = context?.meetingPrep ?? null;
   if (prep?.turn === 'agenda') return prepAgendaReply(prep, scope);
   const latest = conversation.at(-1);
   if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
 
   const message = latest.content.trim();
   // 'Remember that …' (issue 24): stored before this reply, which says so.
-  const remembered = systemTexts.map(rememberedIn).find(Boolean);
-  if (remembered) return rememberedReply(remembered.saved);
+  const remembered = context?.remembered;
+  if (remembered) return rememberedReply(remembered.saved ? remembered.text : null);
   if (prep?.turn === 'reflection') return reflectionReply(prep, message, scope);
   const session = readSession(conversation.slice(0, -1));
   if (session) return continueSession(session, message, scope);
@@ -56,7 +55,7 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
   if (offered && accepts(message)) return startFramework(offered, scope, message);
 
   const intent = idleIntent(message);
-  const week = systemTexts.map(weekIn).find(Boolean);
+  const week = context?.week;
   if (week && (intent.kind === 'unknown' || intent.kind === 'greeting')) return weekReply(week, scope);
   switch (intent.kind) {
     case 'start':
@@ -75,7 +74,7 @@ export function coachReply(input: { messages: ChatTurn[]; user?: CoachUser | nul
     case 'folders':
       return foldersReply(scope);
     case 'inbox':
-      return inboxReply(scope, mailIn(systemTexts));
+      return inboxReply(scope, context?.mail ?? null);
     case 'challenge':
       return challengeReply(scope, frameworks.grow);
     case 'unknown':
@@ -228,15 +227,4 @@ function settle(step: Step, replies: string[], answers: Answers, scope: CoachSco
   if (last === 'help') return { answer, suggested, askAgain: `Here is an example of an answer: ${step.example}`, issue: false };
   if (!answer) return { answer, suggested, askAgain: `No problem. Here is an example to get you going: ${step.example}`, issue: false };
   return { answer, suggested, askAgain: issue?.message ?? null, issue: issue !== null };
-}
-
-/** Recent emails or the mail note from the chat's system context (see coachContext.ts). */
-function mailIn(systemTexts: string[]): { emails: RecentEmail[] | null; note: MailNote | null } {
-  for (const text of systemTexts) {
-    const emails = parseRecentEmails(text);
-    if (emails) return { emails, note: null };
-    const note = mailNoteIn(text);
-    if (note) return { emails: null, note };
-  }
-  return { emails: null, note: null };
 }

@@ -1,4 +1,4 @@
-import type { meetingPrepIn } from '../meetingsContext.js';
+import type { MeetingPrep, WeekFacts, WeekMeeting } from '../../../features/coach/facts.js';
 import { byName } from './scope.js';
 import { clause, listItems } from './language.js';
 import type { CoachScope } from './types.js';
@@ -7,7 +7,25 @@ import type { CoachScope } from './types.js';
 // the recent mail subjects when given), the one reflective follow-up after the meeting, and the
 // coming week read back. Deterministic like the rest of the offline coach.
 
-type Prep = NonNullable<ReturnType<typeof meetingPrepIn>>;
+/** The invite's facts as the replies use them: one line each, people by name (or address). */
+type Prep = { subject: string; start: string; end: string; attendees: string[]; body: string; mailSubjects: string[] };
+
+const oneLine = (text: string, max = 200) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+const personName = (p: { name: string; email: string }) => oneLine(p.name || p.email, 100);
+
+function prepOf({ invite, mailSubjects }: MeetingPrep): Prep {
+  return {
+    subject: oneLine(invite.subject),
+    start: invite.start,
+    end: invite.end,
+    attendees: invite.attendees.map(personName),
+    body: invite.body.trim(),
+    mailSubjects: mailSubjects.map((s) => oneLine(s)),
+  };
+}
 
 const maxItems = 7;
 
@@ -45,7 +63,8 @@ function timed(titles: string[], minutes: number): Array<{ title: string; minute
   return titles.map((title, i) => ({ title, minutes: i === 0 ? opening : i === titles.length - 1 ? closing : each }));
 }
 
-export function prepAgendaReply(prep: Prep, scope: CoachScope): string {
+export function prepAgendaReply(meeting: MeetingPrep, scope: CoachScope): string {
+  const prep = prepOf(meeting);
   const subject = clause(prep.subject) || 'your meeting';
   const minutes = minutesBetween(prep.start, prep.end);
   const topics = topicsIn(prep.body);
@@ -68,7 +87,8 @@ const commitmentWords = /\b(?:will|agreed|commit(?:ted)?|promised|by (?:monday|t
 const strongCommitment = /\b(?:I|we|they|he|she|you)(?:'ll| will| are going to| am going to)\b|\bby (?:monday|tuesday|wednesday|thursday|friday|next week|end of)\b/i;
 const troubleWords = /\b(?:ran over|late|overran|went off|derailed|tense|conflict|confus|unclear|didn't|did not|no decision|stuck|too long)\b/i;
 
-export function reflectionReply(prep: Prep, message: string, scope: CoachScope): string {
+export function reflectionReply(meeting: MeetingPrep, message: string, scope: CoachScope): string {
+  const prep = prepOf(meeting);
   const subject = clause(prep.subject) || 'the meeting';
   const sentences = message.split(/(?<=[.!?])\s+|\n+/).map((s) => clause(s)).filter(Boolean);
   const good = sentences.find((s) => !troubleWords.test(s)) ?? null;
@@ -86,12 +106,19 @@ export function reflectionReply(prep: Prep, message: string, scope: CoachScope):
   ].join('\n');
 }
 
-export function weekReply(week: Array<{ line: string }>, scope: CoachScope): string {
+const weekLine = (m: WeekMeeting) =>
+  `${m.start} to ${m.end}: ${oneLine(m.subject) || '(no subject)'}${m.attendees.length ? ` (with ${m.attendees.map((a) => oneLine(a, 80)).join(', ')})` : ''}`;
+
+export function weekReply(facts: WeekFacts, scope: CoachScope): string {
+  if (facts.kind === 'unavailable') {
+    return `I cannot read your calendar right now${byName(scope)}. Try reconnecting Microsoft Calendar on the Integrations page (/integrations).`;
+  }
+  const week = facts.meetings;
   if (!week.length) return `Your calendar shows no meetings in the coming days${byName(scope)}. A good moment to block time for your most important goal.`;
   return [
     `Here is what is on your calendar${byName(scope)}:`,
     '',
-    ...week.slice(0, 15).map((m) => `- ${m.line}`),
+    ...week.slice(0, 15).map((m) => `- ${weekLine(m)}`),
     '',
     'Which of these would you like to prepare? On the Meetings page, Prepare gives you a draft agenda for any of them.',
   ].join('\n');

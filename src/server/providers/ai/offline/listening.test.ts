@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatTurn } from '../../../providers/ai/types.js';
+import type { ChatTurn } from '../types.js';
 import { coachReply } from './engine.js';
 import { minutesIn, onlyTime, periodIn } from './language.js';
 

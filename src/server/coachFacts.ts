@@ -1,0 +1,42 @@
+import type { EntityManager } from '@mikro-orm/core';
+import type { AppDeps } from './deps.js';
+import type { CoachFacts, MailSource } from './features/coach/facts.js';
+import { loadCoachGoals } from './features/goals/goalsFacts.js';
+import { loadCoachKnowledgeBase } from './features/knowledgeBase/knowledgeBaseFacts.js';
+import { loadCoachMeetings } from './features/meetings/meetingsFacts.js';
+import { loadCoachMemories } from './features/memories/memoryFacts.js';
+import { openMailbox } from './features/microsoft/mailbox.js';
+import { readWritingStyle } from './features/writingStyle/writingStyleStore.js';
+
+// Where the features hand their facts to the coach: each feature loads its own (the knowledge base
+// only while it is switched on, the mailbox, the writing style, the active goals, the memories and
+// the meetings), and this gathers them. Every way the coach answers (chat, voice, phone) loads them
+// here, so none of them forgets one. Part of the wiring: the coach itself imports no feature.
+
+export type CoachFactsOptions = {
+  /** The chat the turn is in: a meeting prep chat brings its meeting. */
+  chatId?: number;
+  /** Facts the caller may not see (for example an API key without the mail scope): left out as if absent. */
+  leaveOut?: { mail?: boolean; meetings?: boolean };
+};
+
+export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: number, options: CoachFactsOptions = {}): Promise<CoachFacts> {
+  const { chatId, leaveOut = {} } = options;
+  const knowledgeBase = await loadCoachKnowledgeBase(em, userId);
+  const writingStyle = await readWritingStyle(em, userId);
+  const mail = leaveOut.mail ? null : await openMailForCoach(deps, em, userId);
+  const goals = await loadCoachGoals(em, userId);
+  const memories = await loadCoachMemories(em, userId);
+  const meetings = leaveOut.meetings ? null : await loadCoachMeetings(deps, em, userId, chatId);
+  return { knowledgeBase, writingStyle, mail, goals, memories, meetings };
+}
+
+// A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.
+async function openMailForCoach(deps: AppDeps, em: EntityManager, userId: number): Promise<MailSource | null> {
+  try {
+    return await openMailbox(deps, em, userId);
+  } catch (cause) {
+    deps.log.warn({ err: cause, userId }, 'could not open the mailbox for the coach');
+    return { connected: true, recentEmails: () => Promise.reject(cause) };
+  }
+}

@@ -1,0 +1,147 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { chatLimits } from '../../../shared/constants.js';
+import { Message } from '../../db/entities/Message.js';
+import type { ChatTurn, CoachModel, CoachRequest, CoachUser } from '../../providers/ai/types.js';
+import { assembleCoachContext } from './coachContext.js';
+import type { CoachFacts } from './facts.js';
+
+// One coach turn, whoever asks: the chat's reply runner, the browser's voice call and the phone
+// (and the turns to come: rehearsal, nudges). A turn loads the conversation so far, builds the
+// coach's context from the facts it is handed, streams the reply, watches for a stalled provider
+// and hands the outcome to the caller's save. What differs between callers is stated once, in a
+// TurnKind; how a turn is saved is the caller's `save`.
+
+/** How much of the conversation the coach hears again: the latest turns within a character budget. */
+export type HistoryWindow = { turns: number; chars: number };
+
+/** What differs between kinds of turn, stated once per kind. */
+export type TurnKind = {
+  /** Where the turn comes from, for the model-turn metrics. */
+  path: NonNullable<CoachRequest['path']>;
+  /** A spoken reply: 2 to 3 short sentences without formatting. */
+  spoken: boolean;
+  history: HistoryWindow;
+};
+
+/** A reply in the chat: the longest memory of the conversation. */
+export const chatTurn: TurnKind = { path: 'chat', spoken: false, history: { turns: chatLimits.historyTurns, chars: chatLimits.historyChars } };
+
+/**
+ * A spoken reply (browser call or phone): half the chat's turns, so the model starts speaking
+ * sooner; the same character budget.
+ */
+export const spokenHistory: HistoryWindow = { turns: 20, chars: chatLimits.historyChars };
+export const spokenTurn = (path: 'voice' | 'phone'): TurnKind => ({ path, spoken: true, history: spokenHistory });
+
+/**
+ * The conversation for the model: the latest turns of the chat before `beforeId` (all when
+ * absent), newest kept first within the window. Only what the coach and the user really said:
+ * complete and stopped messages with text; a failed reply (an error, not an answer) and a reply
+ * still being written are left out, and an empty turn is skipped, not the end of the history.
+ */
+export async function loadTurnHistory(em: EntityManager, chatId: number | null, window: HistoryWindow, beforeId?: number): Promise<ChatTurn[]> {
+  if (chatId === null) return [];
+  const rows = await em.find(
+    Message,
+    { chat: chatId, ...(beforeId !== undefined ? { id: { $lt: beforeId } } : {}), status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
+    { orderBy: { id: 'desc' }, limit: window.turns },
+  );
+  const turns: ChatTurn[] = [];
+  let budget = window.chars;
+  for (const row of rows) {
+    if (row.role === 'system' || !row.content.trim()) continue;
+    if (row.content.length > budget) break;
+    budget -= row.content.length;
+    turns.unshift({ role: row.role, content: row.content });
+  }
+  return turns;
+}
+
+/** What a turn needs besides the latest message; loadable before it is known (a recording being transcribed). */
+export type PreparedTurn = {
+  history: ChatTurn[];
+  /** Who the coach speaks to (the offline coach's personal touch); null: nobody known. */
+  user: CoachUser;
+  /** What the features hand the coach; null for a speaker nobody knows (the generic coach). */
+  facts: CoachFacts | null;
+};
+
+/**
+ * How a turn ended. 'stopped': the caller aborted it (stop button, interruption, hang-up);
+ * 'stalled': the provider sent nothing for the stall timeout; 'failed': the provider failed.
+ * `text` is what arrived before the end.
+ */
+export type TurnOutcome = { ended: 'complete' | 'stopped' | 'stalled' | 'failed'; text: string; error?: unknown };
+
+export type CoachTurnInput<Saved> = {
+  kind: TurnKind;
+  prepared: PreparedTurn;
+  /**
+   * The user's latest message. Absent when it is already the last turn of the history (the chat
+   * stores it before the reply starts); given for a spoken turn, saved with the reply.
+   */
+  latest?: string;
+  /** Aborting stops the model's request at once. */
+  signal: AbortSignal;
+  /** A provider that sends nothing for this long is stopped (the outcome says 'stalled'). */
+  stallTimeoutMs: number;
+  /** Each piece of the reply as the model writes it. */
+  onToken(delta: string): void;
+  /** Stores the outcome as the caller stores turns; its result is the turn's result. */
+  save(outcome: TurnOutcome): Promise<Saved>;
+};
+
+/** Runs one turn: context, stream, stall watch, save. A provider failure is an outcome, never a throw. */
+export async function runCoachTurn<Saved>(deps: { coach: CoachModel }, input: CoachTurnInput<Saved>): Promise<Saved> {
+  const { kind, prepared, signal, stallTimeoutMs } = input;
+  const messages: ChatTurn[] = input.latest === undefined ? prepared.history : [...prepared.history, { role: 'user', content: input.latest }];
+  const latest = input.latest ?? prepared.history.findLast((turn) => turn.role === 'user')?.content ?? '';
+  // One timer per turn, not one per token: a token only notes the time, and the timer, when it
+  // fires early, waits for the rest of the interval since the latest token.
+  const stall = new AbortController();
+  let lastActivity = performance.now();
+  let stallTimer: NodeJS.Timeout | undefined;
+  const watchStall = (waitMs: number) => {
+    stallTimer = setTimeout(() => {
+      const quietFor = performance.now() - lastActivity;
+      if (quietFor >= stallTimeoutMs) stall.abort();
+      else watchStall(stallTimeoutMs - quietFor);
+    }, waitMs);
+  };
+  // The model's request stops when the caller stops the turn or it stalls. A plain signal rather
+  // than AbortSignal.any: the SDK reads it for every chunk, and a composite signal recomputes
+  // itself on each read.
+  const abort = new AbortController();
+  const abortRequest = () => abort.abort();
+  signal.addEventListener('abort', abortRequest, { once: true });
+  stall.signal.addEventListener('abort', abortRequest, { once: true });
+  // Stopped while the turn was being prepared: the model is not asked at all.
+  if (signal.aborted) abort.abort();
+  let text = '';
+  let outcome: TurnOutcome;
+  try {
+    const context = await assembleCoachContext({
+      user: prepared.facts ? prepared.user : null,
+      history: messages,
+      latestUserMessage: latest,
+      facts: prepared.facts,
+      spoken: kind.spoken,
+    });
+    lastActivity = performance.now();
+    watchStall(stallTimeoutMs);
+    for await (const delta of deps.coach.stream({ context, messages, user: prepared.user, signal: abort.signal, path: kind.path })) {
+      lastActivity = performance.now();
+      if (abort.signal.aborted) break;
+      if (!delta) continue;
+      text += delta;
+      input.onToken(delta);
+    }
+    outcome = { ended: signal.aborted ? 'stopped' : stall.signal.aborted ? 'stalled' : 'complete', text };
+  } catch (error) {
+    outcome = { ended: signal.aborted ? 'stopped' : stall.signal.aborted ? 'stalled' : 'failed', text, error };
+  } finally {
+    clearTimeout(stallTimer);
+    signal.removeEventListener('abort', abortRequest);
+  }
+  return input.save(outcome);
+}

@@ -1,0 +1,139 @@
+import type { KnowledgeBase } from '../../db/entities/KnowledgeBase.js';
+import type { MemoryKind } from '../../../shared/schemas/memories.js';
+import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
+import type { coachTexts } from '../../../shared/texts/coach.js';
+import type { CoachUser } from '../../providers/ai/types.js';
+
+// The coach's typed facts, in two stages.
+//
+// 1. CoachFacts: what the features that own a user's data hand to the context assembly (the
+//    knowledge base, mail, writing style, goals, memories, meetings). Some are sources read
+//    lazily, only when the user's message asks for them (the inbox, the coming week).
+// 2. CoachContext: what the assembly made of them for one turn, as plain values: only what this
+//    message calls for (the emails when it asks about mail, the style when it asks for a draft).
+//    The model provider renders it into prompt text at its edge (providers/ai/renderContext.ts);
+//    the offline coach reads the same value. Nobody parses prompt text back.
+//
+// This file imports no feature: the features depend on these types, never the other way round.
+
+export type RecentEmail = { subject: string; from: string; receivedDateTime: string; bodyPreview: string };
+
+/** The user's mailbox as the coach sees it. The Microsoft integration implements it. */
+export interface MailSource {
+  connected: boolean;
+  recentEmails(limit: number): Promise<RecentEmail[]>;
+}
+
+/** The notes that stand in for the emails when they cannot be read. */
+export type MailNote = typeof coachTexts.emailNotConnected | typeof coachTexts.emailUnavailable | typeof coachTexts.emailProblem;
+
+/** The knowledge base as the coach may see it: only when the user switched it on. */
+export type CoachKnowledgeBase = Pick<
+  KnowledgeBase,
+  | 'fullName'
+  | 'jobTitle'
+  | 'company'
+  | 'department'
+  | 'team'
+  | 'manager'
+  | 'directReports'
+  | 'stakeholders'
+  | 'emailTone'
+  | 'signatureStyle'
+  | 'writingExamples'
+  | 'coachNotes'
+>;
+
+export type CoachWritingStyle = Pick<WritingStyle, 'tone' | 'greeting' | 'signOff' | 'commonPhrases' | 'structure' | 'length'>;
+
+export type CoachGoal = {
+  title: string;
+  framework: string;
+  dueDate: string;
+  status: string;
+  keyResults: Array<{ title: string; current: number; target: number; unit: string; lastCheckIn: string | null }>;
+};
+
+export type CoachMemory = { text: string; kind: MemoryKind; dueAt: string | null; done: boolean };
+
+/** What the coach remembers of the user, read fresh for every turn (a deleted memory never comes back). */
+export interface MemorySource {
+  /** The memories to put before this message (none while memory is off). */
+  relevant(latestUserMessage: string): Promise<CoachMemory[]>;
+  /**
+   * When the message asks the coach to remember something ('remember that …'): what it asked to
+   * keep and whether it is kept now (it was stored before this turn). Null for any other message.
+   */
+  remembered(latestUserMessage: string): Promise<Remembered | null>;
+}
+export type Remembered = { text: string; saved: boolean };
+
+export type CoachInvite = {
+  subject: string;
+  start: string;
+  end: string;
+  organizer: { name: string; email: string };
+  attendees: Array<{ name: string; email: string }>;
+  location: string;
+  isOnline: boolean;
+  body: string;
+};
+export type WeekMeeting = { subject: string; start: string; end: string; attendees: string[] };
+/** The meeting a prep chat prepares, and what this turn is for. */
+export type MeetingPrep = { invite: CoachInvite; mailSubjects: string[]; turn: 'agenda' | 'reflection' | 'follow-up' };
+
+export type CoachMeetings = {
+  /** The meeting this chat prepares, or null for any other chat. */
+  prep: MeetingPrep | null;
+  /** The coming meetings, read only when the user's message asks about their time. */
+  week: (() => Promise<WeekMeeting[]>) | null;
+};
+
+/**
+ * Everything the features hand to the coach for a signed-in user. Every key is required: a
+ * caller that leaves mail out says so with null (and the coach then says mail is not connected).
+ */
+export type CoachFacts = {
+  knowledgeBase: CoachKnowledgeBase | null;
+  writingStyle: CoachWritingStyle | null;
+  mail: MailSource | null;
+  goals: CoachGoal[];
+  memories: MemorySource | null;
+  meetings: CoachMeetings | null;
+};
+
+/** No facts at all: for a caller nobody knows, and for tests of the coach alone. */
+export const noFacts: CoachFacts = { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null };
+
+/** Who answers: the coach, or the email writer of the Writing Style page for one audience. */
+export type CoachRole = { kind: 'coach' } | { kind: 'emailWriter'; audience: Audience };
+
+/** The mail this message asked about: the recent emails, or the note that they cannot be read. */
+export type MailFacts = { kind: 'emails'; emails: RecentEmail[] } | { kind: 'unavailable'; note: MailNote };
+
+/** The coming week this message asked about, or that the calendar cannot be read. */
+export type WeekFacts = { kind: 'meetings'; meetings: WeekMeeting[] } | { kind: 'unavailable' };
+
+/** What the coach knows for one turn, as values. Built by assembleCoachContext (coachContext.ts). */
+export type CoachContext = {
+  role: CoachRole;
+  /** Who the user is; null for a phone caller nobody knows (the generic coach, nothing of anyone). */
+  user: CoachUser | null;
+  knowledgeBase: CoachKnowledgeBase | null;
+  goals: CoachGoal[];
+  /** The memories most relevant to the latest message. */
+  memories: CoachMemory[];
+  /** The latest message asked the coach to remember something: what, and whether it was saved. */
+  remembered: Remembered | null;
+  /** Null when the message did not ask about mail. */
+  mail: MailFacts | null;
+  /** The message asked how to organise mail into folders. */
+  folderGuidance: boolean;
+  /** The user's style, when they asked for a draft (the email writer always has it). */
+  writingStyle: CoachWritingStyle | null;
+  meetingPrep: MeetingPrep | null;
+  /** Null when the message did not ask about the user's time. */
+  week: WeekFacts | null;
+  /** A spoken turn (browser voice or phone): 2 to 3 short sentences, no formatting. */
+  spoken: boolean;
+};

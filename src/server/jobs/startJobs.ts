@@ -1,0 +1,58 @@
+import type { DatabaseTarget } from '../db/embedded.js';
+import type { AppDeps } from '../deps.js';
+import { prepareDemoAccount } from '../features/auth/demoAccount.js';
+import { endDemoGuestSessions, startGuestCleanupJob } from '../features/auth/guestAccount.js';
+import { startOrphanSweep } from '../features/chats/orphanedReplies.js';
+import { callGoalReminders } from '../features/goals/goalCheckInCall.js';
+import { startGoalReminderJob } from '../features/goals/goalReminders.js';
+import { notificationsEnabled, renewSubscriptions } from '../features/meetings/subscriptions.js';
+import { startDataRetentionJob } from '../features/privacy/dataRetention.js';
+import { buildMessageSearchIndex } from '../features/search/messageSearchIndex.js';
+import type { Teardown } from '../teardown.js';
+import { startPeriodicJob } from './periodicJob.js';
+
+/**
+ * The work the server does on its own, before anyone is served and then on a schedule. Each job
+ * registers its stop on the teardown stack as soon as it runs.
+ */
+export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown: Teardown): Promise<void> {
+  const { orm: db, log, config } = deps;
+  // Search across chats: the message content index, built without blocking writes (messageSearchIndex.ts).
+  const searchIndex = buildMessageSearchIndex(target, db, log);
+  teardown.defer('search index', () => searchIndex.stop());
+  await prepareDemoAccount(db, config.demoMode);
+  // Data retention runs at start (before anyone is served) and then daily.
+  const retention = startDataRetentionJob(db, log);
+  teardown.defer('data retention', () => retention.stop());
+  await retention.firstRun;
+  // Replies whose instance died mid-stream (even killed) are marked stopped with their partial
+  // text, at start and then periodically. The embedded database has one server at a time, so at
+  // start every reply still 'streaming' is orphaned; on PostgreSQL other instances may be
+  // streaming theirs: only replies their instance stopped writing are (orphanedReplies.ts).
+  const orphanSweep = startOrphanSweep({
+    em: db.em,
+    chatBus: deps.chatBus,
+    runningIds: () => deps.replies.runningIds(),
+    log,
+    firstSettlesAll: target.kind === 'pglite',
+  });
+  teardown.defer('orphaned replies sweep', () => orphanSweep.stop());
+  await orphanSweep.firstRun;
+  // Goal check-in reminders due (while the server was down too) are claimed at start, then each
+  // minute; those that asked for a call are called.
+  const goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
+  teardown.defer('goal reminders', () => goalReminders.stop());
+  // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
+  if (notificationsEnabled(deps)) {
+    const calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
+    teardown.defer('calendar subscription renewals', () => calendarRenewals.stop());
+  }
+  // Demo mode off: demo visitors' guest sessions end before anything is served (guestAccount.ts).
+  if (!config.demoMode) {
+    const ended = await endDemoGuestSessions({ orm: db, sessions: deps.sessions });
+    if (ended) log.info({ ended }, 'demo mode is off: the sessions of demo guests ended');
+  }
+  // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
+  const guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
+  teardown.defer('guest cleanup', () => guestCleanup.stop());
+}
