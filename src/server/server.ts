@@ -155,7 +155,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         log,
         // Memory (issue 24): durable facts from each completed exchange, in the background.
         afterReply: (done) => extractMemories(deps, db.em.fork(), done),
-        facts: (em, userId, chatId) => loadCoachFacts(deps, em, userId, chatId),
+        facts: (em, userId, chatId, sources) => loadCoachFacts(deps, em, userId, chatId, sources),
         stallTimeoutMs: config.modelStallTimeoutMs,
       }),
       microsoft,

@@ -6,7 +6,7 @@ import { Message, type MessageDto, type MessageStatus } from '../../db/entities/
 import type { User } from '../../db/entities/User.js';
 import type { ChatTurn, CoachModel, CoachUser } from '../../providers/ai/types.js';
 import { buildCoachContext } from '../coach/coachContext.js';
-import type { CoachFacts } from '../coach/coachFacts.js';
+import type { CoachFacts, FactSources } from '../coach/coachFacts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
@@ -38,7 +38,7 @@ type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in coachFacts.ts). */
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
-export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number) => Promise<CoachFacts>;
+export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number, sources?: FactSources) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -99,7 +99,7 @@ export function createReplyRunner(deps: {
     }
   }
 
-  async function run(reply: ActiveReply, user: CoachUser, userId: number) {
+  async function run(reply: ActiveReply, user: CoachUser, userId: number, sources: FactSources | undefined) {
     const { chatId, messageId, controller } = reply;
     const em = deps.orm.em.fork();
     let seq = 0;
@@ -129,7 +129,7 @@ export function createReplyRunner(deps: {
     try {
       const history = await loadHistory(em, chatId, messageId);
       const latest = [...history].reverse().find((turn) => turn.role === 'user')?.content ?? '';
-      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId, chatId) : { mail: null };
+      const facts: CoachFacts = deps.facts ? await deps.facts(em, userId, chatId, sources) : { mail: null };
       const context = await buildCoachContext({ user, history, latestUserMessage: latest, ...facts });
       lastActivity = performance.now();
       watchStall(stallTimeoutMs);
@@ -194,7 +194,8 @@ export function createReplyRunner(deps: {
   }
 
   return {
-    start(params: { reply: MessageDto; user: User }) {
+    /** `sources`: what the coach may read beyond the user's own data (an API key's scopes decide); all when absent. */
+    start(params: { reply: MessageDto; user: User; sources?: FactSources }) {
       const { reply: message } = params;
       const controller = new AbortController();
       const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve(), text: '', writtenAt: performance.now(), finishing: false };
@@ -205,7 +206,7 @@ export function createReplyRunner(deps: {
       });
       active.set(reply.chatId, reply);
       updateHeartbeat();
-      reply.done = run(reply, coachUser, params.user.id).finally(() => {
+      reply.done = run(reply, coachUser, params.user.id, params.sources).finally(() => {
         unsubscribe();
         if (active.get(reply.chatId) === reply) active.delete(reply.chatId);
         updateHeartbeat();
