@@ -1,4 +1,5 @@
 import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { apiKeyTexts } from '../../src/shared/texts/index.js';
 
 // Settings › API keys (issue 15): create a key (shown once, with Copy), use it from a script
 // with no cookie, see when it was last used, revoke it, and the script is refused.
@@ -21,6 +22,10 @@ test('creates a key shown once, a script signs in with it, and revoking it locks
   await expect(page.getByText('Give the key a name')).toBeVisible();
 
   await page.getByLabel('Key name').fill('Laptop script');
+  // What the key may do: chats (ticked by default) and, chosen here, goals.
+  await expect(page.getByRole('checkbox', { name: apiKeyTexts.scopeNames.chat })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: apiKeyTexts.scopeNames['calendar:read'] })).not.toBeChecked();
+  await page.getByRole('checkbox', { name: apiKeyTexts.scopeNames.goals }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog', { name: 'API key created' });
   await expect(dialog.getByText('Copy this key now. It will not be shown again.')).toBeVisible();
@@ -35,11 +40,15 @@ test('creates a key shown once, a script signs in with it, and revoking it locks
   const item = section.getByRole('listitem', { name: 'Laptop script' });
   await expect(item).toContainText(key.slice(0, 12));
   await expect(item).toContainText('Never used');
+  await expect(item).toContainText(apiKeyTexts.scopesOf('chat, goals'));
   await expect(page.getByText(key)).toHaveCount(0);
 
   // A script: no cookie, no Origin.
   const script = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
   expect((await script.post('/api/chats', { data: { title: 'From my script' } })).status()).toBe(201);
+  expect((await script.post('/api/goals', { data: { title: 'From my script', framework: 'SMART', dueDate: '2027-01-31', keyResults: [] } })).status()).toBe(201);
+  // Not given calendar:read: the meetings are not the script's.
+  expect((await script.get('/api/meetings')).status()).toBe(403);
   await page.reload();
   await expect(section.getByRole('listitem', { name: 'Laptop script' })).toContainText('Last used');
   await expect(page.getByText('From my script').first()).toBeVisible();

@@ -52,7 +52,7 @@ describe('API key life cycle', () => {
 
     const list = await http.get('/api/api-keys');
     expect(list.status).toBe(200);
-    expect(list.json.keys).toEqual([{ id, name: 'Laptop script', prefix: key.slice(0, 12), createdAt: expect.any(String), lastUsedAt: null, expiresAt: null }]);
+    expect(list.json.keys).toEqual([{ id, name: 'Laptop script', prefix: key.slice(0, 12), createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, scopes: ['chat'] }]);
     expect(list.text).not.toContain(key.slice(12));
 
     const script = bearer(key);

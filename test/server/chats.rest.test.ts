@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authTexts, chatTexts } from '../../src/shared/texts/index.js';
+import { Chat } from '../../src/server/db/entities/Chat.js';
 import { Message } from '../../src/server/db/entities/Message.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
@@ -214,9 +215,13 @@ describe('chat ownership', () => {
     const demo = new HttpClient(server.url);
     expect((await demo.post('/api/auth/login', authTexts.demoCredentials)).status).toBe(200);
     const chats = (await demo.get('/api/chats')).json as Array<{ id: number; title: string }>;
-    // The four samples, as the guest's own copies (the template's are chats 1 to 4).
-    expect(chats).toHaveLength(4);
-    expect(chats.every((chat) => chat.id > 4)).toBe(true);
+    // The four samples, as the guest's own copies: they answer to the samples' ids (the template's
+    // chats 1 to 4), and the rows are the guest's.
+    expect(chats.map((chat) => chat.id).sort()).toEqual([1, 2, 3, 4]);
+    const guestId = (await demo.get('/api/auth/session')).json.user.id as number;
+    const copies = await server.deps.orm.em.fork().find(Chat, { owner: guestId });
+    expect(copies.map((chat) => chat.sampleOf).sort()).toEqual([1, 2, 3, 4]);
+    expect(copies.every((chat) => chat.id > 4)).toBe(true);
     const config = server.deps.config as { demoMode: boolean };
     config.demoMode = false;
     try {

@@ -97,10 +97,12 @@ describe('a private guest space for every visitor', () => {
     const sent = await visitor.post(`/api/chats/${sample.id}/messages`, { content: 'Only mine' });
     expect(sent.status).toBe(201);
     expect(await em().count(Message, { chat: sample.id })).toBe(templateMessages);
+    // The copy answers to the sample's id (the visitor's screens hold that id), and it is theirs.
     const copy = (await visitor.get('/api/chats')).json.find((c: { title: string }) => c.title === sample.title);
-    expect(copy.id).not.toBe(sample.id);
-    const messages = await visitor.get(`/api/chats/${copy.id}/messages`);
+    expect(copy.id).toBe(sample.id);
+    const messages = await visitor.get(`/api/chats/${sample.id}/messages`);
     expect(JSON.stringify(messages.json)).toContain('Only mine');
+    expect(await em().count(Chat, { owner: { isGuest: true }, sampleOf: sample.id, title: sample.title })).toBeGreaterThan(0);
   });
 
   it('signs demo / demo1234 into a fresh private guest each time, never a shared account', async () => {
@@ -255,7 +257,7 @@ describe('API keys have a scope', () => {
     expect(await em().count(Chat, { owner: user.id, title: 'must survive' })).toBe(1);
   });
 
-  it('refuses export, sessions, keys, phone and integrations with a key; chats, goals and the coach answer', async () => {
+  it('refuses export, sessions, keys, phone and integrations with a key; chats and the coach answer (goals need their scope)', async () => {
     const { script } = await keyOwner();
     for (const res of [
       await script.post('/trpc/privacy.exportMyData', {}),
@@ -268,10 +270,12 @@ describe('API keys have a scope', () => {
     ]) {
       expect(res.status).toBe(403);
     }
-    const profile = (await script.get('/trpc/profile.get')).json.result.data.profile;
-    expect((await script.post('/trpc/profile.updateProfile', { ...profile, phone: '+15551234567' })).status).toBe(403);
+    // The profile is no key's (no scope names it): closed to keys, reads and writes alike.
+    expect((await script.get('/trpc/profile.get')).status).toBe(403);
+    expect((await script.post('/trpc/profile.updateProfile', { fullName: 'Script', phone: '+15551234567' })).status).toBe(403);
     expect((await script.post('/api/chats', { title: 'fine' })).status).toBe(201);
-    expect((await script.post('/api/goals', { title: 'fine', framework: 'SMART', dueDate: '2027-01-31', keyResults: [] })).status).toBe(201);
+    // Goals take the `goals` scope, which this key (made without scopes: `chat`) was not given.
+    expect((await script.post('/api/goals', { title: 'fine', framework: 'SMART', dueDate: '2027-01-31', keyResults: [] })).status).toBe(403);
     expect((await script.get('/api/chats')).status).toBe(200);
   });
 

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { createTRPCClient, httpBatchLink, splitLink, type OperationLink, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
@@ -45,17 +46,13 @@ const socketLink: TRPCLink<AppRouter> = (runtime) => {
 
 // Issue 22: a demo visitor without a session reads the shared samples; their first write makes
 // them a private guest space on the server, which answers with its session cookie (HttpOnly, so
-// unseen here). After such a write the app becomes that guest: the WebSocket reconnects with the
-// cookie (its subscriptions resume on the new socket, so live chat events reach the guest), every
-// query is read again, and listeners (the app shell) move a sample chat on screen to the guest's
-// copy of it.
-type GuestSpaceListener = (moved: { from: number; to: number | null } | null) => void;
-const guestSpaceListeners = new Set<GuestSpaceListener>();
-export function onGuestSpaceStarted(listener: GuestSpaceListener): () => void {
-  guestSpaceListeners.add(listener);
-  return () => guestSpaceListeners.delete(listener);
-}
-
+// unseen here). The space is a copy of what the visitor was reading, and the samples' ids keep
+// naming its copies (the server maps them), so what is on screen stays true: nothing is read again
+// at once, nothing is drawn anew, and the page that wrote finishes as it would for an account (its
+// confirmation, its form's values, its focus). Pages know nothing of the switch. What changes: the
+// WebSocket reconnects with the cookie (its subscriptions resume on the new socket, so live chat
+// events reach the guest), the session says who the app now is, and every cached answer becomes
+// stale, so what a screen reads next comes from the space.
 function isVisitorWithoutSession(): boolean {
   const session = queryClient.getQueryData(trpc.auth.session.queryKey());
   return Boolean(session && session.demoMode && !session.signedIn);
@@ -63,22 +60,11 @@ function isVisitorWithoutSession(): boolean {
 
 let adopting: Promise<void> | null = null;
 async function adoptGuestSpace() {
-  const before = queryClient.getQueryData(trpc.chats.list.queryKey()) ?? [];
   // Closing the socket itself (not the client) makes the client reconnect and resend its subscriptions.
   (await loadedSocket())?.connection?.ws?.close();
   const session = await queryClient.fetchQuery({ ...trpc.auth.session.queryOptions(), staleTime: 0 });
   if (!session.signedIn) return;
-  await queryClient.invalidateQueries();
-  const current = Number(new URLSearchParams(window.location.search).get('chat'));
-  let moved: { from: number; to: number | null } | null = null;
-  if (current) {
-    const after = await queryClient.fetchQuery({ ...trpc.chats.list.queryOptions(), staleTime: 0 });
-    if (!after.some((chat) => chat.id === current)) {
-      const title = before.find((chat) => chat.id === current)?.title;
-      moved = { from: current, to: after.find((chat) => chat.title === title)?.id ?? null };
-    }
-  }
-  for (const listener of guestSpaceListeners) listener(moved);
+  await queryClient.invalidateQueries({ refetchType: 'none' });
 }
 
 const guestSpaceLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
@@ -111,9 +97,24 @@ export const trpcClient = createTRPCClient<AppRouter>({
 
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
 
+// Who is signed in changed (login, logout, registration, an access key): screens holding one
+// person's forms start afresh for the next (useSessionEpoch). A guest space started by a first
+// write is the same person, and no new epoch.
+let sessionEpoch = 0;
+const epochListeners = new Set<() => void>();
+function subscribeSessionEpoch(listener: () => void) {
+  epochListeners.add(listener);
+  return () => void epochListeners.delete(listener);
+}
+export function useSessionEpoch(): number {
+  return useSyncExternalStore(subscribeSessionEpoch, () => sessionEpoch);
+}
+
 // The WebSocket carries the session it was opened with: after login or logout open a new one.
 // The previous user's local copies (writing style, knowledge base) go with their session.
 export async function afterSessionChange() {
+  sessionEpoch += 1;
+  for (const listener of epochListeners) listener();
   forgetUserLocalCopies();
   (await loadedSocket())?.close();
   await queryClient.resetQueries();

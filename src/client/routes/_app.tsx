@@ -7,7 +7,6 @@ import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
 import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
 import { usePreloadToasts } from '../components/Toasts';
-import { GuestSpaceFollower } from '../features/auth/GuestSpaceFollower';
 import { MicrosoftSignOutWatcher } from '../features/auth/MicrosoftSignOutWatcher';
 import { useSession } from '../features/auth/useSession';
 import { GoalReminders } from '../features/goals/GoalReminders';
@@ -76,7 +75,6 @@ function AppLayout() {
             <OnboardingDialog />
             <ConnectionFlagsWatcher />
             <GoalReminders />
-            <GuestSpaceFollower />
             <MicrosoftSignOutWatcher />
           </AfterFirstPaint>
           {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aiCompletionSchema } from '../../shared/schemas/ai.js';
-import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
+import { createApiKeySchema, type ApiKeyScope } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
 import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
@@ -50,8 +50,8 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/auth/session', tag: 'Auth', summary: 'Who is signed in', auth: 'public', ok: { status: 200, description: '{ user, demoMode, signedIn }' } },
   { method: 'get', path: '/api/auth/check-access', tag: 'Auth', summary: 'Pass the access-key gate (key in the x-access-key header)', auth: 'public', ok: { status: 200, description: '{ success: true }; sets the access_key grant cookie' } },
   // Personal API keys (issue 15).
-  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only; a registered account only; expiresInDays 1 to 365 optional)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt, expiresAt }' } },
-  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt }] }' } },
+  { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only; a registered account only; expiresInDays 1 to 365 optional; scopes: chat (default), goals, memories, calendar:read, mail:read)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt, expiresAt, scopes }' } },
+  { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
   // Security activity (issue 27).
   { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of sign_in, sign_in_failed, sign_out, session_ended, password_changed, api_key_created, api_key_revoked, data_exported, microsoft_connected, microsoft_disconnected, phone_verified, microsoft_linked, microsoft_unlinked' } },
@@ -153,13 +153,31 @@ function jsonSchema(schema: z.ZodType) {
 }
 
 const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
-  // Either the session cookie or a personal API key; in demo mode no sign-in reads the demo
-  // template, and a first write makes a private guest space (its cookie in the answer).
+  // The session cookie, or a personal API key on the paths one of its scopes opens
+  // (securityOfUserPath); in demo mode no sign-in reads the demo template, and a first write makes
+  // a private guest space (its cookie in the answer).
   user: [{ cookie: [] }, { apiKey: [] }],
   session: [{ cookie: [] }],
   public: [],
   twilio: [{ twilioSignature: [] }],
 };
+
+// Which API key scope opens a path to keys (the procedures behind them declare the same, in
+// their routers); a signed-in path not listed here takes the session cookie only.
+const keyScopeOfPath: Array<[RegExp, ApiKeyScope]> = [
+  [/^(?:get|post|put|delete) \/api\/chats/, 'chat'],
+  [/^get \/api\/search/, 'chat'],
+  [/^(?:get|post) \/api\/openai\//, 'chat'],
+  [/^(?:get|post|put|delete) \/api\/goals/, 'goals'],
+  [/^(?:get|post|put|patch|delete) \/api\/memories/, 'memories'],
+  [/^get \/api\/meetings$/, 'calendar:read'],
+  [/^post \/api\/meetings\/:id\/(?:prep|reflection)$/, 'calendar:read'],
+];
+
+function securityOfUserPath(op: { method: string; path: string }): Array<Record<string, string[]>> {
+  const scope = keyScopeOfPath.find(([pattern]) => pattern.test(`${op.method} ${op.path}`))?.[1];
+  return scope ? [{ cookie: [] }, { apiKey: [scope] }] : [{ cookie: [] }];
+}
 
 let cached: object | undefined;
 
@@ -193,7 +211,7 @@ export function openApiDocument(): object {
       operationId: `${op.method}${path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
-      security: securityOf[op.auth],
+      security: securityOf[op.auth] && op.auth === 'user' ? securityOfUserPath(op) : securityOf[op.auth],
       responses: {
         [op.ok.status]: { description: op.ok.description, ...(op.ok.headers ? { headers: op.ok.headers } : {}), ...(okContent ? { content: okContent } : {}) },
         ...(op.auth === 'twilio'

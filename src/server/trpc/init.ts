@@ -5,12 +5,13 @@ import { apiKeyTexts, authTexts, commonTexts } from '../../shared/texts/index.js
 import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
-import { retargetChatInput, startGuestSpace } from '../features/auth/guestAccount.js';
+import { actAs, refuseUnscopedKey, type OutsideWorld, type ProcedureMeta } from './principal.js';
+export type { OutsideWorld } from './principal.js';
 import type { Context } from './context.js';
 import type { User } from '../db/entities/User.js';
 
 // The only file that calls initTRPC (architecture rule 14).
-const t = initTRPC.context<Context>().create({
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   isDev: false,
   errorFormatter({ shape, error }) {
     const zodError = error.code === 'BAD_REQUEST' && error.cause instanceof ZodError ? error.cause : null;
@@ -62,7 +63,10 @@ function mapDatabaseErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Co
 // call (its object spread helper was the largest JavaScript function of a loaded GET /api/chats,
 // bench/results/api-chats.md), so each middleware fewer is a copy fewer on every call. Each call works in
 // its own forked EntityManager.
-const procedureBase = t.middleware(async ({ ctx, getRawInput, next }) => {
+// An API key reaches only the procedures that declare one of its scopes (`.meta({ keys })`):
+// anything that does not say is closed to keys, refused before its input is read.
+const procedureBase = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  refuseUnscopedKey(ctx.session, meta);
   await refuseUnsafeInput(getRawInput);
   return mapDatabaseErrors(ctx, await next({ ctx: { em: ctx.deps.orm.em.fork() } }));
 });
@@ -74,7 +78,8 @@ export const publicProcedure = t.procedure.use(procedureBase);
 // a unit of work and rewrites its configuration, process.env included, twice per fork): it was
 // about 5% of a loaded GET /api/chats. Such a handler forks one itself if it needs entities after
 // all (`withEntityManager`).
-const statementBase = t.middleware(async ({ ctx, getRawInput, next }) => {
+const statementBase = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  refuseUnscopedKey(ctx.session, meta);
   await refuseUnsafeInput(getRawInput);
   return mapDatabaseErrors(ctx, await next());
 });
@@ -86,34 +91,17 @@ export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { user } });
 });
 
-// Any signed-in principal. In demo mode a visitor without a session reads the template (the demo
-// account); their first write (any mutation, over HTTP, REST, tRPC or /ws) makes them a private
-// guest space and signs them into it before the handler runs (guestAccount.ts), so nothing is
-// ever written into the template. A write aimed at a sample chat lands in the guest's copy.
-export const protectedProcedure = userProcedure.use(async ({ ctx, type, getRawInput, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
-  if (ctx.user.isDemo && type === 'mutation') {
-    const overSocket = ctx.session.onStarted !== undefined;
-    if (!overSocket && !ctx.session.canStart) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.guestOverWebSocket });
-    const space = await startGuestSpace({ ...ctx, user: ctx.user }, { overSocket });
-    // tRPC takes both options together; its types offer them one at a time.
-    const options = { ctx: { user: space.user }, getRawInput: async () => retargetChatInput(await getRawInput(), space.chatIds) };
-    return next(options as { ctx: { user: User } });
-  }
-  return next({ ctx: { user: ctx.user } });
+// Any signed-in principal: a registered account, a guest space, an API key (within the scopes its
+// procedure accepts, checked in procedureBase), or a demo visitor. Who a request acts as is decided
+// here and nowhere else (actAs in principal.ts): a demo visitor without a space of their own reads
+// the template (the demo account's samples); anything else they do (any mutation, over HTTP, REST,
+// tRPC or /ws) first makes them a private guest space and signs them into it, so no handler is
+// ever given the template to write to. The samples' chat ids keep naming the visitor's copies.
+export const protectedProcedure = publicProcedure.use(async ({ ctx, type, path, meta, getRawInput, next }) => {
+  const actor = await actAs(ctx, { type, path, meta, getRawInput, accountOnly: false });
+  // tRPC takes both options together; its types offer them one at a time.
+  return next({ ctx: { user: actor.user }, getRawInput: actor.getRawInput } as { ctx: { user: User } });
 });
-
-/** What a guest space cannot reach, by the router a procedure is in (the message names it). */
-export type OutsideWorld = keyof typeof authTexts.accountRequiredFor;
-const outsideWorldOfRouter: Record<string, OutsideWorld> = {
-  microsoft: 'microsoft',
-  twilio: 'calls',
-  apiKeys: 'apiKeys',
-  profile: 'phone',
-  goals: 'goalCalls',
-  auth: 'sessions',
-  privacy: 'dataRights',
-};
 
 /**
  * Refuses what only a registered account's own browser session may do: an API key (403, before
@@ -125,26 +113,18 @@ export function refuseOutsideWorld(ctx: { session: { viaApiKey?: boolean }; user
   if (ctx.user.isDemo || ctx.user.isGuest) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accountRequiredFor[what] });
 }
 
-// Architecture rule 10: what connects the outside world (Microsoft, phones, calls, API keys) or acts on
-// the whole account takes a registered account's own signed-in session: never a demo visitor's
-// template, never a guest space, never an API key. Refused before any work, with a message per
-// integration ('Create an account to connect Microsoft 365'), which the screens show next to a
-// way to register.
-export const accountProcedure = userProcedure.use(({ ctx, path, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
-  const what = outsideWorldOfRouter[path.split('.')[0] ?? ''];
-  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
-  if (ctx.user.isDemo || ctx.user.isGuest) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: what ? authTexts.accountRequiredFor[what] : authTexts.accountRequired });
-  }
-  return next({ ctx: { user: ctx.user } });
+// What connects the outside world (Microsoft, phones, calls, API keys) or acts on the whole
+// account takes a registered account's own signed-in session: never a demo visitor, never a guest
+// space, never an API key (no such procedure declares a key scope). Refused before any work, with
+// a message per integration ('Create an account to connect Microsoft 365'), which the screens show
+// next to a way to register; a demo visitor is refused without a guest space being made for it.
+export const accountProcedure = publicProcedure.use(async ({ ctx, type, path, meta, getRawInput, next }) => {
+  const actor = await actAs(ctx, { type, path, meta, getRawInput, accountOnly: true });
+  return next({ ctx: { user: actor.user }, getRawInput: actor.getRawInput } as { ctx: { user: User } });
 });
 
 // What acts on the whole account but is no integration (its sessions, its export, its deletion):
-// the owner's own browser session, a guest's too (their space is theirs), never an API key.
-// Refused before any work: a key's 'delete my account' deletes nothing.
-export const browserSessionProcedure = userProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
-  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
-  return next({ ctx: { user: ctx.user } });
-});
+// the owner's own browser session, a guest's too (their space is theirs), never an API key (none
+// of these declares a key scope). A demo visitor's export or session change acts on the guest
+// space their first write makes, never on the template.
+export const browserSessionProcedure = protectedProcedure;

@@ -4,6 +4,22 @@ import { apiKeyTexts } from '../texts/apiKeys.js';
 // Personal API keys (issue 15): POST /api/api-keys {name}, DELETE /api/api-keys/{id}.
 export const apiKeyLimits = { maxKeys: 10, maxNameLength: 60, maxExpiresInDays: 365 } as const;
 
+/**
+ * What a key may reach, chosen at creation. `chat`: chats, messages and the OpenAI-compatible API
+ * (the default, and what keys made before scopes keep); `goals`; `memories`; `calendar:read`: the
+ * meetings list, and meetings in the coach's context for the key's messages; `mail:read`: recent
+ * mail in that context. Writing an invite or sending mail is no scope: never a key's.
+ */
+export const apiKeyScopes = ['chat', 'goals', 'memories', 'calendar:read', 'mail:read'] as const;
+export type ApiKeyScope = (typeof apiKeyScopes)[number];
+export const defaultApiKeyScopes: readonly ApiKeyScope[] = ['chat'];
+
+export function isApiKeyScope(value: unknown): value is ApiKeyScope {
+  return typeof value === 'string' && (apiKeyScopes as readonly string[]).includes(value);
+}
+
+const scopeSchema = z.string({ message: apiKeyTexts.scopesRequired }).refine(isApiKeyScope, { error: (issue) => apiKeyTexts.unknownScope(String(issue.input).slice(0, 40)) });
+
 export const createApiKeySchema = z.object({
   name: z
     .string({ message: apiKeyTexts.nameRequired })
@@ -16,6 +32,12 @@ export const createApiKeySchema = z.object({
     .int(apiKeyTexts.expiresInDaysRange)
     .min(1, apiKeyTexts.expiresInDaysRange)
     .max(apiKeyLimits.maxExpiresInDays, apiKeyTexts.expiresInDaysRange)
+    .optional(),
+  scopes: z
+    .array(scopeSchema, { message: apiKeyTexts.scopesRequired })
+    .min(1, apiKeyTexts.scopesRequired)
+    .max(apiKeyScopes.length * 2, apiKeyTexts.scopesRequired)
+    .transform((scopes) => apiKeyScopes.filter((scope) => scopes.includes(scope)))
     .optional(),
 });
 export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;

@@ -34,5 +34,18 @@ export const apiKeyTexts = {
   sessionOnly: 'API keys are managed from a signed-in browser session, not with an API key.',
   notWithApiKey: 'This needs a signed-in browser session: an API key cannot do it.',
   invalidKey: 'Invalid API key. Check the key, or create a new one in Settings.',
+  scopesLabel: 'What the key may do',
+  scopesDescription: 'A key reaches only what you tick here. Writing meeting invites and sending mail are never open to a key.',
+  scopesRequired: 'Choose at least one thing the key may do',
+  unknownScope: (scope: string) => `Unknown scope "${scope}". A key's scopes are chat, goals, memories, calendar:read and mail:read.`,
+  scopeNames: {
+    chat: 'Chats and messages (and the OpenAI-compatible API)',
+    goals: 'Goals',
+    memories: 'Memories',
+    'calendar:read': 'Read the calendar (meetings, and meetings in the coach’s answers)',
+    'mail:read': 'Read mail (recent emails in the coach’s answers)',
+  },
+  scopesOf: (scopes: string) => `Can use: ${scopes}`,
+  missingScope: (scope: string) => `This API key was not given the "${scope}" scope. Create a key with it in Settings.`,
   tooManyGuesses: (minutes: number) => `Too many invalid API keys from your address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 } as const;

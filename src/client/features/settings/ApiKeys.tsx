@@ -1,12 +1,12 @@
 import { AccountRequired } from '../auth/AccountRequired';
 import { useSession } from '../auth/useSession';
-import { Alert, Box, Button, Code, CopyButton, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Code, CopyButton, Group, Loader, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
-import { createApiKeySchema, type CreateApiKeyInput } from '../../../shared/schemas/apiKeys';
+import { apiKeyScopes, createApiKeySchema, defaultApiKeyScopes, type CreateApiKeyInput } from '../../../shared/schemas/apiKeys';
 import { apiKeyTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -14,8 +14,8 @@ import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from './SettingsSection';
 
-// Settings › API keys (issue 15): create a key with a name (shown once, with Copy), the list with
-// name, prefix, created and last used, and Revoke. Only a signed-in session manages keys.
+// Settings › API keys (issue 15): create a key with a name and what it may do (its scopes; shown
+// once, with Copy), the list with name, prefix, scopes, created and last used, and Revoke. Only a signed-in session manages keys.
 export function ApiKeys() {
   const { guest } = useSession();
   if (guest) {
@@ -35,7 +35,7 @@ function AccountApiKeys() {
   const keys = useQuery(trpc.apiKeys.list.queryOptions(undefined, { retry: false }));
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey() });
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const form = useForm<CreateApiKeyInput>({ mode: 'uncontrolled', initialValues: { name: '' }, validate: zod4Resolver(createApiKeySchema) });
+  const form = useForm<CreateApiKeyInput>({ mode: 'uncontrolled', initialValues: { name: '', scopes: [...defaultApiKeyScopes] }, validate: zod4Resolver(createApiKeySchema) });
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
       onSuccess: (key) => {
@@ -87,6 +87,19 @@ function AccountApiKeys() {
               {apiKeyTexts.create}
             </Button>
           </Group>
+          <Checkbox.Group
+            mt="sm"
+            label={apiKeyTexts.scopesLabel}
+            description={apiKeyTexts.scopesDescription}
+            key={form.key('scopes')}
+            {...form.getInputProps('scopes')}
+          >
+            <Stack gap={6} mt={6}>
+              {apiKeyScopes.map((scope) => (
+                <Checkbox key={scope} value={scope} label={apiKeyTexts.scopeNames[scope]} />
+              ))}
+            </Stack>
+          </Checkbox.Group>
         </form>
         {keys.isPending && <Loader size="sm" aria-label={apiKeyTexts.heading} />}
         {keys.isError && <Alert color="red">{apiKeyTexts.loadFailed}</Alert>}
@@ -105,6 +118,7 @@ function AccountApiKeys() {
                   </Text>
                   <Code>{key.prefix}…</Code>
                 </Group>
+                <Text size="xs">{apiKeyTexts.scopesOf(key.scopes.join(', '))}</Text>
                 <Text size="xs" c="dimmed">
                   {apiKeyTexts.createdAt(ago(key.createdAt))} · {key.lastUsedAt ? apiKeyTexts.lastUsed(ago(key.lastUsedAt)) : apiKeyTexts.neverUsed}
                   {key.expiresAt && ` · ${Date.parse(key.expiresAt) <= Date.now() ? apiKeyTexts.expired : apiKeyTexts.expiresAt(new Date(key.expiresAt).toLocaleDateString())}`}

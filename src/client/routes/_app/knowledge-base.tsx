@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useSession } from '../../features/auth/useSession';
+import { useSessionEpoch } from '../../lib/trpc';
 import { KnowledgeBasePage } from '../../features/knowledgeBase/KnowledgeBasePage';
 
 export const Route = createFileRoute('/_app/knowledge-base')({
@@ -14,6 +15,8 @@ export const Route = createFileRoute('/_app/knowledge-base')({
 
 function KnowledgeBaseRoute() {
   const { user } = useSession();
+  // Drawn afresh when someone else signs in, not when a visitor's first save makes their space.
+  const epoch = useSessionEpoch();
   if (!user) return null;
-  return <KnowledgeBasePage key={user.id} user={user} />;
+  return <KnowledgeBasePage key={epoch} user={user} />;
 }

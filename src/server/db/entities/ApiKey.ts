@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import { User } from './User.js';
 
 // A personal API key (issue 15). The key itself is shown once, at creation; the row keeps its
@@ -19,6 +20,8 @@ export const ApiKeySchema = defineEntity({
     lastUsedAt: p.datetime().nullable(),
     // Past it the key answers 401 (issue 22); null: no expiry.
     expiresAt: p.datetime().nullable(),
+    // What the key may reach (apiKeyScopes); keys made before scopes have ['chat'].
+    scopes: p.array().columnType('text[]').$type<ApiKeyScope[]>(),
   },
 });
 
@@ -31,6 +34,7 @@ export class ApiKey extends ApiKeySchema.class {
       createdAt: this.createdAt.toISOString(),
       lastUsedAt: this.lastUsedAt?.toISOString() ?? null,
       expiresAt: this.expiresAt?.toISOString() ?? null,
+      scopes: [...this.scopes],
     };
   }
 }

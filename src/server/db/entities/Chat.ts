@@ -15,6 +15,8 @@ export const ChatSchema = defineEntity({
     isPinned: p.boolean().default(false),
     // Started while the owner's storeChatHistory was off: removed once they leave it.
     isTemporary: p.boolean().default(false),
+    // A demo guest's copy of a sample chat: the template chat's id, which keeps answering for it.
+    sampleOf: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     // Last activity: set when a message is sent, not by renaming or pinning.
     updatedAt: p.datetime().onCreate(() => new Date()),
@@ -24,7 +26,9 @@ export const ChatSchema = defineEntity({
 export class Chat extends ChatSchema.class {
   toDto() {
     return {
-      id: this.id,
+      // A demo guest's copy of a sample answers to the sample's id (guestAccount.ts): the id the
+      // visitor's screens held before their first write keeps naming the same conversation.
+      id: this.sampleOf ?? this.id,
       title: this.title,
       isPinned: this.isPinned,
       isTemporary: this.isTemporary,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { TRPCError } from '@trpc/server';
+import { isApiKeyScope, type ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import type { Session } from '../auth/session.js';
@@ -50,8 +51,8 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
  */
 export async function apiKeySession(deps: AppDeps, token: string, clientIp: string): Promise<Session> {
   const connection = deps.orm.em.fork().getConnection();
-  const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null; expires_at: Date | string | null }> = token.startsWith(keyPrefix)
-    ? await connection.execute('select id, owner_id, last_used_at, expires_at from api_key where key_hash = ?', [hashApiKey(token)])
+  const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null; expires_at: Date | string | null; scopes: unknown }> = token.startsWith(keyPrefix)
+    ? await connection.execute('select id, owner_id, last_used_at, expires_at, scopes from api_key where key_hash = ?', [hashApiKey(token)])
     : [];
   const row = rows[0];
   if (!row) {
@@ -71,12 +72,18 @@ export async function apiKeySession(deps: AppDeps, token: string, clientIp: stri
   if (Date.now() - lastUsed >= lastUsedWriteMs) {
     await connection.execute('update api_key set last_used_at = ? where id = ?', [new Date(), row.id]);
   }
-  return keySession(row.owner_id);
+  return keySession(row.owner_id, scopesOf(row.scopes));
+}
+
+// The driver hands a text[] over as an array (or, on some paths, as its text form '{chat,goals}').
+function scopesOf(value: unknown): ApiKeyScope[] {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.replace(/^\{|\}$/g, '').split(',') : [];
+  return list.filter(isApiKeyScope);
 }
 
 // Signed in as the key's owner, for this request only: a key cannot sign in, out, or pass the
 // access-key gate, and it is never the demo visitor.
-function keySession(userId: number): Session {
+function keySession(userId: number, keyScopes: ApiKeyScope[]): Session {
   const refuse = async (): Promise<never> => {
     throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.sessionOnly });
   };
@@ -86,6 +93,7 @@ function keySession(userId: number): Session {
     ended: false,
     canStart: false,
     viaApiKey: true,
+    keyScopes,
     start: refuse,
     end: refuse,
     grantedGuest: async () => undefined,

@@ -1,6 +1,6 @@
 import { lockOwner } from '../../db/ownerLock.js';
 import { TRPCError } from '@trpc/server';
-import { apiKeyLimits } from '../../../shared/schemas/apiKeys.js';
+import { apiKeyLimits, defaultApiKeyScopes, type ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../../shared/texts/index.js';
 import { ApiKey } from '../../db/entities/ApiKey.js';
 import type { AuthedContext } from '../../trpc/context.js';
@@ -10,7 +10,7 @@ import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js
 export type ApiKeySummary = ReturnType<ApiKey['toSummary']>;
 
 /** The key is in this answer and nowhere else, ever. */
-export async function createApiKey(ctx: AuthedContext, input: { name: string; expiresInDays?: number | undefined }): Promise<ApiKeySummary & { key: string }> {
+export async function createApiKey(ctx: AuthedContext, input: { name: string; expiresInDays?: number | undefined; scopes?: ApiKeyScope[] | undefined }): Promise<ApiKeySummary & { key: string }> {
   const { key, prefix, keyHash } = newApiKey();
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
   // The count and the insert under the owner's row lock: parallel creates cannot pass the limit.
@@ -18,7 +18,7 @@ export async function createApiKey(ctx: AuthedContext, input: { name: string; ex
     await lockOwner(tx, ctx.user.id);
     const count = await tx.count(ApiKey, { owner: ctx.user.id });
     if (count >= apiKeyLimits.maxKeys) throw new TRPCError({ code: 'CONFLICT', message: apiKeyTexts.tooMany(apiKeyLimits.maxKeys) });
-    const created = tx.create(ApiKey, { owner: ctx.user.id, name: input.name, prefix, keyHash, expiresAt });
+    const created = tx.create(ApiKey, { owner: ctx.user.id, name: input.name, prefix, keyHash, expiresAt, scopes: input.scopes ?? [...defaultApiKeyScopes] });
     await tx.flush();
     return created;
   });

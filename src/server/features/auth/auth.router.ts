@@ -13,7 +13,8 @@ export const authRouter = router({
   register: publicProcedure.input(registerSchema).mutation(({ ctx, input }) => register(ctx, input)),
   login: publicProcedure.input(loginSchema).mutation(({ ctx, input }) => login(ctx, input)),
   logout: publicProcedure.mutation(({ ctx }) => logout(ctx)),
-  session: userProcedure.query(({ ctx }) => ({
+  // Who the request is: any key may ask.
+  session: userProcedure.meta({ keys: 'any' }).query(({ ctx }) => ({
     user: ctx.user?.toPublic() ?? null,
     demoMode: ctx.deps.config.demoMode,
     signedIn: Boolean(ctx.session.userId) && ctx.user !== null,

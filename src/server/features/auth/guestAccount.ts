@@ -15,19 +15,15 @@ import { deleteUserRows } from '../privacy/deleteAccount.js';
 // demo account (the read-only template: its profile and the four sample chats, the product spec's states and transitions);
 // the first write of any kind makes a guest account of their own, a copy of the template, signs
 // the visitor into it (an HttpOnly session cookie over HTTP) and goes on as that guest. Nothing is
-// ever written into the template, so nothing one visitor writes reaches another.
+// ever written into the template, so nothing one visitor writes reaches another. Which request
+// acts as whom is decided in one place: actAs in trpc/principal.ts.
 
-export type GuestSpace = {
-  user: User;
-  /** The template's chat ids and the guest's copies of them, so a first write aimed at a sample lands in the copy. */
-  chatIds: Map<number, number>;
-};
+export type GuestSpace = { user: User };
 
 /** Makes a guest account from the template (`ctx.user`, the demo account) and signs the request into it. */
 export async function startGuestSpace(ctx: DbContext & { user: User }, options: { overSocket?: boolean } = {}): Promise<GuestSpace> {
   const template = ctx.user;
   await ctx.deps.rateLimits.guests.consume(rateLimitAddressKey(ctx.clientIp));
-  const chatIds = new Map<number, number>();
   const user = await ctx.em.fork().transactional(async (tx) => {
     const name = `guest-${crypto.randomBytes(8).toString('hex')}`;
     const guest = tx.create(User, {
@@ -46,9 +42,8 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
     const chats = await tx.find(Chat, { owner: template.id, isTemporary: false }, { orderBy: { id: 'asc' } });
     const messages = await tx.find(Message, { chat: { $in: chats.map((c) => c.id) }, status: 'complete' }, { orderBy: { id: 'asc' } });
     for (const chat of chats) {
-      const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, createdAt: chat.createdAt, updatedAt: chat.updatedAt });
-      await tx.flush();
-      chatIds.set(chat.id, copy.id);
+      // The copy remembers its sample: the sample's id keeps naming it (principal.ts, Chat.toDto).
+      const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, createdAt: chat.createdAt, updatedAt: chat.updatedAt, sampleOf: chat.id });
       for (const message of messages.filter((m) => (m.chat as { id: number }).id === chat.id)) {
         tx.create(Message, { chat: copy, role: message.role, content: message.content, status: 'complete', createdAt: message.createdAt });
       }
@@ -58,15 +53,7 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
   });
   await ctx.session.start(user.id, { overSocket: options.overSocket });
   ctx.deps.log.info({ userId: user.id }, 'guest space started');
-  return { user: await ctx.em.findOneOrFail(User, user.id), chatIds };
-}
-
-/** A write aimed at one of the template's chats goes to the guest's copy of it. */
-export function retargetChatInput(input: unknown, chatIds: Map<number, number>): unknown {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
-  const chatId = (input as { chatId?: unknown }).chatId;
-  const copy = typeof chatId === 'number' ? chatIds.get(chatId) : undefined;
-  return copy === undefined ? input : { ...input, chatId: copy };
+  return { user: await ctx.em.findOneOrFail(User, user.id) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { parseCookie as parseCookies, stringifySetCookie } from 'cookie';
 import { getIronSession, sealData, unsealData, type SessionOptions } from 'iron-session';
+import type { ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import type { SessionStore } from './sessionStore.js';
 import { unsealCache } from './unsealCache.js';
 import { configuredOrGeneratedSecret } from '../../generatedSecret.js';
@@ -26,6 +27,8 @@ export type Session = {
   canStart: boolean;
   /** Signed in by an `Authorization: Bearer` API key for this request only (no cookie session). */
   viaApiKey?: boolean;
+  /** With an API key: the scopes it was given (procedures open to keys name the scopes they accept). */
+  keyScopes?: readonly ApiKeyScope[];
   /**
    * Starts a session for `userId`. Over HTTP it sets the cookie; over a WebSocket (`overSocket`,
    * a guest space started by a write on the socket) the session lives for the connection only.

@@ -33,10 +33,12 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
     };
     const callerPromise = upgradeContext(deps, req).then(createCaller);
 
-    // Only after a procedure has confirmed the chat belongs to this user.
-    const follow = (chatId: number) => {
+    // Only after a procedure has confirmed the chat belongs to this user. `chatId` is the id the
+    // client named; `stored` the chat's own id, which the bus carries (they differ for a demo
+    // guest's copy of a sample chat, which answers to the sample's id: trpc/principal.ts).
+    const follow = (chatId: number, stored = chatId) => {
       if (subscriptions.has(chatId)) return;
-      subscriptions.set(chatId, deps.chatBus.subscribe(chatId, (event) => {
+      subscriptions.set(chatId, deps.chatBus.subscribe(stored, (event) => {
         if (event.type === 'message.created' && event.message.role === 'user') {
           send({ type: 'new_message', chatId, message: event.message });
         } else if (event.type === 'message.completed') {
@@ -67,20 +69,21 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
         const caller = await callerPromise;
         if (frame.type === 'get_messages') {
           const page = await caller.chats.messages({ chatId: frame.chatId, limit: 100 });
-          follow(frame.chatId);
+          follow(frame.chatId, page.items[0]?.chatId);
           return send({ type: 'messages_received', chatId: frame.chatId, messages: page.items });
         }
         // Check ownership before following, so a foreign chat id learns nothing.
-        await caller.chats.messages({ chatId: frame.chatId, limit: 1 });
-        follow(frame.chatId);
+        const latest = await caller.chats.messages({ chatId: frame.chatId, limit: 1 });
+        follow(frame.chatId, latest.items[0]?.chatId);
         const sent = await caller.chats.send({ chatId: frame.chatId, content: frame.content });
         // A visitor's first write made them a guest space, and a sample chat's message went to the
         // guest's copy of it (issue 22): follow the copy, and tell of the message already sent.
-        if (sent.chat.id !== frame.chatId) {
+        const stored = sent.userMessage.chatId;
+        if (stored !== (latest.items[0]?.chatId ?? frame.chatId)) {
           subscriptions.get(frame.chatId)?.();
           subscriptions.delete(frame.chatId);
-          follow(sent.chat.id);
-          send({ type: 'new_message', chatId: sent.chat.id, message: sent.userMessage });
+          follow(frame.chatId, stored);
+          send({ type: 'new_message', chatId: frame.chatId, message: sent.userMessage });
         }
       } catch (error) {
         fail(error);

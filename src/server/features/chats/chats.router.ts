@@ -16,16 +16,19 @@ import { sendMessage } from './sendMessage.js';
 import { stopReply } from './stopReply.js';
 import { updateChat } from './updateChat.js';
 
+// Every chat procedure is open to an API key with the `chat` scope.
+const chatProcedure = protectedProcedure.meta({ keys: ['chat'] });
+
 export const chatsRouter = router({
   // One statement that checks the account too (listChats.ts), so no EntityManager of its own.
-  list: statementProcedure.query(({ ctx }) => listChats(ctx)),
-  create: protectedProcedure.input(createChatSchema).mutation(({ ctx, input }) => createChat(ctx, input)),
-  update: protectedProcedure.input(updateChatSchema).mutation(({ ctx, input }) => updateChat(ctx, input)),
-  delete: protectedProcedure.input(chatRefSchema).mutation(({ ctx, input }) => deleteChat(ctx, input)),
-  messages: protectedProcedure.input(messagesPageSchema).query(({ ctx, input }) => listMessages(ctx, input)),
-  send: protectedProcedure.input(sendMessageSchema).mutation(({ ctx, input }) => sendMessage(ctx, input)),
-  stop: protectedProcedure.input(chatRefSchema).mutation(({ ctx, input }) => stopReply(ctx, input)),
+  list: statementProcedure.meta({ keys: ['chat'] }).query(({ ctx }) => listChats(ctx)),
+  create: chatProcedure.input(createChatSchema).mutation(({ ctx, input }) => createChat(ctx, input)),
+  update: chatProcedure.input(updateChatSchema).mutation(({ ctx, input }) => updateChat(ctx, input)),
+  delete: chatProcedure.input(chatRefSchema).mutation(({ ctx, input }) => deleteChat(ctx, input)),
+  messages: chatProcedure.input(messagesPageSchema).query(({ ctx, input }) => listMessages(ctx, input)),
+  send: chatProcedure.input(sendMessageSchema).mutation(({ ctx, input }) => sendMessage(ctx, input)),
+  stop: chatProcedure.input(chatRefSchema).mutation(({ ctx, input }) => stopReply(ctx, input)),
   // Which coach answers: the configured model, or the built-in offline coach (the UI says so).
-  coachInfo: protectedProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model })),
-  events: protectedProcedure.input(chatEventsSchema).subscription(({ ctx, input, signal }) => chatEvents(ctx, input, signal)),
+  coachInfo: chatProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model })),
+  events: chatProcedure.input(chatEventsSchema).subscription(({ ctx, input, signal }) => chatEvents(ctx, input, signal)),
 });

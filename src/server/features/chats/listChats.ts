@@ -22,7 +22,8 @@ type Row = {
   updated_at: Date | string;
 };
 
-const columns = `"id", "title", "is_pinned", "is_temporary", "created_at", "updated_at"`;
+// A demo guest's copy of a sample chat is listed under the sample's id (Chat.toDto).
+const columns = `coalesce("sample_of", "id") as "id", "title", "is_pinned", "is_temporary", "created_at", "updated_at"`;
 const order = `order by "is_pinned" desc, "updated_at" desc, "id" desc limit 500`;
 
 const signedInSql = `select u."is_demo", c.* from "app_user" u

@@ -5,7 +5,7 @@ import { Message, type MessageDto, type MessageStatus } from '../../db/entities/
 import type { User } from '../../db/entities/User.js';
 import type { CoachModel, CoachUser } from '../../providers/ai/types.js';
 import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
-import type { CoachFacts } from '../coach/facts.js';
+import type { CoachFacts, FactSources } from '../coach/facts.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
@@ -37,7 +37,7 @@ type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in src/server/coachFacts.ts). */
-export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number) => Promise<CoachFacts>;
+export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number, sources?: FactSources) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -98,13 +98,13 @@ export function createReplyRunner(deps: {
     }
   }
 
-  async function run(reply: ActiveReply, user: CoachUser, userId: number) {
+  async function run(reply: ActiveReply, user: CoachUser, userId: number, sources: FactSources | undefined) {
     const { chatId, messageId, controller } = reply;
     const em = deps.orm.em.fork();
     let prepared: PreparedTurn;
     try {
       const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId);
-      prepared = { history, user, facts: await deps.facts(em, userId, chatId) };
+      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources) };
     } catch (cause) {
       // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
       return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });
@@ -175,7 +175,8 @@ export function createReplyRunner(deps: {
   }
 
   return {
-    start(params: { reply: MessageDto; user: User }) {
+    /** `sources`: what the coach may read beyond the user's own data (an API key's scopes decide); all when absent. */
+    start(params: { reply: MessageDto; user: User; sources?: FactSources }) {
       const { reply: message } = params;
       const controller = new AbortController();
       const reply: ActiveReply = { chatId: message.chatId, messageId: message.id, message, controller, done: Promise.resolve(), text: '', writtenAt: performance.now(), finishing: false };
@@ -186,7 +187,7 @@ export function createReplyRunner(deps: {
       });
       active.set(reply.chatId, reply);
       updateHeartbeat();
-      reply.done = run(reply, coachUser, params.user.id).finally(() => {
+      reply.done = run(reply, coachUser, params.user.id, params.sources).finally(() => {
         unsubscribe();
         if (active.get(reply.chatId) === reply) active.delete(reply.chatId);
         updateHeartbeat();

@@ -8,6 +8,7 @@ import { takeModelTurn } from '../ai/modelQuota.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { recordCheckInsFromMessage } from '../goals/chatCheckIns.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
+import { factSourcesOf } from '../../trpc/principal.js';
 import { closeAnsweredCommitment, rememberExplicitly } from '../memories/rememberFromChat.js';
 
 // Architecture rule 8: the user's message is committed before the model is called. The coach's reply
@@ -55,6 +56,6 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
   chatBus.publish(chat.id, { type: 'message.created', message: replyDto });
   if (renamed) chatBus.publish(chat.id, { type: 'chat.updated', chat: chatDto });
 
-  replies.start({ reply: replyDto, user: ctx.user });
+  replies.start({ reply: replyDto, user: ctx.user, sources: factSourcesOf(ctx.session) });
   return { chat: chatDto, userMessage: userMessage.toDto(), reply: replyDto };
 }

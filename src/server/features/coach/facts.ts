@@ -137,3 +137,9 @@ export type CoachContext = {
   /** A spoken turn (browser voice or phone): 2 to 3 short sentences, no formatting. */
   spoken: boolean;
 };
+
+/**
+ * Which outside sources the coach may read for a turn: all of them for a browser session; for a
+ * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/principal.ts).
+ */
+export type FactSources = { mail: boolean; calendar: boolean };

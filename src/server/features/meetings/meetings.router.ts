@@ -7,14 +7,18 @@ import { reflectOnMeeting } from './reflection.js';
 import { meetingSettings, saveTimeZone } from './timeZone.js';
 
 // Meetings (issue 23): the calendar, prep chats, agenda actions on the real meeting, reflections.
-// The calendar's connection check answers guests and unconnected users with a 409.
+// The calendar's connection check answers guests and unconnected users with a 409. An API key
+// with `calendar:read` reads the calendar and prepares and reflects on meetings (prep chats are
+// the key owner's chats); writing the invite, mailing attendees and settings are never a key's.
+const calendarReadProcedure = protectedProcedure.meta({ keys: ['calendar:read'] });
+
 export const meetingsRouter = router({
-  list: protectedProcedure.input(listMeetingsSchema).query(({ ctx, input }) => listMeetings(ctx, input)),
-  prep: protectedProcedure.input(meetingRefSchema).mutation(({ ctx, input }) => prepMeeting(ctx, input)),
-  prepOfChat: protectedProcedure.input(prepChatSchema).query(({ ctx, input }) => prepOfChat(ctx, input)),
+  list: calendarReadProcedure.input(listMeetingsSchema).query(({ ctx, input }) => listMeetings(ctx, input)),
+  prep: calendarReadProcedure.input(meetingRefSchema).mutation(({ ctx, input }) => prepMeeting(ctx, input)),
+  prepOfChat: calendarReadProcedure.input(prepChatSchema).query(({ ctx, input }) => prepOfChat(ctx, input)),
   saveAgenda: protectedProcedure.input(agendaSchema).mutation(({ ctx, input }) => saveAgenda(ctx, input)),
   emailAgenda: protectedProcedure.input(agendaSchema).mutation(({ ctx, input }) => emailAgenda(ctx, input)),
-  reflect: protectedProcedure.input(reflectionSchema).mutation(({ ctx, input }) => reflectOnMeeting(ctx, input)),
+  reflect: calendarReadProcedure.input(reflectionSchema).mutation(({ ctx, input }) => reflectOnMeeting(ctx, input)),
   settings: protectedProcedure.query(({ ctx }) => meetingSettings(ctx)),
   setTimeZone: protectedProcedure.input(timeZoneSchema).mutation(({ ctx, input }) => saveTimeZone(ctx, input)),
 });

@@ -11,6 +11,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { takeModelTurn } from '../ai/modelQuota.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { asPublicError } from '../microsoft/graphErrors.js';
+import { factSourcesOf } from '../../trpc/principal.js';
 import { meetingView, requireCalendar, type Calendar } from './calendar.js';
 
 // POST /api/meetings/{id}/prep (issue 23): a chat titled 'Prep: {subject}' whose first coach
@@ -124,7 +125,7 @@ export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Pr
   }
   const replyDto = made.reply.toDto();
   ctx.deps.chatBus.publish(made.chat.id, { type: 'message.created', message: replyDto });
-  ctx.deps.replies.start({ reply: replyDto, user: ctx.user });
+  ctx.deps.replies.start({ reply: replyDto, user: ctx.user, sources: factSourcesOf(ctx.session) });
   return { chatId: made.chat.id, created: true };
 }
 

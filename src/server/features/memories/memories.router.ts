@@ -19,16 +19,19 @@ import {
   updateMemory,
 } from './manageMemories.js';
 
-// Issue 24: a session or an API key may use every procedure (the user's own data).
+// Issue 24: a session may use every procedure (the user's own data); an API key with the
+// `memories` scope too.
+const memoriesProcedure = protectedProcedure.meta({ keys: ['memories'] });
+
 export const memoriesRouter = router({
-  list: protectedProcedure.query(({ ctx }) => listMemories(ctx)),
-  create: protectedProcedure.input(createMemorySchema).mutation(({ ctx, input }) => createMemory(ctx, input)),
-  update: protectedProcedure.input(updateMemorySchema).mutation(({ ctx, input }) => updateMemory(ctx, input)),
-  delete: protectedProcedure.input(memoryRefSchema).mutation(({ ctx, input }) => deleteMemory(ctx, input)),
-  deleteAll: protectedProcedure.mutation(({ ctx }) => deleteAllMemories(ctx)),
-  settings: protectedProcedure.query(({ ctx }) => getMemorySettings(ctx)),
-  setSettings: protectedProcedure.input(memorySettingsSchema).mutation(({ ctx, input }) => setMemorySettings(ctx, input)),
+  list: memoriesProcedure.query(({ ctx }) => listMemories(ctx)),
+  create: memoriesProcedure.input(createMemorySchema).mutation(({ ctx, input }) => createMemory(ctx, input)),
+  update: memoriesProcedure.input(updateMemorySchema).mutation(({ ctx, input }) => updateMemory(ctx, input)),
+  delete: memoriesProcedure.input(memoryRefSchema).mutation(({ ctx, input }) => deleteMemory(ctx, input)),
+  deleteAll: memoriesProcedure.mutation(({ ctx }) => deleteAllMemories(ctx)),
+  settings: memoriesProcedure.query(({ ctx }) => getMemorySettings(ctx)),
+  setSettings: memoriesProcedure.input(memorySettingsSchema).mutation(({ ctx, input }) => setMemorySettings(ctx, input)),
   /** The replies in a chat that stored memories ('Memory updated' notes). */
-  chatNotes: protectedProcedure.input(chatMemoriesSchema).query(({ ctx, input }) => chatMemoryNotes(ctx, input)),
-  undo: protectedProcedure.input(undoMemorySchema).mutation(({ ctx, input }) => undoMemoryNote(ctx, input)),
+  chatNotes: memoriesProcedure.input(chatMemoriesSchema).query(({ ctx, input }) => chatMemoryNotes(ctx, input)),
+  undo: memoriesProcedure.input(undoMemorySchema).mutation(({ ctx, input }) => undoMemoryNote(ctx, input)),
 });

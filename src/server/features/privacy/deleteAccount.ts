@@ -1,6 +1,4 @@
 import type { MikroORM } from '@mikro-orm/core';
-import { TRPCError } from '@trpc/server';
-import { privacyTexts } from '../../../shared/texts/index.js';
 import { AuthSession } from '../../db/entities/AuthSession.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { ownedBy, userOwnedEntities } from './userOwnedEntities.js';
@@ -17,11 +15,10 @@ export async function deleteUserRows(orm: MikroORM, userId: number): Promise<voi
   });
 }
 
-// 'Delete my account' (Settings, Privacy tab), confirmed by typing DELETE. The shared demo
-// account is refused: every visitor in demo mode is that user, so deleting it would empty the
-// demo for everyone (and it would come back as a blank account on the next visit).
+// 'Delete my account' (Settings, Privacy tab), confirmed by typing DELETE. Never the shared demo
+// account: a demo visitor without a space of their own is refused before this runs (the
+// procedure's meta, trpc/principal.ts), and no mutation is ever handed the template.
 export async function deleteAccount(ctx: AuthedContext) {
-  if (ctx.user.isDemo) throw new TRPCError({ code: 'FORBIDDEN', message: privacyTexts.demoAccountNotDeletable });
   // Every session of the account ends with it, on every instance, and their sockets close
   // (issue 22): not only this one.
   const sessionIds = (await ctx.em.find(AuthSession, { user: ctx.user.id }, { fields: ['id'] })).map((row) => row.id);

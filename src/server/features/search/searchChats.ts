@@ -44,12 +44,13 @@ export async function searchMessages(em: EntityManager, userId: number, q: strin
        order by rank desc, m."id" desc
        limit ${searchLimits.maxResults}
      )
-     select m."id", m."chat_id", c."title", m."created_at",
+     select m."id", coalesce(c."sample_of", m."chat_id") as "chat_id", c."title", m."created_at",
        ts_headline('english', ${escapedContent}, query.q, 'StartSel=<mark>, StopSel=</mark>, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "') as snippet
      from hits m join "chat" c on c."id" = m."chat_id", query
      order by m.rank desc, m."id" desc`,
     [q, userId],
   );
+  // A demo guest's copy of a sample chat answers to the sample's id, as in the chat list.
   return rows.map((row) => ({
     chatId: Number(row.chat_id),
     chatTitle: row.title,
