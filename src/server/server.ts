@@ -15,6 +15,7 @@ import { openDatabase, type OpenDatabase } from './db/orm.js';
 import type { AppDeps } from './deps.js';
 import { prepareDemoAccount } from './features/auth/demoAccount.js';
 import { endDemoGuestSessions, startGuestCleanupJob } from './features/auth/guestAccount.js';
+import { refreshDemoSamples } from './features/auth/demoWeek.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
 import { createRateLimits, type RateLimits } from './features/limits/rateLimits.js';
 import { resolveSessionPassword } from './features/auth/session.js';
@@ -88,6 +89,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let goalReminders: ReturnType<typeof startGoalReminderJob> | undefined;
   let searchIndex: MessageSearchIndexBuild | undefined;
   let calendarRenewals: ReturnType<typeof startPeriodicJob> | undefined;
+  let demoSamples: ReturnType<typeof startPeriodicJob> | undefined;
   let guestCleanup: ReturnType<typeof startGuestCleanupJob> | undefined;
   try {
     database = await openDatabase(target, {
@@ -187,6 +189,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
     // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
     guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
+    // The demo template's sample goals and memories are dated from the day: written anew daily.
+    if (config.demoMode) {
+      demoSamples = startPeriodicJob({ work: (first) => (first ? Promise.resolve() : refreshDemoSamples(db)), intervalMs: 3_600_000, log, failure: 'demo samples not refreshed' });
+    }
 
     const httpServer = http.createServer();
     const client = options.attachClient ? await options.attachClient(httpServer) : undefined;
@@ -289,6 +295,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await goalReminders?.stop();
         await searchIndex?.stop();
         await calendarRenewals?.stop();
+        await demoSamples?.stop();
         await guestCleanup?.stop();
         await retention?.stop();
         await client?.close();
@@ -306,6 +313,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await goalReminders?.stop().catch(() => {});
     await searchIndex?.stop().catch(() => {});
     await calendarRenewals?.stop().catch(() => {});
+    await demoSamples?.stop().catch(() => {});
     await guestCleanup?.stop().catch(() => {});
     await retention?.stop().catch(() => {});
     await chatBus?.close().catch(() => {});

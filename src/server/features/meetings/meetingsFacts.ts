@@ -25,16 +25,15 @@ export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId
         });
       }
     : null;
-  if (!prep) return { prep: null, week };
+  if (!prep || !chatId) return { prep: null, week };
 
-  const turn = await prepTurn(em, prep);
+  const turn = await prepTurn(em, prep, chatId);
   const mailSubjects = turn === 'agenda' ? await attendeeMailSubjects(deps, em, userId, prep) : [];
   return { prep: { invite: prep.invite, mailSubjects, turn }, week };
 }
 
 /** The first coach message is the agenda; the one right after 'How did it go?' is the reflection. */
-async function prepTurn(em: EntityManager, prep: MeetingPrep): Promise<'agenda' | 'reflection' | 'follow-up'> {
-  const chatId = prep.chat.id;
+async function prepTurn(em: EntityManager, prep: MeetingPrep, chatId: number): Promise<'agenda' | 'reflection' | 'follow-up'> {
   const written = await em.count(Message, { chat: chatId, role: { $in: ['user', 'assistant'] }, status: { $in: ['complete', 'stopped'] } });
   if (!written) return 'agenda';
   if (prep.reflectedAt) {
