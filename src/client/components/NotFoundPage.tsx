@@ -4,7 +4,7 @@ import { commonTexts } from '../../shared/texts';
 
 export function NotFoundPage() {
   return (
-    <Center mih="100vh" p="md">
+    <Center component="main" mih="100vh" p="md">
       <Stack align="center" gap="sm" maw={480} ta="center">
         <Title order={1}>{commonTexts.notFoundTitle}</Title>
         <Text c="dimmed">{commonTexts.notFoundBody}</Text>
