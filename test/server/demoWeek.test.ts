@@ -157,6 +157,20 @@ describe('preparing a sample meeting', () => {
   });
 });
 
+describe('the coach knows the sample week', () => {
+  it("answers what is on a visitor's plate from the sample meetings", async () => {
+    const visitor = new HttpClient(server.url);
+    const week = await sampleWeekOf(visitor);
+    const chat = await visitor.post('/api/chats', { title: 'My week' });
+    expect(chat.status).toBe(201);
+    const sent = await visitor.post(`/api/chats/${chat.json.id}/messages`, { role: 'user', content: 'What meetings do I have this week?' });
+    expect(sent.status).toBe(201);
+    const reply = (await settledMessages(visitor, chat.json.id)).at(-1)!;
+    expect(reply.status).toBe('complete');
+    expect(week.meetings.some((m) => reply.content.includes(m.subject))).toBe(true);
+  });
+});
+
 describe('agenda actions on a sample meeting', () => {
   it('say plainly that nothing is sent, and send nothing to Graph', async () => {
     const visitor = new HttpClient(server.url);
