@@ -23,6 +23,8 @@ const pages: Array<{ path: string; ready: (page: Page) => Promise<void> }> = [
     },
   },
   { path: '/no-such-page', ready: (page) => expect(page.getByRole('heading', { level: 1, name: commonTexts.notFoundTitle })).toBeVisible() },
+  // An unknown path under an app screen: the not-found page inside the app's shell.
+  { path: '/settings/no-such-page', ready: (page) => expect(page.getByRole('heading', { level: 1, name: commonTexts.notFoundTitle })).toBeVisible() },
 ];
 
 test.beforeEach(async ({ page }) => {
