@@ -252,6 +252,22 @@ describe('agenda actions', () => {
     expect(box.sentMail).toHaveLength(1);
   });
 
+  it('records agendaSavedAt on a meeting that was never prepared, and a later Prepare keeps it', async () => {
+    const { http, box } = await connectedUser('mt_save_unprepared');
+    const [eventId] = box.addEvents([{ subject: 'Roadmap sync', start: inHours(5), end: inHours(6), body: '<p>Plans</p>', attendees: [{ name: 'Ann', email: 'ann@contoso.example' }] }]);
+    const saved = await http.post(`/api/meetings/${encodeURIComponent(eventId!)}/agenda`, { text: '1. Plans (10 min)' });
+    expect(saved).toMatchObject({ status: 200, json: { success: true, agendaSavedAt: expect.any(String) } });
+    const listed = (await http.get('/api/meetings')).json.meetings.find((m: { id: string }) => m.id === eventId);
+    expect(listed).toMatchObject({ agendaSavedAt: saved.json.agendaSavedAt, prepChatId: null, needsReflection: false });
+
+    const prep = await http.post(`/api/meetings/${encodeURIComponent(eventId!)}/prep`);
+    expect(prep.status).toBe(201);
+    await settledReply(http, prep.json.chatId);
+    const after = (await http.get('/api/meetings')).json.meetings.find((m: { id: string }) => m.id === eventId);
+    expect(after).toMatchObject({ agendaSavedAt: saved.json.agendaSavedAt, prepChatId: prep.json.chatId });
+    expect(await http.post(`/api/meetings/${encodeURIComponent(eventId!)}/prep`)).toMatchObject({ status: 200, json: { chatId: prep.json.chatId } });
+  });
+
   it('needs Microsoft Email to send, and a text', async () => {
     const { http, box } = await connectedUser('mt_no_mail', ['microsoft_calendar']);
     const [eventId] = box.addEvents([{ subject: 'Standup', start: inHours(5), end: inHours(6), attendees: [{ name: 'A', email: 'a@contoso.example' }] }]);

@@ -1,6 +1,7 @@
 import type { DatabaseTarget } from '../db/embedded.js';
 import type { AppDeps } from '../deps.js';
 import { prepareDemoAccount } from '../features/auth/demoAccount.js';
+import { refreshDemoSamples } from '../features/auth/demoWeek.js';
 import { endDemoGuestSessions, startGuestCleanupJob } from '../features/auth/guestAccount.js';
 import { startOrphanSweep } from '../features/chats/orphanedReplies.js';
 import { callGoalReminders } from '../features/goals/goalCheckInCall.js';
@@ -55,4 +56,9 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
   const guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
   teardown.defer('guest cleanup', () => guestCleanup.stop());
+  // The demo template's sample goals and memories are dated from the day: written anew daily.
+  if (config.demoMode) {
+    const demoSamples = startPeriodicJob({ work: (first) => (first ? Promise.resolve() : refreshDemoSamples(db)), intervalMs: 3_600_000, log, failure: 'demo samples not refreshed' });
+    teardown.defer('demo samples refresh', () => demoSamples.stop());
+  }
 }

@@ -79,6 +79,8 @@ export type GoalView = {
   progress: number;
   cadence: (typeof reminderCadences)[number];
   chatId: number | null;
+  /** Demo sample data (the demo's template, or a visitor's copy of it). */
+  sample: boolean;
   createdAt: string;
   doneAt: string | null;
   /** Whether checkIns hold every check-in ('full') or only the latest of each key result. */

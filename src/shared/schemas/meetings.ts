@@ -19,10 +19,16 @@ export const listMeetingsSchema = z.object({
     .min(meetingLimits.minDays, meetingsTexts.badDays)
     .max(meetingLimits.maxDays, meetingsTexts.badDays)
     .default(meetingLimits.defaultDays),
+  /** The browser's time zone: dates a demo visitor's sample week when they saved none. */
+  timeZone: z.string({ message: meetingsTexts.badTimeZone }).max(64, meetingsTexts.badTimeZone).refine((zone) => isTimeZone(zone), meetingsTexts.badTimeZone).optional(),
 });
 export type ListMeetingsInput = z.input<typeof listMeetingsSchema>;
 
-export const meetingRefSchema = z.object({ id: meetingIdSchema });
+export const meetingRefSchema = z.object({
+  id: meetingIdSchema,
+  /** The browser's time zone: dates a demo visitor's sample meeting when they saved none. */
+  timeZone: z.string({ message: meetingsTexts.badTimeZone }).max(64, meetingsTexts.badTimeZone).refine((zone) => isTimeZone(zone), meetingsTexts.badTimeZone).optional(),
+});
 
 export const agendaSchema = z.object({
   id: meetingIdSchema,

@@ -66,6 +66,8 @@ export type MemoryView = {
   dueAt: string | null;
   doneAt: string | null;
   sourceChatId: number | null;
+  /** Demo sample data (the demo's template, or a visitor's copy of it). */
+  sample: boolean;
   createdAt: string;
   updatedAt: string;
 };

@@ -1,5 +1,8 @@
 export const commonTexts = {
   brand: 'AI Coach',
+  /** Marks the demo's sample goals, memories and meetings. */
+  sampleBadge: 'Sample',
+  sampleBadgeLabel: 'Sample data for the demo',
   notFoundTitle: '404 Page Not Found',
   notFoundBody: 'Did you forget to add the page to the router?',
   genericError: 'An unexpected error occurred',

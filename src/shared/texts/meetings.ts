@@ -24,6 +24,15 @@ export const meetingsTexts = {
   prepChatTitle: (subject: string) => `Prep: ${subject || 'Meeting'}`,
   agendaSubject: (subject: string) => `Agenda: ${subject || 'Meeting'}`,
   agendaHeading: 'Agenda',
+  sampleNotSaved: 'This is a sample meeting, so nothing was sent: there is no real invite to save the agenda into. Create an account and connect Microsoft Calendar to save agendas into your own invites.',
+  sampleNotEmailed: 'This is a sample meeting, so nothing was sent: no email went to anyone. Create an account and connect Microsoft Email to send agendas to the participants.',
+
+  // Demo samples
+  sampleNoticeTitle: 'Sample meetings',
+  sampleNotice: 'This is a sample week for the demo, dated from today. Prepare works on these meetings; nothing about them is sent anywhere. Create an account and connect Microsoft Calendar to see your own meetings.',
+  sampleBadge: 'Sample',
+  sampleActionTitle: 'Sample meeting: nothing sent',
+  sampleConfirmBody: 'This is a sample meeting: nothing is saved to any invite and no email is sent.',
 
   // Page
   connectTitle: 'Connect your calendar',

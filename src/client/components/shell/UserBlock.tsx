@@ -1,4 +1,4 @@
-import { Avatar, Group, Text, UnstyledButton, useMantineColorScheme } from '@mantine/core';
+import { Avatar, Group, Text, UnstyledButton, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
 import { IconChevronUp } from '@tabler/icons-react';
 import { IconLogout } from '@tabler/icons-react';
 import { IconMoon } from '@tabler/icons-react';
@@ -22,14 +22,16 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
       width={240}
       withinPortal
       target={
+        // Named by what it shows (the name and job title), after a hidden 'Account menu for': a
+        // separate label would not contain the visible text.
         <UnstyledButton
-          aria-label={`Account menu for ${user.fullName}`}
           p="xs"
           w="100%"
           style={{ borderRadius: 'var(--mantine-radius-md)' }}
         >
           <Group gap="sm" wrap="nowrap">
-            <Avatar color="indigo" radius="xl">
+            <VisuallyHidden>Account menu for</VisuallyHidden>
+            <Avatar color="indigo" radius="xl" aria-hidden>
               {initialsOf(user.fullName)}
             </Avatar>
             <div style={{ flex: 1, minWidth: 0 }}>

@@ -16,7 +16,7 @@ export function LoginPage(props: { microsoftError?: MicrosoftSignInErrorCode }) 
   usePreloadToasts();
   const demo = authTexts.demoCredentials;
   return (
-    <Center mih="100dvh" p="md" bg="var(--mantine-color-gray-light)">
+    <Center component="main" mih="100dvh" p="md" bg="var(--mantine-color-gray-light)">
       <Box w="100%" maw={440}>
         <Anchor component={Link} to="/" size="sm" c="dimmed">
           <Group gap={4} component="span">

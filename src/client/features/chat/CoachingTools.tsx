@@ -37,7 +37,8 @@ export function CoachingTools(props: { onStart: (message: string) => void }) {
             key={tool.id}
             type="button"
             className={classes.toolCard}
-            aria-label={tool.label}
+            // Named by its visible title (no separate label, so what is read is what is seen), and
+            // described by the line below it, which is left out of the name.
             aria-describedby={`coaching-tool-${tool.id}`}
             onClick={() => props.onStart(tool.message)}
           >
@@ -48,7 +49,7 @@ export function CoachingTools(props: { onStart: (message: string) => void }) {
               <Text component="span" display="block" fw={600} size="sm">
                 {tool.label}
               </Text>
-              <Text component="span" size="xs" c="dimmed" id={`coaching-tool-${tool.id}`} className={classes.toolDescription}>
+              <Text component="span" size="xs" c="dimmed" id={`coaching-tool-${tool.id}`} className={classes.toolDescription} aria-hidden>
                 {tool.description}
               </Text>
             </span>

@@ -2,7 +2,7 @@ import { Anchor, Badge, Button, Grid, Group, Paper, Progress, Skeleton, Stack, T
 import { IconCheck, IconMessageCircle, IconPencil, IconPlus, IconRotate, IconTrash } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { GoalView } from '../../../shared/schemas/goals';
-import { goalTexts } from '../../../shared/texts';
+import { commonTexts, goalTexts } from '../../../shared/texts';
 import { formatDueDate, formatNumber, percentOf, statusColors, statusLabels } from './goalFormat';
 import { lazy, Suspense } from 'react';
 import { useNearViewport } from './useNearViewport';
@@ -55,6 +55,11 @@ export function GoalCard(props: {
               <Badge variant="light" color={color} aria-label={goalTexts.statusBadge(statusLabels[goal.status])}>
                 {statusLabels[goal.status]}
               </Badge>
+              {goal.sample && (
+                <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
+                  {commonTexts.sampleBadge}
+                </Badge>
+              )}
               <Text size="sm" c="dimmed">
                 {goalTexts.due(formatDueDate(goal.dueDate))}
               </Text>

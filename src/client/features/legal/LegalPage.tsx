@@ -108,7 +108,8 @@ export function LegalPage({ document, actions }: Props) {
           <Group justify="space-between" gap="sm">
             <Text size="sm" c="dimmed">
               {legalTexts.footerQuestion}{' '}
-              <Anchor href={`mailto:${legalTexts.contactEmail}`} inherit>
+              {/* Inside a sentence a link is underlined: colour alone does not tell it apart. */}
+              <Anchor href={`mailto:${legalTexts.contactEmail}`} inherit underline="always">
                 {legalTexts.contactEmail}
               </Anchor>
             </Text>

@@ -31,7 +31,8 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
   const save = useMutation(
     trpc.meetings.saveAgenda.mutationOptions({
       onSuccess: async (result) => {
-        notify.success(meetingsTexts.agendaSavedTitle, meetingsTexts.agendaSavedBody(result.subject));
+        if (result.sample) notify.info(meetingsTexts.sampleActionTitle, result.message);
+        else notify.success(meetingsTexts.agendaSavedTitle, meetingsTexts.agendaSavedBody(result.subject));
         setAsking(null);
         await refresh();
       },
@@ -44,7 +45,8 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
   const email = useMutation(
     trpc.meetings.emailAgenda.mutationOptions({
       onSuccess: async (result) => {
-        notify.success(meetingsTexts.agendaEmailedTitle, meetingsTexts.agendaEmailedBody(result.recipients.map((r) => r.name || r.email)));
+        if (result.sample) notify.info(meetingsTexts.sampleActionTitle, result.message);
+        else notify.success(meetingsTexts.agendaEmailedTitle, meetingsTexts.agendaEmailedBody(result.recipients.map((r) => r.name || r.email)));
         setAsking(null);
         await refresh();
       },
@@ -58,7 +60,7 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
   const confirm = prep ? (
     <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking === 'email' ? meetingsTexts.confirmEmailTitle : meetingsTexts.confirmSaveTitle} centered>
       <Stack gap="md">
-        <Text size="sm">{asking === 'email' ? meetingsTexts.confirmEmailBody(others) : meetingsTexts.confirmSaveBody}</Text>
+        <Text size="sm">{prep.sample ? meetingsTexts.sampleConfirmBody : asking === 'email' ? meetingsTexts.confirmEmailBody(others) : meetingsTexts.confirmSaveBody}</Text>
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={() => setAsking(null)}>
             {meetingsTexts.cancel}

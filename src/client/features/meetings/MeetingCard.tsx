@@ -2,12 +2,12 @@ import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
-import { meetingsTexts } from '../../../shared/texts';
+import { commonTexts, meetingsTexts } from '../../../shared/texts';
 import type { AppRouter } from '../../../server/trpc/root';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
-import { wallTime } from './meetingFormat';
+import { browserTimeZone, wallTime } from './meetingFormat';
 import { ReflectionForm } from './ReflectionForm';
 
 export type Meeting = inferRouterOutputs<AppRouter>['meetings']['list']['meetings'][number];
@@ -41,6 +41,11 @@ export function MeetingCard(props: { meeting: Meeting }) {
             </Title>
           </div>
           <Group gap="xs">
+            {meeting.sample && (
+              <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
+                {commonTexts.sampleBadge}
+              </Badge>
+            )}
             {meeting.isOnline && <Badge variant="light">{meetingsTexts.online}</Badge>}
             {meeting.agendaSavedAt && (
               <Badge variant="light" color="teal">
@@ -62,7 +67,7 @@ export function MeetingCard(props: { meeting: Meeting }) {
               {meetingsTexts.openPrep}
             </Button>
           ) : (
-            <Button size="xs" onClick={() => prepare.mutate({ id: meeting.id })} loading={prepare.isPending} aria-label={`${meetingsTexts.prepare}: ${meeting.subject}`}>
+            <Button size="xs" onClick={() => prepare.mutate({ id: meeting.id, timeZone: meeting.sample ? browserTimeZone() : undefined })} loading={prepare.isPending} aria-label={`${meetingsTexts.prepare}: ${meeting.subject}`}>
               {meetingsTexts.prepare}
             </Button>
           )}

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconFlask } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -8,9 +8,10 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
+import { useSession } from '../auth/useSession';
 import { useMicrosoftStatus } from '../microsoft/useMicrosoftStatus';
 import { MeetingCard, type Meeting } from './MeetingCard';
-import { dayHeading, timeZoneOptions, wallDate } from './meetingFormat';
+import { browserTimeZone, dayHeading, timeZoneOptions, wallDate } from './meetingFormat';
 
 const dayChoices = [1, 3, 7, 14];
 
@@ -18,12 +19,15 @@ const dayChoices = [1, 3, 7, 14];
 // Prepare or Open prep and its attendees; 'How did it go?' after a prepared meeting.
 export function MeetingsPage() {
   const status = useMicrosoftStatus();
+  const session = useSession();
   const connected = Boolean(status.data?.connections.calendar.connected);
+  // A demo visitor has no calendar to connect: the server answers a sample week instead.
+  const samples = session.demoMode && session.guest;
   return (
     <PageFrame title={meetingsTexts.pageTitle} subtitle={meetingsTexts.pageDescription}>
-      {status.isPending ? (
+      {status.isPending || session.isLoading ? (
         <MeetingsSkeleton />
-      ) : !connected ? (
+      ) : !connected && !samples ? (
         <ConnectCalendar />
       ) : (
         <MeetingsList />
@@ -61,7 +65,7 @@ function MeetingsSkeleton() {
 function MeetingsList() {
   const [days, setDays] = useState(7);
   const queryClient = useQueryClient();
-  const meetings = useQuery(trpc.meetings.list.queryOptions({ days }));
+  const meetings = useQuery(trpc.meetings.list.queryOptions({ days, timeZone: browserTimeZone() }));
   const settings = useQuery(trpc.meetings.settings.queryOptions());
   const timeZone = meetings.data?.timeZone ?? settings.data?.timeZone ?? 'UTC';
   const saveZone = useMutation(
@@ -94,6 +98,11 @@ function MeetingsList() {
           w={240}
         />
       </Group>
+      {meetings.data?.sample && (
+        <Alert color="grape" variant="light" icon={<IconFlask size={18} aria-hidden />} title={meetingsTexts.sampleNoticeTitle}>
+          <Text size="sm">{meetingsTexts.sampleNotice}</Text>
+        </Alert>
+      )}
       {meetings.isPending ? (
         <MeetingsSkeleton />
       ) : meetings.isError ? (

@@ -1,3 +1,5 @@
+import { isTimeZone } from '../../../shared/schemas/meetings';
+
 // The API answers meeting times as ISO 8601 wall times with their offset, in the user's calendar
 // time zone: the page shows the wall time as written, whatever the browser's own zone.
 
@@ -7,6 +9,16 @@ export function wallDate(iso: string): string {
 
 export function wallTime(iso: string): string {
   return iso.slice(11, 16);
+}
+
+/** The browser's own time zone (dates a demo visitor's sample week until they choose one). */
+export function browserTimeZone(): string | undefined {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return isTimeZone(zone) ? zone : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The wall date of "now" in a time zone, as YYYY-MM-DD. */

@@ -76,8 +76,13 @@ export function MemoryPage() {
                   <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
                     <Stack gap={4} style={{ minWidth: 0 }}>
                       <Text style={{ overflowWrap: 'anywhere' }}>{memory.text}</Text>
-                      {(memory.dueAt || memory.doneAt) && (
+                      {(memory.dueAt || memory.doneAt || memory.sample) && (
                         <Group gap="xs">
+                          {memory.sample && (
+                            <Badge size="xs" color="grape" variant="outline" title={commonTexts.sampleBadgeLabel}>
+                              {commonTexts.sampleBadge}
+                            </Badge>
+                          )}
                           {memory.dueAt && (
                             <Text size="xs" c="dimmed">
                               {memoryTexts.due(new Date(memory.dueAt).toLocaleDateString())}

@@ -28,6 +28,10 @@ export const autoStartMs = 1000;
 export const summaryAfterSeconds = 30;
 /** A recording nobody speaks into is started afresh, so it never grows without end. */
 const maxRecordingMs = 30_000;
+// How long a suspended audio output may take to start before the browser is taken to refuse it.
+const playbackGraceMs = 1_000;
+// A turn refused for the recording itself (malformed, too large, a type the server does not take).
+const unprocessable = new Set([400, 413, 415, 422]);
 
 export function formatDuration(seconds: number): string {
   return `${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}`;
@@ -93,6 +97,8 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
   const attempts = useRef(new Set<Attempt>());
   const speculation = useRef<Attempt | null>(null);
   const clock = useRef<number | null>(null);
+  // The browser refused to play audio in this call: told once, sound allowed on the next click.
+  const playbackBlocked = useRef<{ unlock: () => void } | null>(null);
 
   const record = () => {
     const mic = stream.current;
@@ -245,6 +251,7 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
       };
       current = started;
       turn.current = started;
+      ensurePlayback();
       if (written) started.speech.write(written);
     };
     void attempt.decided.then((value) => {
@@ -307,7 +314,9 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
         // Refused or failed before the reply began: voice is not set up (the call ends), a budget
         // refused (its message), or the recording could not be transcribed.
         if (error instanceof VoiceRequestError && error.status === 412) return fail(error.message);
-        if (text === null) notify.error(voiceTexts.transcriptionErrorTitle, error instanceof VoiceRequestError && error.status === 429 ? error.message : voiceTexts.transcriptionError);
+        // The server could not take the recording as sent (its format, its size): say it again.
+        if (text === null && error instanceof VoiceRequestError && unprocessable.has(error.status)) notify.error(voiceTexts.processingErrorTitle, voiceTexts.processingError);
+        else if (text === null) notify.error(voiceTexts.transcriptionErrorTitle, error instanceof VoiceRequestError && error.status === 429 ? error.message : voiceTexts.transcriptionError);
         else notify.error(voiceTexts.aiErrorTitle, error instanceof Error ? error.message : voiceTexts.aiError);
         return listenAgain(attempt);
       }
@@ -322,7 +331,31 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     }
   };
 
+  /**
+   * The call's audio must be running (it plays the replies, and the microphone's voice detection
+   * listens through it). A browser that keeps it suspended (autoplay rules: no recent click) is
+   * told once per call that sound was blocked, and the next click anywhere lets it play.
+   */
+  const ensurePlayback = () => {
+    const context = audioContext.current;
+    if (!context || context.state !== 'suspended' || playbackBlocked.current) return;
+    const resumed = context.resume().then(
+      () => true,
+      () => false,
+    );
+    const refused = new Promise<boolean>((resolve) => window.setTimeout(() => resolve(false), playbackGraceMs));
+    void Promise.race([resumed, refused]).then((running) => {
+      if ((running && context.state === 'running') || live.current.ended || audioContext.current !== context || playbackBlocked.current) return;
+      const unlock = () => void context.resume().catch(() => {});
+      playbackBlocked.current = { unlock };
+      document.addEventListener('pointerdown', unlock, { capture: true, once: true });
+      notify.error(voiceTexts.playbackBlockedTitle, voiceTexts.playbackBlocked);
+    });
+  };
+
   const release = () => {
+    if (playbackBlocked.current) document.removeEventListener('pointerdown', playbackBlocked.current.unlock, { capture: true });
+    playbackBlocked.current = null;
     if (clock.current !== null) window.clearInterval(clock.current);
     clock.current = null;
     // Recordings not yet answered are dropped; a reply already streaming for an ended turn is let
@@ -383,6 +416,8 @@ export function useVoiceCall(openChatId: number | null = null, options: { silenc
     gain.gain.value = live.current.speakerOn ? 1 : 0;
     gain.connect(context.destination);
     speaker.current = gain;
+    // Created after the microphone prompt, the audio may be refused by the browser's autoplay rules.
+    ensurePlayback();
     setStatus('active');
     clock.current = window.setInterval(() => {
       live.current.seconds += 1;

@@ -27,6 +27,8 @@ export const GoalSchema = defineEntity({
     // (until the next check-in), and an answer in that chat is read as a check-in.
     coachAskedAt: p.datetime().nullable(),
     coachAskedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
+    /** A demo sample (the demo template's, or a visitor's copy of one). */
+    isSample: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -12,7 +12,8 @@ export const MeetingPrepSchema = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     owner: () => p.manyToOne(User).deleteRule('cascade'),
-    chat: () => p.manyToOne(Chat).deleteRule('cascade').unique(),
+    /** The prep chat; none when an agenda was saved or emailed before the meeting was prepared. */
+    chat: () => p.manyToOne(Chat).nullable().deleteRule('cascade').unique(),
     /** Graph's event id (an occurrence's own id for a recurring series). */
     eventId: p.string().length(512),
     subject: p.string().length(400),

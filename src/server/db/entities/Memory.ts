@@ -28,6 +28,8 @@ export const MemorySchema = defineEntity({
     askedAt: p.datetime().nullable(),
     askedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
     doneAt: p.datetime().nullable(),
+    /** A demo sample (the demo template's, or a visitor's copy of one). */
+    isSample: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
@@ -41,6 +43,7 @@ export class Memory extends MemorySchema.class {
       dueAt: this.dueAt ? this.dueAt.toISOString() : null,
       doneAt: this.doneAt ? this.doneAt.toISOString() : null,
       sourceChatId: this.sourceChat ? (this.sourceChat as { id: number }).id : null,
+      sample: this.isSample,
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),
     };

@@ -4,6 +4,7 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { User } from '../../db/entities/User.js';
 import { demoSampleChats } from './demoSamples.js';
+import { refreshDemoSamples } from './demoWeek.js';
 
 // The demo account and its sample chats exist only while DEMO_MODE is on (issue 14): created at
 // start when missing (idempotent, safe for instances starting together), with the password shown
@@ -32,6 +33,7 @@ export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Prom
       existing.passwordHash = demoPasswordHash;
       await em.flush();
     }
+    await refreshDemoSamples(orm);
     return;
   }
   try {
@@ -59,4 +61,5 @@ export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Prom
     // Another instance created it at the same moment.
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
+  await refreshDemoSamples(orm);
 }

@@ -10,6 +10,7 @@ import { startPeriodicJob, type PeriodicJob } from '../../jobs/periodicJob.js';
 import type { DbContext } from '../../trpc/context.js';
 import type { SessionStore } from './sessionStore.js';
 import { deleteUserRows } from '../privacy/deleteAccount.js';
+import { copyDemoSamples } from './demoWeek.js';
 
 // Issue 22: a private guest space for every demo visitor. A visitor without a session reads the
 // demo account (the read-only template: its profile and the four sample chats, the product spec's states and transitions);
@@ -49,6 +50,8 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
       }
     }
     await tx.flush();
+    // The template's sample goals and memories (demoWeek.ts), the visitor's own from now on.
+    await copyDemoSamples(tx, guest);
     return guest;
   });
   await ctx.session.start(user.id, { overSocket: options.overSocket });

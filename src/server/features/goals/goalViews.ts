@@ -72,6 +72,7 @@ export async function goalViews(em: EntityManager, goals: Goal[], now = new Date
       progress,
       cadence: goal.cadence,
       chatId: goal.chat ? (goal.chat as { id: number }).id : null,
+      sample: goal.isSample,
       createdAt: goal.createdAt.toISOString(),
       doneAt: goal.doneAt?.toISOString() ?? null,
       history,

@@ -1,12 +1,15 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { AgendaInput } from '../../../shared/schemas/meetings.js';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { asPublicError } from '../microsoft/graphErrors.js';
+import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import { forgetCalendar, openCalendar, requireCalendar } from './calendar.js';
-import { ownEvent } from './prepMeeting.js';
+import { inviteOf, ownEvent } from './prepMeeting.js';
+import { isSampleMeetingId, sampleMeeting, seesSampleMeetings } from './sampleMeetings.js';
 
 // The agenda acts on the real meeting (issue 23): written into the invite's body (only the
 // organizer may), or emailed from the user's mailbox to every other participant.
@@ -85,6 +88,8 @@ export function bodyWithAgenda(currentHtml: string, text: string): string {
 }
 
 export async function saveAgenda(ctx: AuthedContext, input: AgendaInput) {
+  const sample = await sampleAgendaAction(ctx, input, meetingsTexts.sampleNotSaved);
+  if (sample) return { ...sample, agendaSavedAt: null };
   const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
   const event = await ownEvent(calendar, input.id, 'html', meetingsTexts.saveAgendaError);
   if (!event.isOrganizer) throw new TRPCError({ code: 'FORBIDDEN', message: meetingsTexts.notOrganizer });
@@ -95,12 +100,14 @@ export async function saveAgenda(ctx: AuthedContext, input: AgendaInput) {
     throw asPublicError(error, meetingsTexts.saveAgendaError);
   }
   const savedAt = new Date();
-  await ctx.em.nativeUpdate(MeetingPrep, { owner: ctx.user.id, eventId: input.id }, { agendaSavedAt: savedAt });
+  await recordAgenda(ctx, event, { agendaSavedAt: savedAt });
   forgetCalendar(ctx.deps.microsoft.calendarCache, ctx.user.id);
-  return { success: true as const, meetingId: input.id, subject: event.subject, agendaSavedAt: savedAt.toISOString() };
+  return { success: true as const, sample: false as const, sent: true as const, meetingId: input.id, subject: event.subject, agendaSavedAt: savedAt.toISOString() };
 }
 
 export async function emailAgenda(ctx: AuthedContext, input: AgendaInput) {
+  const sample = await sampleAgendaAction(ctx, input, meetingsTexts.sampleNotEmailed);
+  if (sample) return { ...sample, recipients: [] };
   const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
   const event = await ownEvent(calendar, input.id, 'text', meetingsTexts.emailAgendaError);
   // Sending needs Mail.Send, which the 'Microsoft Email' connection holds.
@@ -124,6 +131,35 @@ export async function emailAgenda(ctx: AuthedContext, input: AgendaInput) {
   } catch (error) {
     throw asPublicError(error, meetingsTexts.emailAgendaError);
   }
-  await ctx.em.nativeUpdate(MeetingPrep, { owner: ctx.user.id, eventId: input.id }, { agendaEmailedAt: new Date() });
-  return { success: true as const, meetingId: input.id, subject, recipients };
+  await recordAgenda(ctx, event, { agendaEmailedAt: new Date() });
+  return { success: true as const, sample: false as const, sent: true as const, meetingId: input.id, subject, recipients };
+}
+
+/**
+ * A demo visitor's agenda action on a sample meeting: nothing is saved or sent anywhere (there is
+ * no invite and no one to email), and the answer says so. Null for any other meeting.
+ */
+async function sampleAgendaAction(ctx: AuthedContext, input: AgendaInput, message: string) {
+  if (!seesSampleMeetings(ctx.deps.config, ctx.user) || !isSampleMeetingId(input.id)) return null;
+  const prep = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id }, { fields: ['subject'] });
+  const subject = prep?.subject ?? sampleMeeting(ctx.user, input.id, 'UTC')?.subject;
+  if (subject === undefined) throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+  return { success: true as const, sample: true as const, sent: false as const, meetingId: input.id, subject, message };
+}
+
+/**
+ * Records an agenda action on the meeting's row: its prep's, or, for a meeting never prepared, a
+ * row of its own without a chat (which a later Prepare completes), so GET /api/meetings shows it.
+ */
+async function recordAgenda(ctx: AuthedContext, event: GraphEventWithBody, done: { agendaSavedAt: Date } | { agendaEmailedAt: Date }) {
+  const where = { owner: ctx.user.id, eventId: event.id };
+  if (await ctx.em.nativeUpdate(MeetingPrep, where, done)) return;
+  const { startAt, endAt, ...invite } = inviteOf(event);
+  try {
+    await ctx.em.insert(MeetingPrep, { ...where, chat: null, subject: invite.subject.slice(0, 400), startAt, endAt, invite, createdAt: new Date(), ...done });
+  } catch (error) {
+    // Prepared or recorded meanwhile (another tab): that row takes it.
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    await ctx.em.nativeUpdate(MeetingPrep, where, done);
+  }
 }

@@ -6,17 +6,24 @@ import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { asPublicError } from '../microsoft/graphErrors.js';
 import { meetingView, readWindow, requireCalendar, type MeetingView } from './calendar.js';
+import { isSampleMeetingId, sampleTimeZone, sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 import { ensureSubscription } from './subscriptions.js';
 
 // GET /api/meetings?days=N (issue 23): the coming N days of the user's calendar from Graph's
 // calendarView (series expanded, cancelled left out), ordered by start, each with its prep chat;
-// and the prepared meetings that ended in the last 24 hours, which ask 'How did it go?'.
+// and the prepared meetings that ended in the last 24 hours, which ask 'How did it go?'. A demo
+// visitor gets the sample week instead (sampleMeetings.ts), every meeting with `sample: true`.
 
-export type Meeting = MeetingView & { prepChatId: number | null; agendaSavedAt: string | null; needsReflection: boolean };
+export type Meeting = MeetingView & { prepChatId: number | null; agendaSavedAt: string | null; needsReflection: boolean; sample: boolean };
 
 const reflectionWindowMs = 24 * 3_600_000;
 
 export async function listMeetings(ctx: AuthedContext, input: z.output<typeof listMeetingsSchema>) {
+  if (seesSampleMeetings(ctx.deps.config, ctx.user)) {
+    const timeZone = await sampleTimeZone(ctx, input.timeZone);
+    const samples = sampleWeek(ctx.user, timeZone, input.days);
+    return { meetings: await withPreps(ctx, samples, true), timeZone, subscribed: false, sample: true as const };
+  }
   const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
   const subscription = await ensureSubscription(ctx, calendar);
   let events;
@@ -25,24 +32,29 @@ export async function listMeetings(ctx: AuthedContext, input: z.output<typeof li
   } catch (error) {
     throw asPublicError(error, meetingsTexts.fetchError);
   }
+  const meetings = await withPreps(ctx, events.map(meetingView), false);
+  return { meetings, timeZone: calendar.timeZone, subscribed: Boolean(subscription), sample: false as const };
+}
+
+/** The meetings with their preps; and the prepared meetings that ended in the last day, which ask 'How did it go?'. */
+async function withPreps(ctx: AuthedContext, views: Array<MeetingView & { startAt: Date; endAt: Date }>, sample: boolean): Promise<Meeting[]> {
   const now = Date.now();
   const preps = await ctx.em.find(MeetingPrep, {
     owner: ctx.user.id,
-    $or: [{ eventId: { $in: events.map((e) => e.id) } }, { endAt: { $gte: new Date(now - reflectionWindowMs), $lte: new Date(now) } }],
+    $or: [{ eventId: { $in: views.map((e) => e.id) } }, { endAt: { $gte: new Date(now - reflectionWindowMs), $lte: new Date(now) } }],
   });
   const prepOf = new Map(preps.map((prep) => [prep.eventId, prep]));
   const needsReflection = (prep: MeetingPrep | undefined, endAt: Date) =>
-    Boolean(prep && !prep.reflectedAt && endAt.getTime() <= now && now - endAt.getTime() <= reflectionWindowMs);
+    Boolean(prep?.chat && !prep.reflectedAt && endAt.getTime() <= now && now - endAt.getTime() <= reflectionWindowMs);
 
-  const meetings: Meeting[] = events.map((event) => {
-    const { startAt: _start, endAt, ...view } = meetingView(event);
-    const prep = prepOf.get(event.id);
-    return { ...view, prepChatId: prep ? prep.chat.id : null, agendaSavedAt: prep?.agendaSavedAt?.toISOString() ?? null, needsReflection: needsReflection(prep, endAt) };
+  const meetings: Meeting[] = views.map(({ startAt: _start, endAt, ...view }) => {
+    const prep = prepOf.get(view.id);
+    return { ...view, prepChatId: prep?.chat?.id ?? null, agendaSavedAt: prep?.agendaSavedAt?.toISOString() ?? null, needsReflection: needsReflection(prep, endAt), sample };
   });
   // Meetings that ended in the last day are no longer in the window: they come from their prep.
   const listed = new Set(meetings.map((m) => m.id));
   const ended = preps
-    .filter((prep) => !listed.has(prep.eventId) && needsReflection(prep, prep.endAt))
+    .filter((prep) => !listed.has(prep.eventId) && isSampleMeetingId(prep.eventId) === sample && needsReflection(prep, prep.endAt))
     .map((prep): Meeting => ({
       id: prep.eventId,
       subject: prep.subject,
@@ -54,12 +66,12 @@ export async function listMeetings(ctx: AuthedContext, input: z.output<typeof li
       isOnline: prep.invite.isOnline,
       joinUrl: null,
       bodyPreview: prep.invite.body.slice(0, 255),
-      prepChatId: prep.chat.id,
+      prepChatId: prep.chat?.id ?? null,
       agendaSavedAt: prep.agendaSavedAt?.toISOString() ?? null,
       needsReflection: true,
+      sample,
     }));
-  const all = [...ended, ...meetings].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
-  return { meetings: all, timeZone: calendar.timeZone, subscribed: Boolean(subscription) };
+  return [...ended, ...meetings].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
 }
 
 export async function hasSubscription(ctx: AuthedContext) {

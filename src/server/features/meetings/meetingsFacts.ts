@@ -3,7 +3,9 @@ import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import type { AppDeps } from '../../deps.js';
 import type { CoachMeetings, WeekMeeting } from '../coach/facts.js';
-import { meetingView, openCalendar, readWindow } from './calendar.js';
+import { User } from '../../db/entities/User.js';
+import { meetingView, openCalendar, readWindow, timeZoneOf } from './calendar.js';
+import { sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 
 // What the coach may know of the user's meetings (issue 23), handed to the context assembly:
 // for a prep chat its meeting, and (lazily, read only when asked) the coming week.
@@ -15,7 +17,8 @@ const subjectsPerAttendee = 3;
 export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachMeetings | null> {
   const prep = chatId ? await em.findOne(MeetingPrep, { owner: userId, chat: chatId }) : null;
   const calendar = await openCalendar(deps, em, userId).catch(() => null);
-  if (!prep && !calendar) return null;
+  const samples = calendar ? null : await sampleWeekFor(deps, em, userId);
+  if (!prep && !calendar && !samples) return null;
   const week = calendar
     ? async (): Promise<WeekMeeting[]> => {
         const events = await readWindow(deps.microsoft.calendarCache, calendar, userId, weekDays, null, false);
@@ -24,17 +27,27 @@ export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId
           return { subject: view.subject, start: view.start, end: view.end, attendees: view.attendees.map((a) => a.name || a.email) };
         });
       }
-    : null;
-  if (!prep) return { prep: null, week };
+    : samples;
+  if (!prep || !chatId) return { prep: null, week };
 
-  const turn = await prepTurn(em, prep);
+  const turn = await prepTurn(em, prep, chatId);
   const mailSubjects = turn === 'agenda' ? await attendeeMailSubjects(deps, em, userId, prep) : [];
   return { prep: { invite: prep.invite, mailSubjects, turn }, week };
 }
 
+/** A demo visitor's sample week (what their Meetings page shows), or null for anyone else. */
+async function sampleWeekFor(deps: AppDeps, em: EntityManager, userId: number): Promise<(() => Promise<WeekMeeting[]>) | null> {
+  if (!deps.config.demoMode) return null;
+  const user = await em.findOne(User, userId, { fields: ['isDemo', 'isGuest', 'fullName'] });
+  if (!user || !seesSampleMeetings(deps.config, user)) return null;
+  return async () => {
+    const timeZone = await timeZoneOf(em, userId);
+    return sampleWeek(user, timeZone, weekDays).map((m) => ({ subject: m.subject, start: m.start, end: m.end, attendees: m.attendees.map((a) => a.name || a.email) }));
+  };
+}
+
 /** The first coach message is the agenda; the one right after 'How did it go?' is the reflection. */
-async function prepTurn(em: EntityManager, prep: MeetingPrep): Promise<'agenda' | 'reflection' | 'follow-up'> {
-  const chatId = prep.chat.id;
+async function prepTurn(em: EntityManager, prep: MeetingPrep, chatId: number): Promise<'agenda' | 'reflection' | 'follow-up'> {
   const written = await em.count(Message, { chat: chatId, role: { $in: ['user', 'assistant'] }, status: { $in: ['complete', 'stopped'] } });
   if (!written) return 'agenda';
   if (prep.reflectedAt) {

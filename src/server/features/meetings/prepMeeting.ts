@@ -13,6 +13,7 @@ import { consumeChatMessage } from '../limits/chatLimit.js';
 import { asPublicError } from '../microsoft/graphErrors.js';
 import { factSourcesOf } from '../../trpc/principal.js';
 import { meetingView, requireCalendar, type Calendar } from './calendar.js';
+import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } from './sampleMeetings.js';
 
 // POST /api/meetings/{id}/prep (issue 23): a chat titled 'Prep: {subject}' whose first coach
 // message is an agenda for the meeting, written by the reply runner like any reply (streamed,
@@ -95,12 +96,10 @@ export function htmlToText(html: string): string {
     .join('\n');
 }
 
-export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Promise<{ chatId: number; created: boolean }> {
+export async function prepMeeting(ctx: AuthedContext, input: { id: string; timeZone?: string }): Promise<{ chatId: number; created: boolean }> {
   const existing = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
-  if (existing) return { chatId: existing.chat.id, created: false };
-  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
-  const event = await ownEvent(calendar, input.id, 'text', meetingsTexts.fetchError);
-  const { startAt, endAt, ...invite } = inviteOf(event);
+  if (existing?.chat) return { chatId: existing.chat.id, created: false };
+  const { startAt, endAt, ...invite } = await inviteToPrepare(ctx, input);
 
   // The agenda is a model turn like a chat message: the same per-minute and daily budgets.
   await consumeChatMessage(ctx);
@@ -109,7 +108,16 @@ export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Pr
   try {
     made = await ctx.em.transactional(async (em) => {
       const chat = em.create(Chat, { owner: ctx.user.id, title: meetingsTexts.prepChatTitle(invite.subject).slice(0, 200), isPinned: false, isTemporary: false });
-      em.create(MeetingPrep, { owner: ctx.user.id, chat, eventId: input.id, subject: invite.subject.slice(0, 400), startAt, endAt, invite });
+      const fields = { subject: invite.subject.slice(0, 400), startAt, endAt, invite };
+      if (existing) {
+        // An agenda was saved or emailed before the meeting was prepared: that row gets its chat
+        // (claimed, so two tabs preparing at once make one chat).
+        await em.flush();
+        const claimed = await em.nativeUpdate(MeetingPrep, { id: existing.id, chat: null }, { chat: chat.id, ...fields });
+        if (!claimed) throw new PreparedMeanwhile();
+      } else {
+        em.create(MeetingPrep, { owner: ctx.user.id, chat, eventId: input.id, ...fields });
+      }
       const reply = em.create(Message, { chat, role: 'assistant', content: '', status: 'streaming' });
       await em.flush();
       return { chat, reply };
@@ -117,9 +125,9 @@ export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Pr
   } catch (error) {
     await turn.refund();
     // Prepared meanwhile (a double click, another tab): that prep is the answer.
-    if (error instanceof UniqueConstraintViolationException) {
+    if (error instanceof UniqueConstraintViolationException || error instanceof PreparedMeanwhile) {
       const raced = await ctx.em.fork().findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
-      if (raced) return { chatId: raced.chat.id, created: false };
+      if (raced?.chat) return { chatId: raced.chat.id, created: false };
     }
     throw error;
   }
@@ -129,10 +137,24 @@ export async function prepMeeting(ctx: AuthedContext, input: { id: string }): Pr
   return { chatId: made.chat.id, created: true };
 }
 
+class PreparedMeanwhile extends Error {}
+
+/** The invite the coach prepares: a demo visitor's sample meeting, or the event of the user's own calendar. */
+async function inviteToPrepare(ctx: AuthedContext, input: { id: string; timeZone?: string }) {
+  if (seesSampleMeetings(ctx.deps.config, ctx.user)) {
+    const sample = sampleMeeting(ctx.user, input.id, await sampleTimeZone(ctx, input.timeZone));
+    if (!sample) throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+    return sample;
+  }
+  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  return inviteOf(await ownEvent(calendar, input.id, 'text', meetingsTexts.fetchError));
+}
+
 /** The prep of a chat the user owns (the chat page asks whether its agenda buttons act on a meeting). */
 export async function prepOfChat(ctx: AuthedContext, input: { chatId: number }) {
   const prep = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, chat: input.chatId });
   if (!prep) return { prep: null };
+  const sample = isSampleMeetingId(prep.eventId) && seesSampleMeetings(ctx.deps.config, ctx.user);
   const now = Date.now();
   const ended = prep.endAt.getTime() <= now;
   return {
@@ -146,6 +168,7 @@ export async function prepOfChat(ctx: AuthedContext, input: { chatId: number }) 
       agendaSavedAt: prep.agendaSavedAt?.toISOString() ?? null,
       agendaEmailedAt: prep.agendaEmailedAt?.toISOString() ?? null,
       needsReflection: ended && !prep.reflectedAt && now - prep.endAt.getTime() <= 24 * 3_600_000,
+      sample,
     },
   };
 }

@@ -15,7 +15,9 @@ const reflectionWindowMs = 24 * 3_600_000;
 
 export async function reflectOnMeeting(ctx: AuthedContext, input: z.output<typeof reflectionSchema>) {
   const prep = await ctx.em.findOne(MeetingPrep, { owner: ctx.user.id, eventId: input.id });
-  if (!prep) throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+  // A meeting whose agenda was saved but never prepared has no chat to reflect in.
+  if (!prep?.chat) throw new TRPCError({ code: 'NOT_FOUND', message: meetingsTexts.notFound });
+  const chatId = prep.chat.id;
   const now = Date.now();
   const due = !prep.reflectedAt && prep.endAt.getTime() <= now && now - prep.endAt.getTime() <= reflectionWindowMs;
   if (!due) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.noReflectionDue });
@@ -23,8 +25,8 @@ export async function reflectOnMeeting(ctx: AuthedContext, input: z.output<typeo
   const claimed = await ctx.em.nativeUpdate(MeetingPrep, { id: prep.id, reflectedAt: null }, { reflectedAt: new Date() });
   if (!claimed) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.noReflectionDue });
   try {
-    const sent = await sendMessage(ctx, { chatId: prep.chat.id, content: input.text });
-    return { chatId: prep.chat.id, userMessage: sent.userMessage, reply: sent.reply };
+    const sent = await sendMessage(ctx, { chatId, content: input.text });
+    return { chatId, userMessage: sent.userMessage, reply: sent.reply };
   } catch (error) {
     await ctx.em.nativeUpdate(MeetingPrep, { id: prep.id }, { reflectedAt: null });
     throw error;

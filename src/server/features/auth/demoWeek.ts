@@ -1,0 +1,135 @@
+import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import type { GoalFramework } from '../../../shared/schemas/goals.js';
+import type { MemoryKind } from '../../../shared/schemas/memories.js';
+import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
+import { Memory } from '../../db/entities/Memory.js';
+import { User } from '../../db/entities/User.js';
+
+// Issue 38: the demo template carries a week of sample data beside its four sample chats, so a
+// visitor sees the product alive: two goals with a few weeks of check-ins (one with weekly
+// check-in reminders), and a handful of memories, one of them a commitment due this week. Every
+// row is marked as a sample (isSample), which the screens show. The dates are relative to the
+// day the samples were written, so the template's are written again once a day
+// (refreshDemoSamples); a visitor's copies are dated from the moment they are made. The sample
+// meetings are not stored at all (meetings/sampleMeetings.ts).
+
+const day = 86_400_000;
+
+type SampleGoal = {
+  title: string;
+  framework: GoalFramework;
+  /** Days since the goal was set, and until it is due. */
+  startedDaysAgo: number;
+  dueInDays: number;
+  cadence: 'weekly' | 'off';
+  keyResults: Array<{ title: string; start: number; target: number; unit: string; checkIns: Array<[daysAgo: number, value: number, note: string | null]> }>;
+};
+
+const sampleGoals: SampleGoal[] = [
+  {
+    title: 'Ship weekly with fewer incidents',
+    framework: 'OKR',
+    startedDaysAgo: 28,
+    dueInDays: 63,
+    cadence: 'weekly',
+    keyResults: [
+      {
+        title: 'Deploys per week', start: 2, target: 10, unit: 'deploys',
+        checkIns: [[21, 3, 'Release train agreed with product'], [14, 4, null], [7, 5, 'Feature flags on the checkout service'], [2, 6, null]],
+      },
+      {
+        title: 'Change failure rate', start: 18, target: 8, unit: '%',
+        checkIns: [[21, 17, null], [14, 14, 'Canary deploys on two services'], [7, 13, null], [2, 11, 'Rollback runbook rehearsed']],
+      },
+    ],
+  },
+  {
+    title: 'Hold a 1:1 with each of my six reports every week this month',
+    framework: 'SMART',
+    startedDaysAgo: 21,
+    dueInDays: 9,
+    cadence: 'off',
+    keyResults: [
+      {
+        title: '1:1s held', start: 0, target: 24, unit: '1:1s',
+        checkIns: [[14, 6, null], [7, 11, 'Missed one with Tom: offsite'], [1, 16, null]],
+      },
+    ],
+  },
+];
+
+type SampleMemory = { text: string; kind: MemoryKind; daysAgo: number; dueInDays?: number };
+
+const sampleMemories: SampleMemory[] = [
+  { text: 'Priya Shah is a senior engineer on my team and wants to become a tech lead this year.', kind: 'person', daysAgo: 20 },
+  { text: 'Elena Rossi is my manager (VP Engineering); she cares most about predictable releases.', kind: 'person', daysAgo: 18 },
+  { text: 'I prefer short agendas with time boxes and one clear outcome per meeting.', kind: 'preference', daysAgo: 12 },
+  { text: 'My team is moving from monthly to weekly releases this quarter.', kind: 'fact', daysAgo: 9 },
+  { text: "Send Priya written feedback on her promotion case before our 1:1.", kind: 'commitment', daysAgo: 3, dueInDays: 2 },
+];
+
+const isoDate = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** Writes the sample goals and memories for `owner`, dated from `now`. */
+export async function writeDemoSamples(em: EntityManager, owner: User, now = Date.now(), options: { remindersFrom?: number } = {}): Promise<void> {
+  for (const sample of sampleGoals) {
+    const createdAt = new Date(now - sample.startedDaysAgo * day);
+    const goal = em.create(Goal, {
+      owner,
+      framework: sample.framework,
+      title: sample.title,
+      dueDate: isoDate(now + sample.dueInDays * day),
+      cadence: sample.cadence,
+      // The template is never reminded (a reminder is shown, and marking it seen is a write); a
+      // visitor's copy is, from the day given.
+      nextReminderAt: sample.cadence === 'weekly' && options.remindersFrom !== undefined ? new Date(options.remindersFrom) : null,
+      isSample: true,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    for (const [position, kr] of sample.keyResults.entries()) {
+      const keyResult = em.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
+      for (const [daysAgo, value, note] of kr.checkIns) {
+        em.create(CheckIn, { keyResult, value, note, createdAt: new Date(now - daysAgo * day) });
+      }
+    }
+  }
+  for (const sample of sampleMemories) {
+    const createdAt = new Date(now - sample.daysAgo * day);
+    em.create(Memory, {
+      owner,
+      text: sample.text,
+      kind: sample.kind,
+      dueAt: sample.dueInDays === undefined ? null : new Date(now + sample.dueInDays * day),
+      isSample: true,
+      createdAt,
+      updatedAt: createdAt,
+    });
+  }
+  await em.flush();
+}
+
+/** A visitor's own copy of the samples, made with their guest space (inside its transaction). */
+export async function copyDemoSamples(em: EntityManager, guest: User, now = Date.now()): Promise<void> {
+  await writeDemoSamples(em, guest, now, { remindersFrom: now + 2 * day });
+}
+
+/**
+ * The template's samples, written when missing and written anew once they are a day old (their
+ * dates are relative: the commitment stays due this week). Instances starting together take the
+ * template's row lock in turn; the second finds the samples fresh.
+ */
+export async function refreshDemoSamples(orm: MikroORM, now = Date.now()): Promise<boolean> {
+  return orm.em.fork().transactional(async (tx) => {
+    const demo = await tx.findOne(User, { isDemo: true }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
+    if (!demo) return false;
+    const demoId = demo.id;
+    const oldest = sampleGoals[0]!;
+    const fresh = await tx.count(Goal, { owner: demoId, isSample: true, createdAt: { $gt: new Date(now - (oldest.startedDaysAgo + 1) * day) } });
+    if (fresh >= sampleGoals.length) return false;
+    await tx.nativeDelete(Goal, { owner: demoId, isSample: true });
+    await tx.nativeDelete(Memory, { owner: demoId, isSample: true });
+    await writeDemoSamples(tx, tx.getReference(User, demoId), now);
+    return true;
+  });
+}
