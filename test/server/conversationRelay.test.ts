@@ -92,7 +92,7 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     expect(relay['@voice']).toBe('en-US-Journey-O');
     expect(relay['@language']).toBe('en-US');
     expect(relay['@dtmfDetection']).toBe('true');
-    expect(relay['@welcomeGreeting']).toBe(phoneTexts.greeting(null));
+    expect(relay['@welcomeGreeting']).toBe(phoneTexts.welcomePin);
     expect(relay.Parameter['@name']).toBe('callId');
     expect(relayUrlOf('http://127.0.0.1:3000')).toBe('ws://127.0.0.1:3000/api/twilio/relay');
   });
@@ -241,15 +241,17 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     model.behave({ reply: 'Hello there.' });
     const finn = await userWithPhone('relay-finn', 'Finn Relay', '+15552228888', { verified: false, pin: '1357' });
     const unverified = await call('+15552228888', { stir: attested });
-    expect(unverified.greeting).toBe(phoneTexts.greeting(null));
+    expect(unverified.greeting).toBe(phoneTexts.welcomePin);
     unverified.client.prompt('Hi');
     await unverified.client.nextReply();
     expect(JSON.stringify(model.requests[0]!.body.messages)).not.toContain('Finn');
     // A verified number is no PIN prompt for a PIN that does not exist.
     const gus = await userWithPhone('relay-gus', 'Gus Relay', '+15552229999', { verified: true });
     const unattested = await call('+15552229999');
-    expect(unattested.greeting).toBe(phoneTexts.greeting(null));
+    expect(unattested.greeting).toBe(phoneTexts.welcomePin);
+    // Its digits are answered as a wrong PIN: nothing tells the caller the number has no PIN.
     for (const digit of '0000') unattested.client.send({ type: 'dtmf', digit });
+    expect((await unattested.client.nextReply()).text).toBe(phoneTexts.pinWrong);
     unattested.client.prompt('Hi');
     await unattested.client.nextReply();
     expect(JSON.stringify(model.requests[1]!.body.messages)).not.toContain('Gus');

@@ -240,32 +240,50 @@ class RelaySession {
     }
     const em = this.deps.orm.em.fork();
     const { call, owner } = await this.loadCall(em);
-    if (owner || !call.pinUser) return;
+    if (owner || call.pinAttempts >= pinTriesPerCall) return;
     this.digits += digit;
     if (this.digits.length < 4) return;
     const pin = this.digits;
     this.digits = '';
-    const pinUserId = call.pinUser.id;
-    const settings = await em.findOne(UserSettings, { user: pinUserId });
-    // Wrong PINs are counted per call and per account over every call, so guessing takes forever.
-    const matches = settings?.phonePinHash ? await phonePinMatches(pin, settings.phonePinHash) : false;
-    if (matches) {
+    // A number without a PIN is answered as one with a wrong PIN, after the same work: what the
+    // caller hears does not tell whether the number is verified or has a PIN.
+    const pinUserId = call.pinUser?.id ?? null;
+    let matches = false;
+    let locked = false;
+    if (pinUserId === null) {
+      await phonePinMatches(pin, null);
+    } else {
+      // The account's budget of wrong PINs is taken BEFORE any comparison, one point per try, in one
+      // atomic step: once it is spent no PIN is compared at all (the right one included) until it
+      // refills, and calls in parallel cannot each get a comparison of their own. The right PIN
+      // gives its point back.
+      const key = `user:${pinUserId}`;
+      try {
+        await this.deps.rateLimits.phonePin.consume(key);
+      } catch (error) {
+        if (!(error instanceof RateLimitError)) throw error;
+        locked = true;
+      }
+      if (!locked) {
+        const settings = await em.findOne(UserSettings, { user: pinUserId });
+        matches = await phonePinMatches(pin, settings?.phonePinHash ?? null);
+        if (matches) await this.deps.rateLimits.phonePin.refund(key);
+      }
+    }
+    if (matches && pinUserId !== null) {
       const user = await em.findOneOrFail(User, pinUserId);
       call.owner = user;
       call.pinUser = null;
       await em.flush();
-      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? "there"));
+      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? 'there'));
       return;
     }
     call.pinAttempts += 1;
-    let locked = call.pinAttempts >= pinTriesPerCall;
-    try {
-      await this.deps.rateLimits.phonePin.consume(`user:${pinUserId}`);
-    } catch (error) {
-      if (!(error instanceof RateLimitError)) throw error;
+    if (locked || call.pinAttempts >= pinTriesPerCall) {
+      call.pinAttempts = Math.max(call.pinAttempts, pinTriesPerCall);
+      call.pinUser = null;
       locked = true;
     }
-    if (locked) call.pinUser = null;
     await em.flush();
     this.say(locked ? phoneTexts.pinLocked : phoneTexts.pinWrong);
   }
