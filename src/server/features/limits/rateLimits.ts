@@ -62,6 +62,11 @@ export type RateLimits = {
   verificationSmsPerNumber: Limit;
   /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
   modelDaily: DailyLimit;
+  /**
+   * Model turns per client address (or unknown caller's number) and UTC day, over every account
+   * (MODEL_DAILY_QUOTA_PER_ADDRESS): taken with modelDaily in features/ai/modelQuota.ts.
+   */
+  modelDailyPerAddress: DailyLimit;
   /** A provisional voice turn's keep token is spent once (keyed by its nonce, for as long as it is valid). */
   voiceKeeps: Limit;
   /** A voice reply's speech allowance: its sentences spoken (keyed by its nonce, while it is valid). */
@@ -196,6 +201,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
+    modelDailyPerAddress: await dailyLimit('model_day_addr', config.modelDailyQuotaPerAddress, () => limitTexts.addressQuotaSpent(config.modelDailyQuotaPerAddress)),
     voiceKeeps: await limit('voice_keep', 1, voiceKeepValidSeconds, () => voiceTexts.keepInvalid),
     voiceSpeech: await limit('voice_speech', voiceSpeechAllowance.requests, voiceSpeechAllowance.validSeconds, voiceTexts.rateLimited),
     close: async () => {

@@ -6,7 +6,7 @@ import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import type { ChatTurn } from '../../providers/ai/types.js';
-import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
+import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/modelQuota.js';
 import { buildCoachContext, coachRole, voiceReplyRule } from '../coach/coachContext.js';
 import { loadCoachFacts, type CoachFacts } from '../coach/coachFacts.js';
 import { coachUserOf } from '../coach/coachUser.js';
@@ -35,7 +35,7 @@ const historyTurns = 20;
 export async function takeTurnBudget(deps: AppDeps, speaker: Speaker): Promise<ModelTurn> {
   if (speaker.kind === 'unknown') {
     await deps.rateLimits.chat.consume(speaker.budgetKey);
-    return { refund: async () => {} };
+    return takeUnknownCallerTurn(deps, speaker.budgetKey);
   }
   const ctx = { deps, user: speaker.user, clientIp: speaker.clientIp };
   await consumeChatMessage(ctx);
