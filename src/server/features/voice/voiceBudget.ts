@@ -11,7 +11,7 @@ import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuot
 // sentences of a voice turn's reply are the exception: spoken under the turn's speech allowance
 // (below), they take their voice point but no daily turn of their own.
 export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
-  const turn = await takeVoiceBudget(ctx);
+  const turn = claimUploadBudget(ctx) ?? (await takeVoiceBudget(ctx));
   const result = await next();
   if (!result.ok) await turn.refund();
   return result;
@@ -52,4 +52,23 @@ export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string): P
   }
   await consumeModelTurn(ctx);
   return takeModelTurn(ctx);
+}
+
+// An upload's budget is taken before a byte of its body is read (a refused caller's 25 MB are never
+// read): the REST route reserves it (reserveUploadBudget), and the procedure that then handles the
+// upload claims it instead of taking another. Keyed by the request's headers object, which every
+// context made for the request shares.
+const reservedUploads = new WeakMap<object, ModelTurn>();
+
+/** Takes the budget of the upload about to be read (429 with Retry-After when refused). */
+export async function reserveUploadBudget(ctx: AuthedContext): Promise<void> {
+  const turn = await takeVoiceBudget(ctx);
+  reservedUploads.set(ctx.headers, turn);
+}
+
+/** The budget reserved for this request's upload, handed over once. */
+export function claimUploadBudget(ctx: AuthedContext): ModelTurn | undefined {
+  const turn = reservedUploads.get(ctx.headers);
+  reservedUploads.delete(ctx.headers);
+  return turn;
 }

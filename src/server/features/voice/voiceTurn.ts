@@ -9,7 +9,7 @@ import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { transcribe } from './transcribe.js';
-import { speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
+import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -33,10 +33,10 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
  * transcription answer before anything streams; then the events are the transcript, the tokens and
  * `done`. No words: the transcript '' and an empty `done`, nothing saved.
  */
-export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof voiceAudioTurnSchema> & { audio: Blob; extension: string }, signal?: AbortSignal) {
+export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof voiceAudioTurnSchema>, signal?: AbortSignal) {
   const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
   const speaker: Speaker = { kind: 'user', user: ctx.user, clientIp: ctx.clientIp };
-  const voiceBudget = await takeVoiceBudget(ctx);
+  const voiceBudget = claimUploadBudget(ctx) ?? (await takeVoiceBudget(ctx));
   const prepared = prepareSpokenTurn(ctx.deps, ctx.em, speaker, chat);
   prepared.catch(() => {}); // awaited below; one failing while the provider transcribes is not unhandled
   try {
