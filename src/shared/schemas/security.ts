@@ -14,6 +14,8 @@ export const securityEventKinds = [
   'microsoft_connected',
   'microsoft_disconnected',
   'phone_verified',
+  'phone_pin_set',
+  'phone_pin_removed',
 ] as const;
 export type SecurityEventKind = (typeof securityEventKinds)[number];
 

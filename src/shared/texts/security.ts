@@ -22,5 +22,7 @@ export const securityTexts = {
     microsoft_connected: 'Microsoft account connected',
     microsoft_disconnected: 'Microsoft account disconnected',
     phone_verified: 'Phone number verified',
+    phone_pin_set: 'Phone PIN set',
+    phone_pin_removed: 'Phone PIN removed',
   } satisfies Record<SecurityEventKind, string>,
 } as const;
