@@ -24,7 +24,7 @@ import { closeFloodingSockets } from './http/socketFlood.js';
 import { createLogger } from './log.js';
 import { createPostgresChatBus, createLocalChatBus, type ChatBus } from './features/chats/chatBus.js';
 import { attachChatSocket } from './features/chats/chatSocket.js';
-import { attachConversationRelay, isSignedRelayHandshake } from './features/telephony/conversationRelay.js';
+import { attachConversationRelay, signedRelayHandshakeCall } from './features/telephony/conversationRelay.js';
 import { relayPath } from './features/telephony/telephonyProvider.js';
 import { startOrphanSweep } from './features/chats/orphanedReplies.js';
 import { callGoalReminders } from './features/goals/goalCheckInCall.js';
@@ -218,8 +218,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (pathname === relayPath) {
         // Twilio's ConversationRelay: no cookie, no session; the handshake must carry Twilio's
-        // signature of the relay URL, or it is refused before any message.
-        if (!isSignedRelayHandshake(deps, req)) {
+        // signature of the relay URL made for one call, not expired, or it is refused before any message.
+        if (signedRelayHandshakeCall(deps, req) === null) {
           socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
           return;
         }

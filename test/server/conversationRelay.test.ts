@@ -88,7 +88,8 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
   it('answers with <Connect><ConversationRelay> to the wss:// relay URL, voice, language, greeting and a call parameter', async () => {
     const twiml = await answer({ CallSid: newCallSid(), From: '+15559990001', To: '+15550001111', Direction: 'inbound' });
     const relay = twiml.Connect.ConversationRelay;
-    expect(relay['@url']).toBe(relayUrl);
+    // Bound to the call and short-lived (test/server/relayHandshake.test.ts).
+    expect(relay['@url']).toMatch(new RegExp(`^${relayUrl}\\?call=${relay.Parameter['@value']}&exp=\\d+&grant=[0-9a-f]{64}$`));
     expect(relay['@voice']).toBe('en-US-Journey-O');
     expect(relay['@language']).toBe('en-US');
     expect(relay['@dtmfDetection']).toBe('true');
@@ -98,16 +99,20 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
   });
 
   it('refuses an unsigned, mis-signed or other-URL handshake before any message, and accepts a signed one', async () => {
+    const signedUrl = (await answer({ CallSid: newCallSid(), From: '+15559990003', To: '+15550001111', Direction: 'inbound' })).Connect.ConversationRelay['@url'] as string;
+    const query = new URL(signedUrl).search;
     for (const attempt of [
       { signature: null },
       { authToken: 'not-the-token' },
-      { signedUrl: 'wss://evil.example.com/api/twilio/relay' },
-      { signedUrl: `${relayUrl}?x=1` },
+      { signedUrl: `wss://evil.example.com/api/twilio/relay${query}` },
+      { signedUrl: `${signedUrl}&x=1` },
+      // The URL without the call's grant: what every call's handshake was signed over before.
+      { signedUrl: relayUrl, targetUrl: relayTarget() },
     ]) {
-      const refused = connectRelay({ targetUrl: relayTarget(), signedUrl: relayUrl, authToken: twilio.authToken, ...attempt });
+      const refused = connectRelay({ targetUrl: `${relayTarget()}${query}`, signedUrl, authToken: twilio.authToken, ...attempt });
       await expect(refused).rejects.toMatchObject({ status: 403 });
     }
-    const client = await connectRelay({ targetUrl: relayTarget(), signedUrl: relayUrl, authToken: twilio.authToken });
+    const client = await connectRelay({ targetUrl: relayTarget(), signedUrl, authToken: twilio.authToken });
     open.push(client);
     // Signed, but a call our webhook never answered: closed without a word.
     client.setup({ callSid: newCallSid(), callId: '1' });

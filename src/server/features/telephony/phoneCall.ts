@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../coach/offline/language.js';
 import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
+import { boundRelayUrl } from './conversationRelay.js';
 import { relayPath } from './telephonyProvider.js';
 
 // A call answered (incoming, or one the coach placed): the call's state is made once per CallSid
@@ -42,7 +43,7 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
   const greeting = owner ? phoneTexts.greeting(firstNameOf(owner.fullName)) : (relay.welcomeGreeting ?? phoneTexts.welcomePin);
   const connect = response.connect();
   const conversation = connect.conversationRelay({
-    url: relayUrlOf(ctx.publicUrl),
+    url: boundRelayUrl(ctx.deps, ctx.publicUrl, call.id),
     welcomeGreeting: greeting,
     language: relay.language,
     ...(relay.voice ? { voice: relay.voice } : {}),
