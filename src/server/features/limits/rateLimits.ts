@@ -54,6 +54,8 @@ export type RateLimits = {
   voice: Limit;
   /** Wrong phone PINs keyed in for one account, over every call (an hour). */
   phonePin: Limit;
+  /** Accepted Graph change notifications per subscription and minute (each drops the user's calendar cache). */
+  graphNotifications: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
   /** Verification texts (SMS costs money, and could flood a stranger's phone): per user, per client address, per number. */
@@ -84,6 +86,9 @@ const secondsToUtcMidnight = (now: number) => {
 
 /** Wrong phone PINs allowed for one account in an hour, whatever the number of calls. */
 export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
+
+/** Graph change notifications: items a request may hold, and notifications a subscription may deliver a minute. */
+export const graphNotificationLimit = { itemsPerRequest: 100, perSubscriptionPerMinute: 60 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
@@ -196,6 +201,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
     voice: await limit('voice', rateLimits.voicePerMinute, 60, voiceTexts.rateLimited),
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
+    graphNotifications: await limit('graph_notify', graphNotificationLimit.perSubscriptionPerMinute, 60, () => 'Too many change notifications for this subscription'),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
     verificationSmsPerUser: await limit('sms_user', verificationSmsLimit.perUser, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
