@@ -69,8 +69,6 @@ export type RateLimits = {
    * (MODEL_DAILY_QUOTA_PER_ADDRESS): taken with modelDaily in features/ai/modelQuota.ts.
    */
   modelDailyPerAddress: DailyLimit;
-  /** A provisional voice turn's keep token is spent once (keyed by its nonce, for as long as it is valid). */
-  voiceKeeps: Limit;
   /** A voice reply's speech allowance: its sentences spoken (keyed by its nonce, while it is valid). */
   voiceSpeech: Limit;
   close(): Promise<void>;
@@ -208,7 +206,6 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
     modelDailyPerAddress: await dailyLimit('model_day_addr', config.modelDailyQuotaPerAddress, () => limitTexts.addressQuotaSpent(config.modelDailyQuotaPerAddress)),
-    voiceKeeps: await limit('voice_keep', 1, voiceKeepValidSeconds, () => voiceTexts.keepInvalid),
     voiceSpeech: await limit('voice_speech', voiceSpeechAllowance.requests, voiceSpeechAllowance.validSeconds, voiceTexts.rateLimited),
     close: async () => {
       await pool?.end();

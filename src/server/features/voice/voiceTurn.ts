@@ -1,7 +1,9 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { voiceLimits, type voiceAudioTurnSchema, type voiceHeardSchema, type voiceKeepSchema, type voiceTurnSchema, type VoiceTurnEvent } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
+import { SpentToken } from '../../db/entities/SpentToken.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
@@ -173,18 +175,30 @@ export async function voiceKeep(ctx: AuthedContext, input: z.output<typeof voice
       cut = true;
     }
   }
-  // Spent now, when nothing else can refuse it; given back if the save fails.
-  try {
-    await ctx.deps.rateLimits.voiceKeeps.consume(`keep:${turn.n}`);
-  } catch (error) {
-    if (error instanceof RateLimitError) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepSpent });
-    throw error;
+  // Spent now, when nothing else can refuse it, in the database (a restart or another instance
+  // refuses it too); given back if the save fails.
+  const spent = `keep:${turn.n}`;
+  if (!(await spendToken(ctx.em, spent, new Date(Date.now() + voiceKeepValidSeconds * 1000)))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepSpent });
   }
   try {
     const saved = await saveSpokenTurn(ctx.deps, ctx.em, ctx.user, chat, turn.t, reply, cut, voiceTexts.chatTitle);
     return { chatId: saved.chat.id, messageId: saved.messageId };
   } catch (error) {
-    await ctx.deps.rateLimits.voiceKeeps.reset(`keep:${turn.n}`).catch(() => {});
+    await ctx.em.fork().nativeDelete(SpentToken, { id: spent }).catch(() => {});
+    throw error;
+  }
+}
+
+/** Marks a single-use token spent; false when it already was. Tokens past their life are forgotten on the way. */
+async function spendToken(em: EntityManager, id: string, expiresAt: Date): Promise<boolean> {
+  const fork = em.fork();
+  await fork.nativeDelete(SpentToken, { expiresAt: { $lt: new Date() } });
+  try {
+    await fork.insert(SpentToken, { id, expiresAt });
+    return true;
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return false;
     throw error;
   }
 }
