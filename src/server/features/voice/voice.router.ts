@@ -25,7 +25,7 @@ export const voiceRouter = router({
   /** Audio chunks as they come from the provider (streamed by POST /api/voice/synthesize). */
   synthesize: protectedProcedure.input(synthesizeSchema).mutation(async ({ ctx, input, signal }) => {
     // A voice reply's sentence under its turn's allowance, or a request with a budget of its own.
-    const turn = await takeVoiceBudget(ctx, input.allowance);
+    const turn = await takeVoiceBudget(ctx, input.allowance, input.text);
     try {
       return await synthesize(ctx, input, signal);
     } catch (error) {

@@ -25,9 +25,30 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
  * to, while it is valid; past that, or with a forged or foreign one, a request takes a daily turn
  * as any other.
  */
-export function speechAllowanceFor(ctx: AuthedContext): string {
-  return signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: Date.now() + voiceSpeechAllowance.validSeconds * 1000, n: tokenNonce() });
+export function speechAllowanceFor(ctx: AuthedContext, reply = ''): SpeechAllowance {
+  const nonce = tokenNonce();
+  const expires = Date.now() + voiceSpeechAllowance.validSeconds * 1000;
+  const now = Date.now();
+  for (const [key, entry] of allowanceReplies) if (entry.expires < now) allowanceReplies.delete(key);
+  const entry = { text: reply, expires };
+  allowanceReplies.set(nonce, entry);
+  return {
+    token: signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: expires, n: nonce }),
+    addText: (text) => {
+      if (entry.text.length < 16_000) entry.text += text;
+    },
+  };
 }
+
+/** An allowance's token, and what adds the reply's words to it as the model writes them. */
+export type SpeechAllowance = { token: string; addText: (text: string) => void };
+
+// The reply each allowance covers, as written so far: a sentence is spoken under the allowance only
+// if it is words of that reply, not any text. Kept in the memory of the instance that ran the turn
+// for as long as the allowance is valid; a sentence sent to another instance (or after a restart)
+// takes a daily turn of its own, as a request without an allowance does.
+const allowanceReplies = new Map<string, { text: string; expires: number }>();
+const spokenForm = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const speechPurpose = 'voice-speech';
 const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16) });
@@ -37,10 +58,12 @@ const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string
  * speech allowance when one is given, valid and not spent, else one of the day's model turns.
  * Its `refund` gives back what it took of the day (the turn or the allowance's sentence).
  */
-export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string): Promise<ModelTurn> {
+export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string, text?: string): Promise<ModelTurn> {
   await ctx.deps.rateLimits.voice.consume(ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
   const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
-  if (payload && payload.u === ctx.user.id && payload.x >= Date.now()) {
+  const reply = payload ? allowanceReplies.get(payload.n) : undefined;
+  const ofTheReply = text !== undefined && reply !== undefined && spokenForm(text).length > 0 && spokenForm(reply.text).includes(spokenForm(text));
+  if (payload && ofTheReply && payload.u === ctx.user.id && payload.x >= Date.now()) {
     const key = `speech:${payload.n}`;
     try {
       await ctx.deps.rateLimits.voiceSpeech.consume(key);

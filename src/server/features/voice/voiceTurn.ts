@@ -11,7 +11,7 @@ import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { transcribe } from './transcribe.js';
-import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
+import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget, type SpeechAllowance } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -54,7 +54,9 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
       return { events: silentTurn(chat?.id ?? null) };
     }
     const budget = await takeTurnBudget(ctx.deps, speaker);
-    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speechAllowanceFor(ctx) } }) };
+    // The allowance comes with the transcript, before the reply: the reply's words are added to it as the model writes them.
+    const speech = speechAllowanceFor(ctx);
+    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speech.token }, speech }) };
   } catch (error) {
     // The preparation is settled before the error goes on: nothing runs on after the request.
     await prepared.catch(() => {});
@@ -80,9 +82,10 @@ async function* turnEvents(
    * event before the reply's (the transcript); allowanceWithDone: `done` carries the reply's speech
    * allowance (a text turn, which has no transcript event to carry it).
    */
-  { prepared, first, allowanceWithDone = false }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean } = {},
+  { prepared, first, allowanceWithDone = false, speech }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean; speech?: SpeechAllowance } = {},
 ): AsyncGenerator<VoiceTurnEvent> {
-  const allowance = () => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx) } : {});
+  // Given with `done`, the allowance covers the whole reply at once.
+  const allowance = (reply: string) => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx, reply).token } : {});
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
@@ -102,13 +105,16 @@ async function* turnEvents(
     provisional,
     prepared,
     signal: controller.signal,
-    onToken: (token) => push({ type: 'token', text: token }),
+    onToken: (token) => {
+      speech?.addText(token);
+      push({ type: 'token', text: token });
+    },
   })
     .then(
       (result) => {
         if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
-        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }), ...allowance() });
-        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply, ...allowance() });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }), ...allowance(result.reply) });
+        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply, ...allowance(result.reply) });
         // discarded: the client has gone, nothing to tell.
       },
       (error: unknown) => {
