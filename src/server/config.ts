@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { trimEndChars } from '../shared/trimText.js';
@@ -86,7 +87,25 @@ const envSchema = z.object({
   DEMO_GUEST_IDLE_HOURS: z.coerce.number().int().min(1, 'must be at least 1').default(72),
   MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
+  MODEL_DAILY_QUOTA_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(1000),
+  TRUSTED_ADDRESSES: z
+    .string()
+    .default('')
+    .refine((value) => splitList(value).every(isAddressOrRange), 'must be comma-separated IP addresses or CIDR ranges such as 203.0.113.7,10.0.0.0/8,2001:db8::/48'),
 });
+
+function splitList(value: string): string[] {
+  return value.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function isAddressOrRange(item: string): boolean {
+  const [address, prefix, ...rest] = item.split('/');
+  if (rest.length || !address) return false;
+  const family = net.isIP(address);
+  if (!family) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 export type Config = {
   port: number;
@@ -125,6 +144,13 @@ export type Config = {
   modelStallTimeoutMs: number;
   /** Model turns per user and UTC day; 0 = no limit. */
   modelDailyQuota: number;
+  /**
+   * Model turns per client address (/64 for IPv6) and UTC day, over every account from it; 0 = no
+   * limit. Not taken by accounts older than a day, nor from `trustedAddresses`.
+   */
+  modelDailyQuotaPerAddress: number;
+  /** Addresses and CIDR ranges (an office's NAT, a load tester) the per-address model budget leaves alone. */
+  trustedAddresses: string[];
   telemetry: TelemetryConfig;
 };
 
@@ -208,6 +234,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     guestIdleHours: e.DEMO_GUEST_IDLE_HOURS,
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
+    modelDailyQuotaPerAddress: e.MODEL_DAILY_QUOTA_PER_ADDRESS,
+    trustedAddresses: splitList(e.TRUSTED_ADDRESSES),
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }

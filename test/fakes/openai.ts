@@ -88,6 +88,8 @@ export type FakeOpenAI = {
    */
   replyRequests(): ReceivedRequest[];
   audioRequests: ReceivedAudioRequest[];
+  /** Transcription requests whose headers have arrived (counted before their body is read). */
+  transcriptionsStarted: number;
   /** Speech: when each chunk was written (process.hrtime.bigint()) and when the last was. */
   speechWrites: bigint[];
   /** Every streamed token with the time it was written (process.hrtime.bigint()). */
@@ -120,6 +122,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     requests: [],
     replyRequests: () => fake.requests.filter((r) => r.body.stream === true),
     audioRequests: [],
+    transcriptionsStarted: 0,
     speechWrites: [],
     tokenWrites: [],
     behave(next) {
@@ -147,7 +150,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 0, owned_by: 'fake' }] });
     }
-    if (req.method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(req, res);
+    // An upload streamed to it may be cut off by its sender (past the cap): the request is simply gone.
+    if (req.method === 'POST' && path === '/v1/audio/transcriptions') return transcriptions(req, res).catch(() => res.destroy());
     if (req.method === 'POST' && path === '/v1/audio/speech') return speech(req, res);
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return error(res, 404, 'Unknown request path', 'invalid_request_error', 'unknown_url');
@@ -235,6 +239,7 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
   });
   // Multipart like OpenAI's: a `file` part with a name whose extension says the format, and `model`.
   async function transcriptions(req: http.IncomingMessage, res: http.ServerResponse) {
+    fake.transcriptionsStarted += 1;
     if (behaviour.status) return error(res, behaviour.status, 'The server had an error while processing your request.', 'server_error', null);
     const raw = await readRawBody(req);
     let form: FormData;

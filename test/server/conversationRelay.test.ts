@@ -88,26 +88,31 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
   it('answers with <Connect><ConversationRelay> to the wss:// relay URL, voice, language, greeting and a call parameter', async () => {
     const twiml = await answer({ CallSid: newCallSid(), From: '+15559990001', To: '+15550001111', Direction: 'inbound' });
     const relay = twiml.Connect.ConversationRelay;
-    expect(relay['@url']).toBe(relayUrl);
+    // Bound to the call and short-lived (test/server/relayHandshake.test.ts).
+    expect(relay['@url']).toMatch(new RegExp(`^${relayUrl}\\?call=${relay.Parameter['@value']}&exp=\\d+&grant=[0-9a-f]{64}$`));
     expect(relay['@voice']).toBe('en-US-Journey-O');
     expect(relay['@language']).toBe('en-US');
     expect(relay['@dtmfDetection']).toBe('true');
-    expect(relay['@welcomeGreeting']).toBe(phoneTexts.greeting(null));
+    expect(relay['@welcomeGreeting']).toBe(phoneTexts.welcomePin);
     expect(relay.Parameter['@name']).toBe('callId');
     expect(relayUrlOf('http://127.0.0.1:3000')).toBe('ws://127.0.0.1:3000/api/twilio/relay');
   });
 
   it('refuses an unsigned, mis-signed or other-URL handshake before any message, and accepts a signed one', async () => {
+    const signedUrl = (await answer({ CallSid: newCallSid(), From: '+15559990003', To: '+15550001111', Direction: 'inbound' })).Connect.ConversationRelay['@url'] as string;
+    const query = new URL(signedUrl).search;
     for (const attempt of [
       { signature: null },
       { authToken: 'not-the-token' },
-      { signedUrl: 'wss://evil.example.com/api/twilio/relay' },
-      { signedUrl: `${relayUrl}?x=1` },
+      { signedUrl: `wss://evil.example.com/api/twilio/relay${query}` },
+      { signedUrl: `${signedUrl}&x=1` },
+      // The URL without the call's grant: what every call's handshake was signed over before.
+      { signedUrl: relayUrl, targetUrl: relayTarget() },
     ]) {
-      const refused = connectRelay({ targetUrl: relayTarget(), signedUrl: relayUrl, authToken: twilio.authToken, ...attempt });
+      const refused = connectRelay({ targetUrl: `${relayTarget()}${query}`, signedUrl, authToken: twilio.authToken, ...attempt });
       await expect(refused).rejects.toMatchObject({ status: 403 });
     }
-    const client = await connectRelay({ targetUrl: relayTarget(), signedUrl: relayUrl, authToken: twilio.authToken });
+    const client = await connectRelay({ targetUrl: relayTarget(), signedUrl, authToken: twilio.authToken });
     open.push(client);
     // Signed, but a call our webhook never answered: closed without a word.
     client.setup({ callSid: newCallSid(), callId: '1' });
@@ -250,15 +255,17 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     model.behave({ reply: 'Hello there.' });
     const finn = await userWithPhone('relay-finn', 'Finn Relay', '+15552228888', { verified: false, pin: '1357' });
     const unverified = await call('+15552228888', { stir: attested });
-    expect(unverified.greeting).toBe(phoneTexts.greeting(null));
+    expect(unverified.greeting).toBe(phoneTexts.welcomePin);
     unverified.client.prompt('Hi');
     await unverified.client.nextReply();
     expect(JSON.stringify(model.requests[0]!.body.messages)).not.toContain('Finn');
     // A verified number is no PIN prompt for a PIN that does not exist.
     const gus = await userWithPhone('relay-gus', 'Gus Relay', '+15552229999', { verified: true });
     const unattested = await call('+15552229999');
-    expect(unattested.greeting).toBe(phoneTexts.greeting(null));
+    expect(unattested.greeting).toBe(phoneTexts.welcomePin);
+    // Its digits are answered as a wrong PIN: nothing tells the caller the number has no PIN.
     for (const digit of '0000') unattested.client.send({ type: 'dtmf', digit });
+    expect((await unattested.client.nextReply()).text).toBe(phoneTexts.pinWrong);
     unattested.client.prompt('Hi');
     await unattested.client.nextReply();
     expect(JSON.stringify(model.requests[1]!.body.messages)).not.toContain('Gus');

@@ -493,6 +493,8 @@ describe('voice', () => {
 
   it("speaks a voice turn's sentences under the turn's own daily turn (its speech allowance), at most 12 of them, for its own user only", async () => {
     const limited = await startTestServer({ DEMO_MODE: 'false', OPENAI_API_KEY: 'sk-test-key-123456', OPENAI_BASE_URL: fake.url, RATE_LIMIT_VOICE_PER_MINUTE: '0', MODEL_DAILY_QUOTA: '3' });
+    // The sentence spoken is the reply's own: an allowance covers only that (speechAllowance.test.ts).
+    fake.behave({ reply: 'Name the outcome.' });
     try {
       const recordedTurn = async (http: HttpClient) => {
         const res = await fetch(`${limited.url}/api/voice/turn`, { method: 'POST', headers: { 'content-type': 'audio/webm', cookie: http.cookieHeader, origin: limited.url }, body: webm });

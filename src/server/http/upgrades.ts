@@ -4,7 +4,7 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps.js';
 import { attachChatSocket } from '../features/chats/chatSocket.js';
-import { attachConversationRelay, isSignedRelayHandshake } from '../features/telephony/conversationRelay.js';
+import { attachConversationRelay, signedRelayHandshakeCall } from '../features/telephony/conversationRelay.js';
 import { relayPath } from '../features/telephony/telephonyProvider.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { appRouter } from '../trpc/root.js';
@@ -47,8 +47,8 @@ export function routeUpgrades(deps: AppDeps, httpServer: http.Server, options: {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (pathname === relayPath) {
       // Twilio's ConversationRelay: no cookie, no session; the handshake must carry Twilio's
-      // signature of the relay URL, or it is refused before any message.
-      if (!isSignedRelayHandshake(deps, req)) {
+      // signature of the relay URL made for one call, not expired, or it is refused before any message.
+      if (signedRelayHandshakeCall(deps, req) === null) {
         socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
         return;
       }

@@ -20,8 +20,8 @@ import type { SpanSink } from './telemetry.js';
 // What a span may carry: route patterns, methods, statuses, procedure and provider names, model
 // names, durations and counts. Never message text, tokens or mail: URLs are cut to their path
 // (tRPC queries carry their input in the query string, Graph searches theirs), no header is
-// recorded, database statements are the parameterised SQL without values, and a failure is
-// recorded by its error's name, not its message.
+// recorded, a database statement is its operation and table only (MikroORM inlines values into
+// the SQL), and a failure is recorded by its error's name or code, not its message.
 
 let started: (SpanSink & { provider: TracerProvider }) | undefined;
 
@@ -29,6 +29,18 @@ function pathOnly(url: string | undefined): string {
   if (!url) return '';
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * What a span may say of a SQL statement: its operation and its first table, e.g. 'INSERT message'.
+ * String literals are cut out before the table is looked for, and only an identifier is kept, so no
+ * value of the statement can come through.
+ */
+export function statementSummary(text: string): string {
+  const sql = text.replace(/[eE]?'(?:[^']|'')*'/g, "''").replace(/\$(\w*)\$[\s\S]*?\$\1\$/g, "''");
+  const operation = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+  const table = /\b(?:from|into|update|join)\s+(?:only\s+)?"?([A-Za-z_][A-Za-z0-9_]*)"?(?:\s|$|,|\(|;)/i.exec(sql)?.[1];
+  return table ? `${operation} ${table.toLowerCase()}` : operation;
 }
 
 const untraced = new Set(['/ping', '/healthz', '/readyz', '/metrics']);
@@ -69,7 +81,16 @@ export async function startTracing(config: TelemetryConfig, options: { hookModul
         },
       }),
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      new PgInstrumentation({ enhancedDatabaseReporting: false }),
+      new PgInstrumentation({
+        enhancedDatabaseReporting: false,
+        // MikroORM sends statements with their values inlined (message text, hashes, numbers): a
+        // database span says only the operation and the table, and a failure only its code.
+        requestHook: (span: Span, info: { query: { text: string } }) => {
+          span.setAttribute('db.query.text', statementSummary(info.query.text));
+          const setStatus = span.setStatus.bind(span);
+          span.setStatus = (status) => setStatus({ code: status.code });
+        },
+      }),
     ],
   });
 

@@ -16,6 +16,8 @@ export const securityEventKinds = [
   'phone_verified',
   'microsoft_linked',
   'microsoft_unlinked',
+  'phone_pin_set',
+  'phone_pin_removed',
 ] as const;
 export type SecurityEventKind = (typeof securityEventKinds)[number];
 

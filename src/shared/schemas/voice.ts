@@ -46,12 +46,23 @@ export const uploadAudioTypes: Record<string, string> = {
   'audio/flac': 'flac',
 };
 
-/** A binary upload (audio/* or multipart), read by the REST route after the caller is known. */
+/**
+ * A binary upload streamed to the provider as it arrives (the REST route's audio/* body, capped
+ * as it is read): its type and its bytes, not held whole.
+ */
+export type StreamedAudio = { type: string; stream: AsyncIterable<Uint8Array> };
+
+export function isStreamedAudio(value: unknown): value is StreamedAudio {
+  const candidate = value as Partial<StreamedAudio> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.type === 'string' && typeof candidate.stream?.[Symbol.asyncIterator] === 'function';
+}
+
+/** A binary upload (audio/* streamed, or a multipart file), read by the REST route after the caller is known and its budget taken. */
 export const transcribeAudioSchema = z.object({
   audio: z
-    .instanceof(Blob, { message: voiceTexts.audioRequired })
-    .refine((audio) => audio.size > 0, voiceTexts.audioEmpty)
-    .refine((audio) => audio.size <= voiceLimits.maxAudioBytes, voiceTexts.audioTooLarge),
+    .custom<Blob | StreamedAudio>((value) => value instanceof Blob || isStreamedAudio(value), { message: voiceTexts.audioRequired })
+    .refine((audio) => !(audio instanceof Blob) || audio.size > 0, voiceTexts.audioEmpty)
+    .refine((audio) => !(audio instanceof Blob) || audio.size <= voiceLimits.maxAudioBytes, voiceTexts.audioTooLarge),
   extension: z.enum(['webm', 'wav', 'ogg', 'mp3', 'mp4', 'm4a', 'flac']),
 });
 

@@ -110,9 +110,11 @@ const privacy: LegalDocument = {
       paragraphs: ['Depending on the features you use, we process:'],
       items: [
         'Account information: your username, full name and a securely hashed password.',
-        'Conversations: the messages you exchange with the coach in chat and voice conversations, and the chat titles.',
+        'Conversations: the messages you exchange with the coach in chat, voice conversations and phone calls, and the chat titles.',
+        'What you keep with the coach: your knowledge base, goals, the things the coach remembers about you (which you can see, change and delete), and your writing style analysis.',
         'Settings and preferences, such as notification, privacy and data retention choices.',
-        'Phone numbers you enter to receive coaching calls, together with call status and duration.',
+        'Your verified phone number, your phone PIN (stored only as a hash) and, for coaching calls, the call status and duration.',
+        'Security activity: sign-ins, sign-outs, API keys, exports, connected accounts and phone changes, each with the IP address and browser it came from, shown to you in Settings.',
         'Technical data needed to keep the service secure, such as session cookies and request logs.',
       ],
     },
@@ -126,7 +128,7 @@ const privacy: LegalDocument = {
     {
       title: 'Your Knowledge Base',
       paragraphs: [
-        'The personal knowledge base, with information such as your role, team and preferred tone, is stored in your browser. It is sent to the AI provider as context only when you choose to use it in a conversation, and it is removed when you clear your browser data.',
+        'The personal knowledge base, with information such as your role, team and preferred tone, is stored with your account on our server, so it is the same on every device you sign in from. It is sent to the AI provider as context only while you have chosen to use it in coaching. A copy is also kept in your browser; clearing your browser data removes only that copy. It is included in your data export, and it is deleted with your account.',
       ],
     },
     {
@@ -148,7 +150,7 @@ const privacy: LegalDocument = {
     {
       title: 'Sharing Your Information',
       paragraphs: [
-        'We do not sell your personal information. We share it only with service providers that help us run AI Coach (such as our AI model provider, Microsoft for connected accounts and Twilio for phone calls), when the law requires it, or with your explicit consent. Anonymous usage statistics are shared only if you turn on that option in Settings; it is off by default.',
+        'We do not sell your personal information. We share it only with service providers that help us run AI Coach (such as our AI model provider, Microsoft for connected accounts and Twilio for phone calls), when the law requires it, or with your explicit consent. AI Coach does not collect or share usage statistics: the \u2018Share anonymous usage data\u2019 option in Settings records your choice only, and it is off by default.',
       ],
     },
     {

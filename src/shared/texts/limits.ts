@@ -8,4 +8,6 @@ export const limitTexts = {
     `Too many guest spaces have been started from your network. Please wait ${minutesText(minutes)} and try again, or create an account.`,
   tooManyAccessKeyAttempts: (minutes: number) =>
     `Too many wrong access keys. Please wait ${minutesText(minutes)} and try again.`,
+  addressQuotaSpent: (limit: number) =>
+    `Your network has used today's ${limit} coach replies for new accounts and guests. It resets at midnight UTC; your messages and chats are kept. An account older than a day is not affected.`,
 } as const;

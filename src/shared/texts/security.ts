@@ -24,5 +24,7 @@ export const securityTexts = {
     phone_verified: 'Phone number verified',
     microsoft_linked: 'Microsoft sign-in linked',
     microsoft_unlinked: 'Microsoft sign-in unlinked',
+    phone_pin_set: 'Phone PIN set',
+    phone_pin_removed: 'Phone PIN removed',
   } satisfies Record<SecurityEventKind, string>,
 } as const;

@@ -122,7 +122,8 @@ export const phoneTexts = {
   tooManyTurns: 'Sorry, you have reached the limit for coaching right now. Please try again later. Goodbye.',
   phoneChatTitle: (date: string) => `Phone call ${date}`,
   // ConversationRelay (issue 25) and the phone PIN (issue 22).
-  welcomePin: 'Hello, this is your AI Coach. To hear your own coaching, key in your 4-digit phone PIN now, or just start talking.',
+  // Every caller not known by caller ID hears this, whether or not the number has a PIN.
+  welcomePin: 'Hello, this is your AI Coach. What would you like to work on today? If you have a phone PIN, you can key it in at any time.',
   pinAccepted: (firstName: string) => `Thank you, ${firstName}. What would you like to work on today?`,
   pinWrong: 'That PIN is not right. Please try again.',
   pinLocked: 'That PIN is not right. We can still talk, but I cannot use your own coaching on this call.',

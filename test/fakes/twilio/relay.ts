@@ -32,7 +32,10 @@ export const newCallSid = () => `CA${crypto.randomBytes(16).toString('hex')}`;
  */
 export function connectRelay(options: { targetUrl: string; signedUrl: string; authToken: string; signature?: string | null }): Promise<RelayClient> {
   const signature = options.signature === undefined ? twilio.getExpectedTwilioSignature(options.authToken, options.signedUrl, {}) : options.signature;
-  const ws = new WebSocket(options.targetUrl, { headers: signature ? { 'x-twilio-signature': signature } : {} });
+  // Twilio connects to the URL of the TwiML, its query included: the test's target gets that query.
+  const target = new URL(options.targetUrl);
+  if (!target.search) target.search = new URL(options.signedUrl).search;
+  const ws = new WebSocket(target.toString(), { headers: signature ? { 'x-twilio-signature': signature } : {} });
   const received: RelayOut[] = [];
   let cursor = 0;
   const waiters = new Set<() => void>();

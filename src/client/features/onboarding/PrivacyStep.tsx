@@ -7,7 +7,8 @@ import type { OnboardingForm } from './onboardingData';
 const emailHistoryData = emailHistoryDayOptions.map((days) => ({ value: days, label: onboardingTexts.emailHistoryLabel(days) }));
 const calendarAccessData = calendarAccessOptions.map((access) => ({ value: access, label: onboardingTexts.calendarAccessLabels[access] }));
 
-// Step 3: choices that are kept in this browser only (the product spec's roles and permissions).
+// Step 3: email history and calendar access are kept in this browser only; the chat history
+// choice is sent to the account (useSaveChatHistoryChoice) when the setup completes.
 export function PrivacyStep(props: { form: UseFormReturnType<OnboardingForm> }) {
   const { form } = props;
   return (

@@ -32,3 +32,27 @@ function ipv6Groups(address: string): number[] {
   const right = part(rest);
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
+
+const trustedLists = new WeakMap<readonly string[], net.BlockList>();
+
+/** Whether `ip` is in TRUSTED_ADDRESSES (addresses and CIDR ranges; an IPv4-mapped IPv6 address counts as its IPv4). */
+export function isTrustedAddress(trusted: readonly string[], ip: string): boolean {
+  if (!trusted.length) return false;
+  let list = trustedLists.get(trusted);
+  if (!list) {
+    list = new net.BlockList();
+    for (const item of trusted) {
+      const [address, prefix] = item.split('/') as [string, string | undefined];
+      const type = net.isIPv4(address) ? 'ipv4' : 'ipv6';
+      if (prefix === undefined) list.addAddress(address, type);
+      else list.addSubnet(address, Number(prefix), type);
+    }
+    trustedLists.set(trusted, list);
+  }
+  const address = ip.split('%')[0]!.trim();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return list.check(mapped, 'ipv4');
+  if (net.isIPv4(address)) return list.check(address, 'ipv4');
+  if (net.isIPv6(address)) return list.check(address, 'ipv6');
+  return false;
+}

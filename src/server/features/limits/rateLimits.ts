@@ -54,6 +54,8 @@ export type RateLimits = {
   voice: Limit;
   /** Wrong phone PINs keyed in for one account, over every call (an hour). */
   phonePin: Limit;
+  /** Accepted Graph change notifications per subscription and minute (each drops the user's calendar cache). */
+  graphNotifications: Limit;
   /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
   calls: Limit;
   /** Verification texts (SMS costs money, and could flood a stranger's phone): per user, per client address, per number. */
@@ -62,8 +64,11 @@ export type RateLimits = {
   verificationSmsPerNumber: Limit;
   /** Model turns per user and UTC day (MODEL_DAILY_QUOTA): take one in features/ai/modelQuota.ts. */
   modelDaily: DailyLimit;
-  /** A provisional voice turn's keep token is spent once (keyed by its nonce, for as long as it is valid). */
-  voiceKeeps: Limit;
+  /**
+   * Model turns per client address (or unknown caller's number) and UTC day, over every account
+   * (MODEL_DAILY_QUOTA_PER_ADDRESS): taken with modelDaily in features/ai/modelQuota.ts.
+   */
+  modelDailyPerAddress: DailyLimit;
   /** A voice reply's speech allowance: its sentences spoken (keyed by its nonce, while it is valid). */
   voiceSpeech: Limit;
   close(): Promise<void>;
@@ -79,6 +84,9 @@ const secondsToUtcMidnight = (now: number) => {
 
 /** Wrong phone PINs allowed for one account in an hour, whatever the number of calls. */
 export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
+
+/** Graph change notifications: items a request may hold, and notifications a subscription may deliver a minute. */
+export const graphNotificationLimit = { itemsPerRequest: 100, perSubscriptionPerMinute: 60 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
@@ -191,12 +199,13 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     chat: await limit('chat', rateLimits.chatPerMinute, 60, coachTexts.rateLimited),
     voice: await limit('voice', rateLimits.voicePerMinute, 60, voiceTexts.rateLimited),
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
+    graphNotifications: await limit('graph_notify', graphNotificationLimit.perSubscriptionPerMinute, 60, () => 'Too many change notifications for this subscription'),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
     verificationSmsPerUser: await limit('sms_user', verificationSmsLimit.perUser, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     modelDaily: await dailyLimit('model_day', config.modelDailyQuota, () => chatTexts.dailyQuotaSpent(config.modelDailyQuota)),
-    voiceKeeps: await limit('voice_keep', 1, voiceKeepValidSeconds, () => voiceTexts.keepInvalid),
+    modelDailyPerAddress: await dailyLimit('model_day_addr', config.modelDailyQuotaPerAddress, () => limitTexts.addressQuotaSpent(config.modelDailyQuotaPerAddress)),
     voiceSpeech: await limit('voice_speech', voiceSpeechAllowance.requests, voiceSpeechAllowance.validSeconds, voiceTexts.rateLimited),
     close: async () => {
       await pool?.end();

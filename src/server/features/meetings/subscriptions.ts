@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { graphNotificationLimit, RateLimitError } from '../limits/rateLimits.js';
 import { forgetCalendar, openCalendar, type Calendar } from './calendar.js';
 
 // Graph change notifications for the user's events (issue 23), only when PUBLIC_URL is https
@@ -91,20 +92,42 @@ export function notificationHandler(deps: AppDeps) {
       return void res.status(200).type('text/plain').send(token);
     }
     const items = (req.body as { value?: Notification[] } | undefined)?.value;
-    if (!Array.isArray(items) || items.length > 1000) return void res.status(400).json({ message: 'Not a change notification' });
+    // Each item costs a lookup: a request holds at most graphNotificationLimit.itemsPerRequest.
+    if (!Array.isArray(items) || items.length > graphNotificationLimit.itemsPerRequest) {
+      return void res.status(400).json({ message: `Not a change notification (at most ${graphNotificationLimit.itemsPerRequest} items a request)` });
+    }
     const em = deps.orm.em.fork();
     let accepted = 0;
+    let limited: RateLimitError | null = null;
+    // One subscription is looked at once a request, however many of its items there are.
+    const seen = new Set<string>();
     for (const item of items) {
-      if (typeof item?.subscriptionId !== 'string' || typeof item.clientState !== 'string') continue;
+      if (typeof item?.subscriptionId !== 'string' || typeof item.clientState !== 'string' || item.subscriptionId.length > 200) continue;
+      if (seen.has(item.subscriptionId)) continue;
+      seen.add(item.subscriptionId);
       const row = await em.findOne(CalendarSubscription, { graphSubscriptionId: item.subscriptionId });
       if (!row) continue;
       const given = Buffer.from(hash(item.clientState));
       if (!crypto.timingSafeEqual(given, Buffer.from(row.clientStateHash))) continue;
+      // Each accepted notification drops the user's calendar cache (the next read asks Graph):
+      // a subscription delivers at most graphNotificationLimit.perSubscriptionPerMinute a minute.
+      try {
+        await deps.rateLimits.graphNotifications.consume(`sub:${row.id}`);
+      } catch (error) {
+        if (!(error instanceof RateLimitError)) throw error;
+        limited = error;
+        continue;
+      }
       row.changedAt = new Date();
       forgetCalendar(deps.microsoft.calendarCache, row.user.id);
       accepted += 1;
     }
     await em.flush();
+    if (!accepted && limited) {
+      // Graph retries a notification answered 429, later.
+      res.setHeader('Retry-After', String(limited.retryAfterSeconds));
+      return void res.status(429).end();
+    }
     res.status(accepted ? 202 : 403).end();
   };
 }

@@ -11,6 +11,7 @@ import { createTwilioMessages, type SmsProvider } from '../../providers/telephon
 import type { AuthedContext } from '../../trpc/context.js';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
 import { saveUserSettings } from '../profile/profileSettings.js';
+import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
 // Proving a phone number (issue 22): a 6-digit code goes by SMS to the number; typing it back marks
 // the number verified and makes it the profile phone. Only a verified number is called by the
@@ -93,6 +94,7 @@ export async function confirmPhoneVerification(ctx: AuthedContext, input: z.outp
     // A number proves one account: whoever verified it before (a recycled number) loses it.
     await em.nativeUpdate(UserSettings, { phone: pending.phone, phoneVerifiedAt: { $ne: null }, user: { $ne: ctx.user.id } }, { phoneVerifiedAt: null });
     await saveUserSettings(em, ctx.user.id, { phone: pending.phone, phoneVerifiedAt: new Date() });
+    await recordSecurityEvent(em, requestEvent(ctx, 'phone_verified'));
     return { ok: true, phone: pending.phone };
   });
   if (!outcome.ok) throw outcome.error;

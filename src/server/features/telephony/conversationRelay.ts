@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { EntityManager } from '@mikro-orm/core';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -30,13 +31,46 @@ const setupWindowMs = 10 * 60_000;
 const pinTriesPerCall = 3;
 const goodbyeWords = /\b(?:bye|goodbye|good bye|hang up|that's all|that is all|nothing else|no thanks)\b/i;
 
-/** Twilio signs the handshake like a webhook: HMAC-SHA1 over the exact relay URL of the TwiML, no parameters. */
-export function isSignedRelayHandshake(deps: AppDeps, req: IncomingMessage): boolean {
+/** How long the relay URL of a call's TwiML may be used: the relay connects seconds after the TwiML is read. */
+export const relayGrantSeconds = 120;
+
+function relayGrantMac(deps: AppDeps, callId: number, expires: number): string {
+  return crypto.createHmac('sha256', deps.sessionPassword).update(`relay-grant\0${callId}\0${expires}`).digest('hex');
+}
+
+/**
+ * The relay URL a call's TwiML names: bound to the call (its id) and valid for relayGrantSeconds,
+ * under the server's secret. Twilio signs the handshake over this exact URL, so a captured
+ * signature is good for that call only, and only for a short while.
+ */
+export function boundRelayUrl(deps: AppDeps, publicUrl: string, callId: number): string {
+  const expires = Math.floor(Date.now() / 1000) + relayGrantSeconds;
+  return `${relayUrlOf(publicUrl)}?call=${callId}&exp=${expires}&grant=${relayGrantMac(deps, callId, expires)}`;
+}
+
+/**
+ * The call a relay handshake is for, or null when it must be refused: Twilio signs the handshake
+ * like a webhook (HMAC-SHA1 over the exact relay URL of the TwiML, its query included), and that URL
+ * must be one this server made for the call (boundRelayUrl), not expired.
+ */
+export function signedRelayHandshakeCall(deps: AppDeps, req: IncomingMessage): number | null {
   const settings = telephonySettingsOf(deps);
-  if (!settings) return false;
+  if (!settings) return null;
+  const url = new URL(req.url ?? '/', 'http://relay');
+  const callText = url.searchParams.get('call') ?? '';
+  const expText = url.searchParams.get('exp') ?? '';
+  const grant = url.searchParams.get('grant') ?? '';
+  if (!/^\d{1,12}$/.test(callText) || !/^\d{1,12}$/.test(expText) || !/^[0-9a-f]{64}$/.test(grant)) return null;
+  const callId = Number(callText);
+  const expires = Number(expText);
+  const now = Math.floor(Date.now() / 1000);
+  if (expires < now || expires > now + relayGrantSeconds) return null;
+  const expected = Buffer.from(relayGrantMac(deps, callId, expires), 'hex');
+  if (!crypto.timingSafeEqual(expected, Buffer.from(grant, 'hex'))) return null;
   const header = req.headers['x-twilio-signature'];
   const signature = Array.isArray(header) ? header[0] : header;
-  return isSignedByTwilio(settings.authToken, signature, relayUrlOf(settings.publicUrl), {});
+  const signedUrl = `${relayUrlOf(settings.publicUrl)}?call=${callText}&exp=${expText}&grant=${grant}`;
+  return isSignedByTwilio(settings.authToken, signature, signedUrl, {}) ? callId : null;
 }
 
 const setupSchema = z.object({
@@ -53,8 +87,8 @@ const errorSchema = z.object({ type: z.literal('error'), description: z.string()
 type Running = { controller: AbortController; heard: string | null; done: Promise<void> };
 
 export function attachConversationRelay(deps: AppDeps, wss: WebSocketServer): void {
-  wss.on('connection', (ws: WebSocket) => {
-    const session = new RelaySession(deps, ws);
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    const session = new RelaySession(deps, ws, signedRelayHandshakeCall(deps, req));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return void ws.close(1003, 'Text messages only');
       session.receive(data.toString()).catch((error: unknown) => {
@@ -78,6 +112,8 @@ class RelaySession {
   constructor(
     private readonly deps: AppDeps,
     private readonly ws: WebSocket,
+    /** The call the handshake's signed URL was made for: the setup must name it. */
+    private readonly boundCallId: number | null,
   ) {}
 
   async receive(raw: string): Promise<void> {
@@ -133,7 +169,7 @@ class RelaySession {
     const fresh = call && Date.now() - call.createdAt.getTime() < setupWindowMs;
     // The call must be one our webhook answered, recently, with the same call id, and not relayed yet:
     // a replayed handshake (or a second socket for the call) gets nothing.
-    if (!call || !fresh || claimedId !== String(call.id)) return void this.ws.close(1008, 'Unknown call');
+    if (!call || !fresh || claimedId !== String(call.id) || call.id !== this.boundCallId) return void this.ws.close(1008, 'Unknown call');
     const claimed = await em.nativeUpdate(PhoneCall, { id: call.id, relayStartedAt: null }, { relayStartedAt: new Date() });
     if (claimed !== 1) return void this.ws.close(1008, 'Call already connected');
     this.callId = call.id;
@@ -240,32 +276,50 @@ class RelaySession {
     }
     const em = this.deps.orm.em.fork();
     const { call, owner } = await this.loadCall(em);
-    if (owner || !call.pinUser) return;
+    if (owner || call.pinAttempts >= pinTriesPerCall) return;
     this.digits += digit;
     if (this.digits.length < 4) return;
     const pin = this.digits;
     this.digits = '';
-    const pinUserId = call.pinUser.id;
-    const settings = await em.findOne(UserSettings, { user: pinUserId });
-    // Wrong PINs are counted per call and per account over every call, so guessing takes forever.
-    const matches = settings?.phonePinHash ? await phonePinMatches(pin, settings.phonePinHash) : false;
-    if (matches) {
+    // A number without a PIN is answered as one with a wrong PIN, after the same work: what the
+    // caller hears does not tell whether the number is verified or has a PIN.
+    const pinUserId = call.pinUser?.id ?? null;
+    let matches = false;
+    let locked = false;
+    if (pinUserId === null) {
+      await phonePinMatches(pin, null);
+    } else {
+      // The account's budget of wrong PINs is taken BEFORE any comparison, one point per try, in one
+      // atomic step: once it is spent no PIN is compared at all (the right one included) until it
+      // refills, and calls in parallel cannot each get a comparison of their own. The right PIN
+      // gives its point back.
+      const key = `user:${pinUserId}`;
+      try {
+        await this.deps.rateLimits.phonePin.consume(key);
+      } catch (error) {
+        if (!(error instanceof RateLimitError)) throw error;
+        locked = true;
+      }
+      if (!locked) {
+        const settings = await em.findOne(UserSettings, { user: pinUserId });
+        matches = await phonePinMatches(pin, settings?.phonePinHash ?? null);
+        if (matches) await this.deps.rateLimits.phonePin.refund(key);
+      }
+    }
+    if (matches && pinUserId !== null) {
       const user = await em.findOneOrFail(User, pinUserId);
       call.owner = user;
       call.pinUser = null;
       await em.flush();
-      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? "there"));
+      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? 'there'));
       return;
     }
     call.pinAttempts += 1;
-    let locked = call.pinAttempts >= pinTriesPerCall;
-    try {
-      await this.deps.rateLimits.phonePin.consume(`user:${pinUserId}`);
-    } catch (error) {
-      if (!(error instanceof RateLimitError)) throw error;
+    if (locked || call.pinAttempts >= pinTriesPerCall) {
+      call.pinAttempts = Math.max(call.pinAttempts, pinTriesPerCall);
+      call.pinUser = null;
       locked = true;
     }
-    if (locked) call.pinUser = null;
     await em.flush();
     this.say(locked ? phoneTexts.pinLocked : phoneTexts.pinWrong);
   }

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
+import { boundRelayUrl } from './conversationRelay.js';
 import { relayPath } from './telephonyProvider.js';
 
 // A call answered (incoming, or one the coach placed): the call's state is made once per CallSid
@@ -37,10 +38,12 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
   const call = await callStateOf(ctx.em, callSid, query, params);
   const owner = call.owner ? await ctx.em.findOne(User, call.owner.id) : null;
   const { relay } = ctx.deps.config.twilio;
-  const greeting = owner ? phoneTexts.greeting(firstNameOf(owner.fullName)) : call.pinUser ? phoneTexts.welcomePin : (relay.welcomeGreeting ?? phoneTexts.greeting(null));
+  // Every caller not yet known hears the same words: whether the number is verified, or has a PIN,
+  // is not told to whoever holds (or spoofs) it.
+  const greeting = owner ? phoneTexts.greeting(firstNameOf(owner.fullName)) : (relay.welcomeGreeting ?? phoneTexts.welcomePin);
   const connect = response.connect();
   const conversation = connect.conversationRelay({
-    url: relayUrlOf(ctx.publicUrl),
+    url: boundRelayUrl(ctx.deps, ctx.publicUrl, call.id),
     welcomeGreeting: greeting,
     language: relay.language,
     ...(relay.voice ? { voice: relay.voice } : {}),

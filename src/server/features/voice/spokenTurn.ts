@@ -5,7 +5,7 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
+import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/modelQuota.js';
 import { loadCoachFacts } from '../../coachFacts.js';
 import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
@@ -31,7 +31,7 @@ export type Speaker = { kind: 'user'; user: User; clientIp: string } | { kind: '
 export async function takeTurnBudget(deps: AppDeps, speaker: Speaker): Promise<ModelTurn> {
   if (speaker.kind === 'unknown') {
     await deps.rateLimits.chat.consume(speaker.budgetKey);
-    return { refund: async () => {} };
+    return takeUnknownCallerTurn(deps, speaker.budgetKey);
   }
   const ctx = { deps, user: speaker.user, clientIp: speaker.clientIp };
   await consumeChatMessage(ctx);

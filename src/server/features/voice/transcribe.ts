@@ -1,11 +1,12 @@
 import { TRPCError } from '@trpc/server';
+import type { StreamedAudio } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import { ProviderError } from '../../providers/ai/types.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
-/** Speech to text: the recording (base64 JSON, or a binary upload as a Blob) to the provider. */
-export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buffer } | { audio: Blob; extension: string }, signal?: AbortSignal) {
+/** Speech to text: the recording (base64 JSON, a multipart file, or a binary upload streamed as it arrives) to the provider. */
+export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buffer } | { audio: Blob | StreamedAudio; extension: string }, signal?: AbortSignal) {
   const voice = voiceProviderOf(ctx.deps);
   const audio = 'audio' in input ? { data: input.audio, extension: input.extension } : { data: input.audioBlob, extension: 'webm' };
   try {

@@ -1,6 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
 import { TRPCError } from '@trpc/server';
-import { uploadAudioTypes, voiceLimits } from '../../../shared/schemas/voice.js';
+import { uploadAudioTypes, voiceLimits, type StreamedAudio } from '../../../shared/schemas/voice.js';
 import { commonTexts, voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
 import { httpContext } from '../../http/requestContext.js';
@@ -10,10 +10,12 @@ import { createCaller } from '../../trpc/root.js';
 // POST /api/voice/transcribe and /api/voice/synthesize (the product spec's REST calls) over the voice router, and
 // the browser call's streamed turn (POST /api/voice/turn) and interruption (POST /api/voice/heard).
 //
-// A recording is read only once its sender is known (issue 22): the caller is authenticated from
-// the headers first, and a body is refused before it is read when it says it is too large, and cut
-// off when it grows past the cap. It may come as binary audio/* (what the browser call sends), as
-// multipart with an audio file, or as the spec's base64 JSON, each up to 25 MB of audio.
+// A recording is read only once its sender is known and its budget taken: the caller is
+// authenticated from the headers first, the voice budget is taken (429 before a byte is read), and
+// a body is refused before it is read when it says it is too large, and cut off when it grows past
+// the cap. It may come as binary audio/* (what the browser call sends: streamed to the provider as
+// it arrives, never held whole), as multipart with an audio file, or as the spec's base64 JSON, each
+// up to 25 MB of audio.
 
 const jsonBody = express.json({ limit: '100kb' });
 // Base64 is 4 characters per 3 bytes, plus the JSON around it.
@@ -28,19 +30,24 @@ export function voiceRestRoutes(deps: AppDeps): Router {
   const routes = Router();
   routes.post('/api/voice/transcribe', restRoute(deps, async (caller, req, res) => {
     try {
-      // Who is sending, before a byte of the body is read; refused callers' bodies are never read.
-      await caller.voice.ready();
+      // Who is sending, and the upload's budget, before a byte of the body is read: a refused
+      // caller's body (up to 25 MB) is never read.
+      await caller.voice.reserveUpload();
     } catch (error) {
       res.setHeader('Connection', 'close');
       throw error;
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    let upload: AudioUpload | undefined;
     try {
       if (type === 'application/json') {
         await parseWith(recordingJson, req, res);
         return await caller.voice.transcribe(req.body ?? {});
       }
-      if (type.startsWith('audio/')) return await caller.voice.transcribeAudio(await readAudioBody(req, type));
+      if (type.startsWith('audio/')) {
+        upload = streamAudioBody(req, type);
+        return await caller.voice.transcribeAudio({ audio: upload.audio, extension: upload.extension });
+      }
       if (type === 'multipart/form-data') {
         const raw = await readCapped(req, voiceLimits.maxAudioBytes + multipartOverhead);
         const form = await new Request('http://upload/', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: raw as Uint8Array<ArrayBuffer> }).formData().catch(() => null);
@@ -52,8 +59,9 @@ export function voiceRestRoutes(deps: AppDeps): Router {
       }
       throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
     } catch (error) {
-      if (error instanceof TooLarge) res.setHeader('Connection', 'close');
-      throw publicUploadError(error);
+      // Refused before a procedure took the budget over (415, 413 by its declared length): given back.
+      await caller.voice.releaseUpload().catch(() => {});
+      throw uploadError(res, error, upload);
     }
   }));
 
@@ -83,13 +91,15 @@ export function voiceRestRoutes(deps: AppDeps): Router {
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     let events: AsyncIterable<unknown>;
     if (type.startsWith('audio/')) {
+      let upload: AudioUpload | undefined;
       try {
-        await caller.voice.ready();
-        ({ events } = await caller.voice.audioTurn({ ...req.query, ...(await readAudioBody(req, type)) }));
+        // The turn's transcription budget before a byte of the recording is read.
+        await caller.voice.reserveUpload();
+        upload = streamAudioBody(req, type);
+        ({ events } = await caller.voice.audioTurn({ ...req.query, audio: upload.audio, extension: upload.extension }));
       } catch (error) {
-        // The body may not have been read (refused first, or too large): the connection cannot be reused.
-        res.setHeader('Connection', 'close');
-        throw publicUploadError(error);
+        await caller.voice.releaseUpload().catch(() => {});
+        throw uploadError(res, error, upload);
       }
     } else ({ events } = await caller.voice.turn(req.body ?? {}));
     res.socket?.setNoDelay(true);
@@ -123,17 +133,48 @@ async function streamOut<T>(deps: AppDeps, res: Response, contentType: string, i
   }
 }
 
-/** A binary recording (audio/* of a type the provider takes), read within the cap: 415 for another type. */
-async function readAudioBody(req: Request, type: string): Promise<{ audio: Blob; extension: 'webm' }> {
+type AudioUpload = { audio: StreamedAudio; extension: 'webm'; tooLarge: boolean; empty: boolean; complete: boolean };
+
+/**
+ * A binary recording (audio/* of a type the provider takes), streamed to the provider as it
+ * arrives, never held whole: 415 for another type and 413 for a declared length past the cap, both
+ * before it is read; cut off (413) when it grows past the cap, 400 when it is empty.
+ */
+function streamAudioBody(req: Request, type: string): AudioUpload {
   const extension = uploadAudioTypes[type];
   if (!extension) throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: voiceTexts.audioUnsupportedType });
-  const audio = await readCapped(req, voiceLimits.maxAudioBytes);
-  return { audio: new Blob([audio as Uint8Array<ArrayBuffer>], { type }), extension: extension as 'webm' };
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > voiceLimits.maxAudioBytes) throw new TooLarge();
+  if (req.headers['content-length'] !== undefined && declared === 0) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.audioEmpty });
+  const upload: AudioUpload = { audio: { type, stream: chunks() }, extension: extension as 'webm', tooLarge: false, empty: false, complete: false };
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    let total = 0;
+    for await (const part of req as AsyncIterable<Buffer>) {
+      total += part.byteLength;
+      if (total > voiceLimits.maxAudioBytes) {
+        upload.tooLarge = true;
+        throw new TooLarge();
+      }
+      yield part;
+    }
+    if (total === 0) {
+      upload.empty = true;
+      throw new Error('empty upload');
+    }
+    upload.complete = true;
+  }
+  return upload;
 }
 
-/** A recording past the cap answers 413 with the voice texts' message. */
-function publicUploadError(error: unknown): unknown {
-  return error instanceof TooLarge ? new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge }) : error;
+/**
+ * What a failed upload answers: 413 past the cap, 400 when empty. A body not read to its end
+ * (refused first, cut off, or the provider failed while it came) leaves the connection unusable.
+ */
+function uploadError(res: Response, error: unknown, upload: AudioUpload | undefined): unknown {
+  if (!upload?.complete) res.setHeader('Connection', 'close');
+  if (upload?.tooLarge || error instanceof TooLarge) return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: voiceTexts.audioTooLarge });
+  if (upload?.empty) return new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.audioEmpty });
+  return error;
 }
 
 /** The body, refused unread when its declared length is past `cap`, cut off when it grows past it. */

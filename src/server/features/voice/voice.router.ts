@@ -2,19 +2,30 @@ import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceAudioTu
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
-import { takeVoiceBudget, voiceProcedure } from './voiceBudget.js';
+import { claimUploadBudget, reserveUploadBudget, takeVoiceBudget, voiceProcedure } from './voiceBudget.js';
 import { voiceAudioTurn, voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
   /** Asked before an upload's body is read: the caller is known and voice is configured. */
   ready: protectedProcedure.query(({ ctx }) => voiceReady(ctx)),
+  /** Before an upload's body is read: voice is configured, and the upload's budget is taken (429 when spent). */
+  reserveUpload: protectedProcedure.mutation(async ({ ctx }) => {
+    voiceReady(ctx);
+    await reserveUploadBudget(ctx);
+    return { reserved: true as const };
+  }),
+  /** Gives back a reserved upload's budget when the upload is refused before it reaches a procedure (413, 415). */
+  releaseUpload: protectedProcedure.mutation(async ({ ctx }) => {
+    await claimUploadBudget(ctx)?.refund();
+    return { released: true as const };
+  }),
   transcribe: voiceProcedure.input(transcribeSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
   /** A binary upload (POST /api/voice/transcribe with audio/* or multipart). */
   transcribeAudio: voiceProcedure.input(transcribeAudioSchema).mutation(({ ctx, input, signal }) => transcribe(ctx, input, signal)),
   /** Audio chunks as they come from the provider (streamed by POST /api/voice/synthesize). */
   synthesize: protectedProcedure.input(synthesizeSchema).mutation(async ({ ctx, input, signal }) => {
     // A voice reply's sentence under its turn's allowance, or a request with a budget of its own.
-    const turn = await takeVoiceBudget(ctx, input.allowance);
+    const turn = await takeVoiceBudget(ctx, input.allowance, input.text);
     try {
       return await synthesize(ctx, input, signal);
     } catch (error) {

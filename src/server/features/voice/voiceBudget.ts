@@ -11,7 +11,7 @@ import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuot
 // sentences of a voice turn's reply are the exception: spoken under the turn's speech allowance
 // (below), they take their voice point but no daily turn of their own.
 export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
-  const turn = await takeVoiceBudget(ctx);
+  const turn = claimUploadBudget(ctx) ?? (await takeVoiceBudget(ctx));
   const result = await next();
   if (!result.ok) await turn.refund();
   return result;
@@ -25,9 +25,30 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
  * to, while it is valid; past that, or with a forged or foreign one, a request takes a daily turn
  * as any other.
  */
-export function speechAllowanceFor(ctx: AuthedContext): string {
-  return signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: Date.now() + voiceSpeechAllowance.validSeconds * 1000, n: tokenNonce() });
+export function speechAllowanceFor(ctx: AuthedContext, reply = ''): SpeechAllowance {
+  const nonce = tokenNonce();
+  const expires = Date.now() + voiceSpeechAllowance.validSeconds * 1000;
+  const now = Date.now();
+  for (const [key, entry] of allowanceReplies) if (entry.expires < now) allowanceReplies.delete(key);
+  const entry = { text: reply, expires };
+  allowanceReplies.set(nonce, entry);
+  return {
+    token: signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: expires, n: nonce }),
+    addText: (text) => {
+      if (entry.text.length < 16_000) entry.text += text;
+    },
+  };
 }
+
+/** An allowance's token, and what adds the reply's words to it as the model writes them. */
+export type SpeechAllowance = { token: string; addText: (text: string) => void };
+
+// The reply each allowance covers, as written so far: a sentence is spoken under the allowance only
+// if it is words of that reply, not any text. Kept in the memory of the instance that ran the turn
+// for as long as the allowance is valid; a sentence sent to another instance (or after a restart)
+// takes a daily turn of its own, as a request without an allowance does.
+const allowanceReplies = new Map<string, { text: string; expires: number }>();
+const spokenForm = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const speechPurpose = 'voice-speech';
 const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16) });
@@ -37,10 +58,12 @@ const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string
  * speech allowance when one is given, valid and not spent, else one of the day's model turns.
  * Its `refund` gives back what it took of the day (the turn or the allowance's sentence).
  */
-export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string): Promise<ModelTurn> {
+export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string, text?: string): Promise<ModelTurn> {
   await ctx.deps.rateLimits.voice.consume(ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
   const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
-  if (payload && payload.u === ctx.user.id && payload.x >= Date.now()) {
+  const reply = payload ? allowanceReplies.get(payload.n) : undefined;
+  const ofTheReply = text !== undefined && reply !== undefined && spokenForm(text).length > 0 && spokenForm(reply.text).includes(spokenForm(text));
+  if (payload && ofTheReply && payload.u === ctx.user.id && payload.x >= Date.now()) {
     const key = `speech:${payload.n}`;
     try {
       await ctx.deps.rateLimits.voiceSpeech.consume(key);
@@ -52,4 +75,23 @@ export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string): P
   }
   await consumeModelTurn(ctx);
   return takeModelTurn(ctx);
+}
+
+// An upload's budget is taken before a byte of its body is read (a refused caller's 25 MB are never
+// read): the REST route reserves it (reserveUploadBudget), and the procedure that then handles the
+// upload claims it instead of taking another. Keyed by the request's headers object, which every
+// context made for the request shares.
+const reservedUploads = new WeakMap<object, ModelTurn>();
+
+/** Takes the budget of the upload about to be read (429 with Retry-After when refused). */
+export async function reserveUploadBudget(ctx: AuthedContext): Promise<void> {
+  const turn = await takeVoiceBudget(ctx);
+  reservedUploads.set(ctx.headers, turn);
+}
+
+/** The budget reserved for this request's upload, handed over once. */
+export function claimUploadBudget(ctx: AuthedContext): ModelTurn | undefined {
+  const turn = reservedUploads.get(ctx.headers);
+  reservedUploads.delete(ctx.headers);
+  return turn;
 }

@@ -1,7 +1,9 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { voiceLimits, type voiceAudioTurnSchema, type voiceHeardSchema, type voiceKeepSchema, type voiceTurnSchema, type VoiceTurnEvent } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
+import { SpentToken } from '../../db/entities/SpentToken.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
@@ -9,7 +11,7 @@ import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { transcribe } from './transcribe.js';
-import { speechAllowanceFor, takeVoiceBudget } from './voiceBudget.js';
+import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget, type SpeechAllowance } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -33,10 +35,10 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
  * transcription answer before anything streams; then the events are the transcript, the tokens and
  * `done`. No words: the transcript '' and an empty `done`, nothing saved.
  */
-export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof voiceAudioTurnSchema> & { audio: Blob; extension: string }, signal?: AbortSignal) {
+export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof voiceAudioTurnSchema>, signal?: AbortSignal) {
   const chat = input.chatId === null ? null : await findOwnedChat(ctx.em, ctx.user.id, input.chatId);
   const speaker: Speaker = { kind: 'user', user: ctx.user, clientIp: ctx.clientIp };
-  const voiceBudget = await takeVoiceBudget(ctx);
+  const voiceBudget = claimUploadBudget(ctx) ?? (await takeVoiceBudget(ctx));
   const prepared = prepareSpokenTurn(ctx.deps, ctx.em, speaker, chat);
   prepared.catch(() => {}); // awaited below; one failing while the provider transcribes is not unhandled
   try {
@@ -52,7 +54,9 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
       return { events: silentTurn(chat?.id ?? null) };
     }
     const budget = await takeTurnBudget(ctx.deps, speaker);
-    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speechAllowanceFor(ctx) } }) };
+    // The allowance comes with the transcript, before the reply: the reply's words are added to it as the model writes them.
+    const speech = speechAllowanceFor(ctx);
+    return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speech.token }, speech }) };
   } catch (error) {
     // The preparation is settled before the error goes on: nothing runs on after the request.
     await prepared.catch(() => {});
@@ -78,9 +82,10 @@ async function* turnEvents(
    * event before the reply's (the transcript); allowanceWithDone: `done` carries the reply's speech
    * allowance (a text turn, which has no transcript event to carry it).
    */
-  { prepared, first, allowanceWithDone = false }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean } = {},
+  { prepared, first, allowanceWithDone = false, speech }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean; speech?: SpeechAllowance } = {},
 ): AsyncGenerator<VoiceTurnEvent> {
-  const allowance = () => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx) } : {});
+  // Given with `done`, the allowance covers the whole reply at once.
+  const allowance = (reply: string) => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx, reply).token } : {});
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
@@ -100,13 +105,16 @@ async function* turnEvents(
     provisional,
     prepared,
     signal: controller.signal,
-    onToken: (token) => push({ type: 'token', text: token }),
+    onToken: (token) => {
+      speech?.addText(token);
+      push({ type: 'token', text: token });
+    },
   })
     .then(
       (result) => {
         if (result.outcome === 'failed') push({ type: 'error', message: voiceTexts.aiError });
-        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }), ...allowance() });
-        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply, ...allowance() });
+        else if (result.outcome === 'held') push({ type: 'done', chatId: chat?.id ?? null, messageId: null, reply: result.reply, keep: signKeep(ctx.deps, { u: ctx.user.id, c: chat?.id ?? null, t: text, r: result.reply, cut: result.cut, x: Date.now() + keepValidMs, n: tokenNonce() }), ...allowance(result.reply) });
+        else if (result.outcome === 'answered') push({ type: 'done', chatId: result.chat?.id ?? null, messageId: result.messageId, reply: result.reply, ...allowance(result.reply) });
         // discarded: the client has gone, nothing to tell.
       },
       (error: unknown) => {
@@ -173,18 +181,30 @@ export async function voiceKeep(ctx: AuthedContext, input: z.output<typeof voice
       cut = true;
     }
   }
-  // Spent now, when nothing else can refuse it; given back if the save fails.
-  try {
-    await ctx.deps.rateLimits.voiceKeeps.consume(`keep:${turn.n}`);
-  } catch (error) {
-    if (error instanceof RateLimitError) throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepSpent });
-    throw error;
+  // Spent now, when nothing else can refuse it, in the database (a restart or another instance
+  // refuses it too); given back if the save fails.
+  const spent = `keep:${turn.n}`;
+  if (!(await spendToken(ctx.em, spent, new Date(Date.now() + voiceKeepValidSeconds * 1000)))) {
+    throw new TRPCError({ code: 'BAD_REQUEST', message: voiceTexts.keepSpent });
   }
   try {
     const saved = await saveSpokenTurn(ctx.deps, ctx.em, ctx.user, chat, turn.t, reply, cut, voiceTexts.chatTitle);
     return { chatId: saved.chat.id, messageId: saved.messageId };
   } catch (error) {
-    await ctx.deps.rateLimits.voiceKeeps.reset(`keep:${turn.n}`).catch(() => {});
+    await ctx.em.fork().nativeDelete(SpentToken, { id: spent }).catch(() => {});
+    throw error;
+  }
+}
+
+/** Marks a single-use token spent; false when it already was. Tokens past their life are forgotten on the way. */
+async function spendToken(em: EntityManager, id: string, expiresAt: Date): Promise<boolean> {
+  const fork = em.fork();
+  await fork.nativeDelete(SpentToken, { expiresAt: { $lt: new Date() } });
+  try {
+    await fork.insert(SpentToken, { id, expiresAt });
+    return true;
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return false;
     throw error;
   }
 }

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import OpenAI, { toFile } from 'openai';
+import { isStreamedAudio, type StreamedAudio } from '../../../shared/schemas/voice.js';
 import type { Config } from '../../config.js';
 import { ProviderError } from '../ai/types.js';
 
@@ -12,8 +14,8 @@ export type SynthesizedSpeech = {
 };
 
 export interface VoiceProvider {
-  /** `extension` names the format for the provider (webm, wav, ogg, mp3...). */
-  transcribe(audio: Buffer | Blob, extension: string, signal?: AbortSignal): Promise<string>;
+  /** `extension` names the format for the provider (webm, wav, ogg, mp3...); streamed audio is sent as it arrives. */
+  transcribe(audio: Buffer | Blob | StreamedAudio, extension: string, signal?: AbortSignal): Promise<string>;
   synthesize(text: string, voice: string, signal?: AbortSignal, format?: 'mp3' | 'pcm'): Promise<SynthesizedSpeech>;
 }
 
@@ -21,6 +23,7 @@ export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | un
   const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 1, timeout: 60_000 });
   return {
     async transcribe(audio, extension, signal) {
+      if (isStreamedAudio(audio)) return transcribeStreamed(config, audio, extension, signal);
       try {
         // OpenAI refuses an upload whose name lacks a known extension (STACK.md).
         const file = await toFile(audio, `speech.${extension}`, { type: audio instanceof Blob && audio.type ? audio.type : `audio/${extension}` });
@@ -45,6 +48,63 @@ export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | un
       }
     },
   };
+}
+
+/**
+ * The SDK holds an upload whole before it sends it; a recording of up to 25 MB is instead sent to
+ * /audio/transcriptions as it arrives: the same multipart request (model, then the file named with
+ * its extension), its body a stream.
+ */
+async function transcribeStreamed(config: { apiKey: string; baseUrl: string | undefined } & Config['voice'], audio: StreamedAudio, extension: string, signal?: AbortSignal): Promise<string> {
+  const boundary = `----ai-coach-${crypto.randomBytes(12).toString('hex')}`;
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\n${config.transcriptionModel}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="speech.${extension}"\r\nContent-Type: ${audio.type.replace(/[\r\n"]/g, '')}\r\n\r\n`,
+  );
+  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  async function* body() {
+    yield head;
+    for await (const chunk of audio.stream) yield chunk;
+    yield tail;
+  }
+  const baseUrl = (config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const timeout = AbortSignal.timeout(120_000);
+  try {
+    const response = await fetch(`${baseUrl}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${config.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, accept: 'application/json' },
+      body: pullStream(body()),
+      duplex: 'half',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    } as RequestInit & { duplex: 'half' });
+    const text = await response.text();
+    let parsed: { text?: unknown; error?: { message?: unknown } } = {};
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch {
+      // Not JSON: reported by status below.
+    }
+    if (!response.ok) throw Object.assign(new Error(typeof parsed.error?.message === 'string' ? parsed.error.message : `HTTP ${response.status}`), { status: response.status });
+    if (typeof parsed.text !== 'string') throw new ProviderError('The transcription server sent no text', { retryable: true });
+    return parsed.text;
+  } catch (error) {
+    throw toVoiceProviderError(error, config.apiKey);
+  }
+}
+
+/** A stream that reads `source` only as the request is sent (a slow provider slows the upload). */
+function pullStream(source: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await source.next();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    async cancel() {
+      await source.return(undefined);
+    },
+  });
 }
 
 async function* readChunks(body: ReadableStream<Uint8Array>, apiKey: string): AsyncIterable<Uint8Array> {
