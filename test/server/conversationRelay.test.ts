@@ -4,7 +4,7 @@ import { Message } from '../../src/server/db/entities/Message.js';
 import { PhoneCall } from '../../src/server/db/entities/PhoneCall.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
 import { hashPhonePin } from '../../src/server/features/phone/phoneTrust.js';
-import { relayUrlOf } from '../../src/server/features/telephony/phoneCall.js';
+import { relayUrlOf } from '../../src/server/features/telephony/relayGrant.js';
 import { phoneTexts } from '../../src/shared/texts/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

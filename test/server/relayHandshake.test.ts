@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { relayGrantSeconds } from '../../src/server/features/telephony/conversationRelay.js';
+import { relayGrantSeconds } from '../../src/server/features/telephony/relayGrant.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { EntityManager } from '@mikro-orm/core';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -9,13 +8,11 @@ import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
-import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { RateLimitError } from '../limits/rateLimits.js';
 import { phonePinMatches } from '../phone/phoneTrust.js';
 import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';
-import { relayUrlOf } from './phoneCall.js';
-import { telephonySettingsOf } from './telephonyProvider.js';
+import { signedRelayHandshakeCall } from './relayGrant.js';
 
 // Twilio ConversationRelay (issue 25): Twilio turns the caller's speech into `prompt` messages and
 // speaks the `text` tokens sent back. Each final prompt is one turn of the spoken-turn engine, its
@@ -30,48 +27,6 @@ const setupWindowMs = 10 * 60_000;
 /** Wrong PINs a call may key in before the PIN is no longer asked for. */
 const pinTriesPerCall = 3;
 const goodbyeWords = /\b(?:bye|goodbye|good bye|hang up|that's all|that is all|nothing else|no thanks)\b/i;
-
-/** How long the relay URL of a call's TwiML may be used: the relay connects seconds after the TwiML is read. */
-export const relayGrantSeconds = 120;
-
-function relayGrantMac(deps: AppDeps, callId: number, expires: number): string {
-  return crypto.createHmac('sha256', deps.sessionPassword).update(`relay-grant\0${callId}\0${expires}`).digest('hex');
-}
-
-/**
- * The relay URL a call's TwiML names: bound to the call (its id) and valid for relayGrantSeconds,
- * under the server's secret. Twilio signs the handshake over this exact URL, so a captured
- * signature is good for that call only, and only for a short while.
- */
-export function boundRelayUrl(deps: AppDeps, publicUrl: string, callId: number): string {
-  const expires = Math.floor(Date.now() / 1000) + relayGrantSeconds;
-  return `${relayUrlOf(publicUrl)}?call=${callId}&exp=${expires}&grant=${relayGrantMac(deps, callId, expires)}`;
-}
-
-/**
- * The call a relay handshake is for, or null when it must be refused: Twilio signs the handshake
- * like a webhook (HMAC-SHA1 over the exact relay URL of the TwiML, its query included), and that URL
- * must be one this server made for the call (boundRelayUrl), not expired.
- */
-export function signedRelayHandshakeCall(deps: AppDeps, req: IncomingMessage): number | null {
-  const settings = telephonySettingsOf(deps);
-  if (!settings) return null;
-  const url = new URL(req.url ?? '/', 'http://relay');
-  const callText = url.searchParams.get('call') ?? '';
-  const expText = url.searchParams.get('exp') ?? '';
-  const grant = url.searchParams.get('grant') ?? '';
-  if (!/^\d{1,12}$/.test(callText) || !/^\d{1,12}$/.test(expText) || !/^[0-9a-f]{64}$/.test(grant)) return null;
-  const callId = Number(callText);
-  const expires = Number(expText);
-  const now = Math.floor(Date.now() / 1000);
-  if (expires < now || expires > now + relayGrantSeconds) return null;
-  const expected = Buffer.from(relayGrantMac(deps, callId, expires), 'hex');
-  if (!crypto.timingSafeEqual(expected, Buffer.from(grant, 'hex'))) return null;
-  const header = req.headers['x-twilio-signature'];
-  const signature = Array.isArray(header) ? header[0] : header;
-  const signedUrl = `${relayUrlOf(settings.publicUrl)}?call=${callText}&exp=${expText}&grant=${grant}`;
-  return isSignedByTwilio(settings.authToken, signature, signedUrl, {}) ? callId : null;
-}
 
 const setupSchema = z.object({
   type: z.literal('setup'),

@@ -7,8 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
-import { boundRelayUrl } from './conversationRelay.js';
-import { relayPath } from './telephonyProvider.js';
+import { boundRelayUrl } from './relayGrant.js';
 
 // A call answered (incoming, or one the coach placed): the call's state is made once per CallSid
 // (phone_call), deciding who the caller is, and the call is handed to ConversationRelay, which
@@ -53,11 +52,6 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
   // Identifies the call to the relay socket, with the CallSid of its setup message.
   conversation.parameter({ name: 'callId', value: String(call.id) });
   return response.toString();
-}
-
-/** wss:// for an https PUBLIC_URL (Twilio requires it), ws:// for http (tests). */
-export function relayUrlOf(publicUrl: string): string {
-  return `${publicUrl.replace(/^http/, 'ws')}${relayPath}`;
 }
 
 /** The call's state, made by the first webhook of the call; a later (or replayed) one reads it. */
