@@ -33,6 +33,7 @@ import { extractMemories } from './features/memories/rememberFromChat.js';
 import { buildMessageSearchIndex, type MessageSearchIndexBuild } from './features/search/messageSearchIndex.js';
 import { notificationsEnabled, renewSubscriptions } from './features/meetings/subscriptions.js';
 import { startPeriodicJob } from './jobs/periodicJob.js';
+import { createNudgeWorker } from './features/nudges/nudgeQueue.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { loadCoachFacts } from './features/coach/coachFacts.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
@@ -69,6 +70,8 @@ export type StartOptions = {
    * server locks and starts it itself.
    */
   embedded?: EmbeddedDatabase;
+  /** The nudges' clock (tests move it); the system clock by default. */
+  nudgeClock?: () => Date;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -89,6 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let searchIndex: MessageSearchIndexBuild | undefined;
   let calendarRenewals: ReturnType<typeof startPeriodicJob> | undefined;
   let guestCleanup: ReturnType<typeof startGuestCleanupJob> | undefined;
+  let nudges: AppDeps['nudges'] | undefined;
   try {
     database = await openDatabase(target, {
       embedded,
@@ -160,6 +164,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }),
       microsoft,
       telemetry,
+      nudges: createNudgeWorker(log, options.nudgeClock),
     };
     // Replies whose instance died mid-stream (even killed) are marked stopped with their partial
     // text, at start and then periodically. The embedded database has one server at a time, so at
@@ -176,6 +181,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Goal check-in reminders due (while the server was down too) are claimed at start, then each
     // minute; those that asked for a call are called.
     goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
+    // Nudges (weekly reviews, meeting briefs) due while the server was down run at start, then
+    // as they come due (features/nudges/nudgeQueue.ts).
+    deps.nudges.start(deps);
+    nudges = deps.nudges;
     // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
     if (notificationsEnabled(deps)) {
       calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });
@@ -287,6 +296,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.replies.drain();
         await orphanSweep?.stop();
         await goalReminders?.stop();
+        await deps.nudges.stop();
         await searchIndex?.stop();
         await calendarRenewals?.stop();
         await guestCleanup?.stop();
@@ -304,6 +314,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     await orphanSweep?.stop().catch(() => {});
     await goalReminders?.stop().catch(() => {});
+    await nudges?.stop().catch(() => {});
     await searchIndex?.stop().catch(() => {});
     await calendarRenewals?.stop().catch(() => {});
     await guestCleanup?.stop().catch(() => {});

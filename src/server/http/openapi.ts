@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
+import { nudgeSettingsSchema, runNudgeSchema } from '../../shared/schemas/nudges.js';
 import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
@@ -74,6 +75,11 @@ export const restOperations: Operation[] = [
     },
   },
   { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ role: z.literal('user').optional(), content: messageContentSchema }), ok: { status: 201, description: 'The user message; the coach’s reply streams on /ws and tRPC, and is read with GET' } },
+  // Nudges (issue 35).
+  { method: 'get', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Your nudge settings, your time zone and the next planned run', auth: 'session', ok: { status: 200, description: '{ weeklyReview, meetingBrief, channels, quietHours, maxPerWeek, timeZone, nextRun }' } },
+  { method: 'put', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Save your nudge settings (times as HH:MM in your time zone)', auth: 'session', body: nudgeSettingsSchema, ok: { status: 200, description: 'The settings with the next planned run' } },
+  { method: 'post', path: '/api/nudges/run', tag: 'Nudges', summary: 'Run a nudge now (quiet hours and the weekly cap aside)', auth: 'session', body: runNudgeSchema, ok: { status: 202, description: '{ runId }' } },
+  { method: 'get', path: '/api/nudges/runs', tag: 'Nudges', summary: 'Your nudge runs, newest first', auth: 'session', ok: { status: 200, description: '{ runs: [{ id, kind, status, channels, reason, chatId, createdAt, dueAt, trigger }] }' } },
   // Goals (issue 12).
   { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },
   { method: 'post', path: '/api/goals', tag: 'Goals', summary: 'Create a goal', auth: 'user', body: createGoalSchema, ok: { status: 201, description: 'The goal' } },

@@ -15,6 +15,7 @@ import { writingStyleRouter } from '../features/writingStyle/writingStyle.router
 import { twilioRouter } from '../features/telephony/twilio.router.js';
 import { securityRouter } from '../features/security/security.router.js';
 import { voiceRouter } from '../features/voice/voice.router.js';
+import { nudgesRouter } from '../features/nudges/nudges.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   search: searchRouter,
   meetings: meetingsRouter,
   phone: phoneRouter,
+  nudges: nudgesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,3 +21,4 @@ export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
 export { meetingsTexts } from './meetings.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
+export { nudgesTexts } from './nudges.js';

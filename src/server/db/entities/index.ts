@@ -14,6 +14,7 @@ import { User } from './User.js';
 import { UserSettings } from './UserSettings.js';
 import { WritingStyleProfile } from './WritingStyleProfile.js';
 import { SecurityEvent } from './SecurityEvent.js';
+import { NudgeRun, NudgeSetting } from './Nudge.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -27,4 +28,5 @@ export { SecurityEvent };
 export { Memory, MemorySetting };
 export { CalendarSubscription, MeetingPrep };
 export { PhoneCall };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification];
+export { NudgeRun, NudgeSetting };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, NudgeSetting, NudgeRun];
