@@ -16,6 +16,7 @@ import { ActiveSessions } from './ActiveSessions';
 import { SecurityActivity } from './SecurityActivity';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
+import { NudgeSettingsSection } from '../nudges/NudgeSettingsSection';
 import { PhoneTrustSettings } from './PhoneTrustSettings';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
 import { ProfileSettingsForm } from './ProfileSettingsForm';
@@ -60,7 +61,10 @@ export function SettingsPage(props: { tab: SettingsTab; onTabChange: (tab: Setti
           {!guest && <SecurityActivity />}
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
-          <NotificationSettingsForm notifications={data.notifications} />
+          <Stack gap="lg">
+            <NotificationSettingsForm notifications={data.notifications} />
+            <NudgeSettingsSection />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="privacy">
           <Stack gap="lg">
