@@ -281,6 +281,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const port = (httpServer.address() as AddressInfo).port;
     const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
+    deps.nudges.baseUrl = url;
 
     let closing: Promise<void> | undefined;
     const close = () =>

@@ -217,6 +217,56 @@ describe('run now and the history', () => {
   });
 });
 
+describe('the email channel', () => {
+  it('mails the nudge from the user own mailbox to themselves, with the chat link and a working unsubscribe link', async () => {
+    const { http } = await newUser('mail');
+    const token = `mail-token-${users}`;
+    const address = `mail${users}@contoso.example`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Mail User', mail: address });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_email' })).status).toBe(200);
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: false, call: false } })).status).toBe(200);
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app', 'email'], reason: null });
+    expect(box.sentMail).toHaveLength(1);
+    const mail = box.sentMail[0]!;
+    expect(mail.to).toEqual([address]);
+    expect(mail.subject).toBe(`Weekly review: ${new Date().toISOString().slice(0, 10)}`);
+    expect(mail.contentType.toLowerCase()).toBe('html');
+    expect(mail.body).toContain(`${server.url}/app?chat=${sent.chatId}`);
+    expect(mail.body).toContain(nudgesTexts.reviewNoGoals);
+    const link = /href="([^"]*\/api\/nudges\/unsubscribe\?token=[^"]+)"/.exec(mail.body)?.[1];
+    expect(link).toBeTruthy();
+    const unsubscribeUrl = link!.replace(/&amp;/g, '&');
+
+    // A changed token does nothing.
+    const forged = await new HttpClient(server.url).get(unsubscribeUrl.slice(server.url.length).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain(nudgesTexts.unsubscribeInvalidTitle);
+    expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
+
+    // No cookie, no sign-in: one click turns the weekly review off and says so.
+    const res = await fetch(unsubscribeUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const text = await res.text();
+    expect(text).toContain(nudgesTexts.unsubscribedTitle);
+    expect(text).toContain(nudgesTexts.unsubscribedBody('Weekly review'));
+    const after = (await http.get('/api/nudges/settings')).json;
+    expect(after.weeklyReview.enabled).toBe(false);
+    expect(after.channels.email).toBe(true);
+    expect(after.nextRun).toBeNull();
+  });
+
+  it('keeps the nudge in the app and says why when no mailbox is connected', async () => {
+    const { http } = await newUser('nomail');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: false, call: false } });
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app'], reason: nudgesTexts.reasonMailboxReconnect, chatId: expect.any(Number) });
+  });
+});
+
 describe('scheduled runs on a clock the test moves', () => {
   const em = () => server.deps.orm.em.fork();
   const scheduled = async (userId: number) => em().find(NudgeRun, { owner: userId, trigger: 'scheduled' }, { orderBy: { id: 'asc' } });

@@ -79,6 +79,7 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Your nudge settings, your time zone and the next planned run', auth: 'session', ok: { status: 200, description: '{ weeklyReview, meetingBrief, channels, quietHours, maxPerWeek, timeZone, nextRun }' } },
   { method: 'put', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Save your nudge settings (times as HH:MM in your time zone)', auth: 'session', body: nudgeSettingsSchema, ok: { status: 200, description: 'The settings with the next planned run' } },
   { method: 'post', path: '/api/nudges/run', tag: 'Nudges', summary: 'Run a nudge now (quiet hours and the weekly cap aside)', auth: 'session', body: runNudgeSchema, ok: { status: 202, description: '{ runId }' } },
+  { method: 'get', path: '/api/nudges/unsubscribe', tag: 'Nudges', summary: 'The one-click unsubscribe link of a nudge email (`?token=`, signed; no sign-in): turns that nudge off and answers a page saying so', auth: 'public', ok: { status: 200, description: 'An HTML page; 400 for a token that is not valid' } },
   { method: 'get', path: '/api/nudges/runs', tag: 'Nudges', summary: 'Your nudge runs, newest first', auth: 'session', ok: { status: 200, description: '{ runs: [{ id, kind, status, channels, reason, chatId, createdAt, dueAt, trigger }] }' } },
   // Goals (issue 12).
   { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },

@@ -6,7 +6,9 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
-import { timeZoneOf } from '../meetings/calendar.js';
+import { openCalendar, timeZoneOf } from '../meetings/calendar.js';
+import { ReconnectNeededError } from '../microsoft/connections.js';
+import { unsubscribeToken } from './unsubscribe.js';
 import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 
@@ -22,6 +24,8 @@ export type NudgeClock = () => Date;
 
 export type NudgeWorker = {
   clock: NudgeClock;
+  /** The address this server listens on: links in emails when PUBLIC_URL is unset. */
+  baseUrl: string;
   /** Claims and runs every due nudge once; resolves with how many were claimed. */
   tick(): Promise<number>;
   /** Asks for a tick soon (after the one under way): a run now. */
@@ -48,8 +52,8 @@ export async function loadNudgeSettings(em: EntityManager, userId: number): Prom
   return row?.settings ?? defaultNudgeSettings;
 }
 
-// Every nudge is a chat in the app; the other channels are not delivered yet (docs/nudges.md).
-export const activeChannels = (_settings: NudgeSettings): NudgeChannel[] => ['app'];
+// What a run is planned to use: the app always, email when on (push and calls are not delivered yet).
+export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => (settings.channels.email ? ['app', 'email'] : ['app']);
 
 /** Replaces the user's planned weekly review with one at the next day and time (none when turned off). */
 export async function planWeeklyReview(em: EntityManager, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date | null> {
@@ -130,17 +134,34 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
   }
 
   try {
+    let title: string;
+    let content: string;
     if (run.kind === 'weekly_review') {
       const facts = await weeklyReviewFacts(deps, em, userId, now, timeZone);
-      const chat = await nudgeChat(em, userId, nudgesTexts.weeklyReviewTitle(facts.date), renderWeeklyReview(facts), now);
-      return await finish('sent', null, chat);
+      title = nudgesTexts.weeklyReviewTitle(facts.date);
+      content = renderWeeklyReview(facts);
+    } else {
+      const facts = await meetingBriefFacts(deps, em, userId, now, Math.max(settings.meetingBrief.minutesBefore * 60_000, 86_400_000));
+      if (facts === 'no_calendar') return await finish('skipped', nudgesTexts.reasonNoCalendar);
+      if (facts === 'no_meeting') return await finish('skipped', nudgesTexts.reasonNoMeeting);
+      const link = facts.prepChatId ? `/app?chat=${facts.prepChatId}` : '/meetings';
+      title = nudgesTexts.briefTitle(facts.subject);
+      content = renderMeetingBrief(facts, link);
     }
-    const facts = await meetingBriefFacts(deps, em, userId, now, Math.max(settings.meetingBrief.minutesBefore * 60_000, 86_400_000));
-    if (facts === 'no_calendar') return await finish('skipped', nudgesTexts.reasonNoCalendar);
-    if (facts === 'no_meeting') return await finish('skipped', nudgesTexts.reasonNoMeeting);
-    const link = facts.prepChatId ? `/app?chat=${facts.prepChatId}` : '/meetings';
-    const chat = await nudgeChat(em, userId, nudgesTexts.briefTitle(facts.subject), renderMeetingBrief(facts, link), now);
-    return await finish('sent', null, chat);
+    // The chat first: a retry of a failed email reuses it.
+    if (!run.chat) {
+      run.chat = await nudgeChat(em, userId, title, content, now);
+      await em.flush();
+    }
+    const channels: NudgeChannel[] = ['app'];
+    let reason: string | null = null;
+    if (settings.channels.email) {
+      const emailed = await emailNudge(deps, em, userId, run.kind, run.chat.id, title, content);
+      if (emailed) channels.push('email');
+      else reason = nudgesTexts.reasonMailboxReconnect;
+    }
+    run.channels = channels;
+    return await finish('sent', reason);
   } catch (error) {
     const message = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
     deps.log.warn({ err: error, runId }, 'a nudge could not be delivered');
@@ -154,6 +175,46 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
     }
     return finish('failed', nudgesTexts.reasonFailed(message));
   }
+}
+
+/** The base of the links in an email: PUBLIC_URL, else the address this server listens on. */
+function appUrl(deps: AppDeps): string {
+  return deps.config.publicUrl ?? deps.nudges.baseUrl;
+}
+
+/**
+ * The nudge by email, from the user's own connected mailbox to its own address, with a link to the
+ * chat and a signed one-click unsubscribe link. False when the mailbox needs reconnecting (the
+ * nudge stays in the app); a Graph failure throws (the run is retried).
+ */
+async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, title: string, content: string): Promise<boolean> {
+  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  if (!mailbox?.accountEmail) return false;
+  const base = appUrl(deps);
+  const chatLink = `${base}/app?chat=${chatId}`;
+  const unsubscribe = `${base}/api/nudges/unsubscribe?token=${encodeURIComponent(unsubscribeToken(deps.sessionPassword, userId, kind))}`;
+  try {
+    await mailbox.graph.sendMail({ subject: title, html: nudgeEmailHtml(content, chatLink, unsubscribe, kind), to: [{ name: '', email: mailbox.accountEmail }] });
+  } catch (error) {
+    if (error instanceof ReconnectNeededError) return false;
+    throw error;
+  }
+  return true;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind): string {
+  const body = content
+    .split('\n')
+    .map((line) => escapeHtml(line).replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>').replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1'))
+    .join('<br>\n');
+  const kindLabel = nudgesTexts.kindLabel[kind] ?? kind;
+  return [
+    `<div>${body}</div>`,
+    `<p><a href="${escapeHtml(chatLink)}">${nudgesTexts.emailOpenChat}</a></p>`,
+    `<p style="color:#666;font-size:12px">${nudgesTexts.emailFooter} <a href="${escapeHtml(unsubscribeLink)}">${escapeHtml(nudgesTexts.emailUnsubscribe(kindLabel))}</a></p>`,
+  ].join('\n');
 }
 
 /** A new chat whose first message is the coach's nudge. */
@@ -225,6 +286,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
   const planQuietly = () => planMissing().catch((error) => log.warn({ err: error }, 'weekly reviews could not be planned'));
   return {
     clock,
+    baseUrl: 'http://127.0.0.1',
     tick,
     kick: () => void tick(),
     planMissing,
