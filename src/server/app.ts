@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/search'], searchRestRoutes(deps)));
   app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
   app.use(under(['/api/phone'], phoneRestRoutes(deps)));
-  app.use(under(['/api/nudges'], nudgesRestRoutes(deps)));
+  app.use(under(['/api/nudges', '/api/push'], nudgesRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -23,13 +23,13 @@ test('the settings section saves the weekly review day, runs a review now, and t
   await expect(page.getByRole('heading', { name: nudgesTexts.settingsTitle })).toBeVisible();
   await expect(page.getByTestId('nudge-next-run')).toContainText(/Next planned: Monday/);
 
-  await page.getByRole('textbox', { name: nudgesTexts.day }).click();
+  await page.getByRole('combobox', { name: nudgesTexts.day }).click();
   await page.getByRole('option', { name: 'Friday' }).click();
   await page.getByRole('button', { name: nudgesTexts.save }).click();
   await expect(page.getByRole('alert').filter({ hasText: nudgesTexts.saved }).last()).toBeVisible();
   await expect(page.getByTestId('nudge-next-run')).toContainText(/Next planned: Friday/);
   await page.reload();
-  await expect(page.getByRole('textbox', { name: nudgesTexts.day })).toHaveValue('Friday');
+  await expect(page.getByRole('combobox', { name: nudgesTexts.day })).toHaveValue('Friday');
 
   await page.getByRole('button', { name: nudgesTexts.runNow }).click();
   await expect(page.getByRole('alert').filter({ hasText: nudgesTexts.runStarted }).last()).toBeVisible();

@@ -1,5 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import webpush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
+import { loadConfig } from '../../src/server/config.js';
+import { vapidKeys } from '../../src/server/features/nudges/vapid.js';
+import { startFakePushService, type FakePushService } from '../fakes/push.js';
+import { NudgeRun, PushSubscription } from '../../src/server/db/entities/Nudge.js';
 import { inQuietHours, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { apiKeyTexts, nudgesTexts } from '../../src/shared/texts/index.js';
@@ -264,6 +271,80 @@ describe('the email channel', () => {
     const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
     const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
     expect(sent).toMatchObject({ status: 'sent', channels: ['app'], reason: nudgesTexts.reasonMailboxReconnect, chatId: expect.any(Number) });
+  });
+});
+
+describe('web push', () => {
+  let push: FakePushService;
+  beforeAll(async () => {
+    push = await startFakePushService();
+  });
+  afterAll(async () => {
+    await push?.close();
+  });
+
+  it('gives the VAPID key kept in DATA_DIR, takes subscriptions (201), pushes an encrypted nudge, and drops a subscription the service says is gone', async () => {
+    const { http } = await newUser('push');
+    const key = await http.get('/api/push/key');
+    expect(key.status).toBe(200);
+    const kept = JSON.parse(fs.readFileSync(path.join(database.dataDir, 'vapid-keys.json'), 'utf8'));
+    expect(key.json).toEqual({ publicKey: kept.publicKey });
+    expect(key.json.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+
+    const bad = await http.post('/api/push/subscriptions', { endpoint: 'http://push.example/x', keys: { p256dh: 'abc', auth: 'def' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain('endpoint');
+    const badKey = await http.post('/api/push/subscriptions', { endpoint: 'https://push.example/x', keys: { p256dh: 'not base64!', auth: 'abcdefghijkl' } });
+    expect(badKey.status).toBe(400);
+    expect(badKey.json.message).toContain('keys.p256dh');
+
+    const browser = push.subscribe();
+    const created = await http.post('/api/push/subscriptions', browser);
+    expect(created.status).toBe(201);
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: false, push: true, call: false } })).status).toBe(200);
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app', 'push'], reason: null });
+    expect(push.refused).toEqual([]);
+    const delivered = push.received.filter((p) => p.endpoint === browser.endpoint);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.vapidPublicKey).toBe(key.json.publicKey);
+    expect(delivered[0]!.payload).toEqual({ title: `Weekly review: ${new Date().toISOString().slice(0, 10)}`, body: expect.stringContaining('weekly review'), url: `/app?chat=${sent.chatId}` });
+
+    // The browser's subscription expired: the service answers 410 and the app forgets it.
+    push.gone(browser.endpoint, 410);
+    const again = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const second = await eventually(async () => (await runsOf(http)).find((r) => r.id === again.json.runId && r.status !== 'queued'), 20_000);
+    expect(second).toMatchObject({ status: 'sent', channels: ['app'], reason: nudgesTexts.reasonNoPushSubscription });
+    expect(await server.deps.orm.em.fork().count(PushSubscription, { endpoint: browser.endpoint })).toBe(0);
+  });
+
+  it('removes a subscription with DELETE, only the user own', async () => {
+    const a = await newUser('push_a');
+    const b = await newUser('push_b');
+    const browser = push.subscribe();
+    expect((await a.http.post('/api/push/subscriptions', browser)).status).toBe(201);
+    expect((await b.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(404);
+    expect((await a.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(204);
+    expect((await a.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(404);
+  });
+
+  it('takes VAPID keys from configuration, both or neither, and otherwise generates a pair once', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vapid-'));
+    try {
+      const pair = webpush.generateVAPIDKeys();
+      const configured = loadConfig({ DATA_DIR: dir, VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: 'https://coach.example.com' });
+      expect(vapidKeys(configured)).toEqual({ ...pair, subject: 'https://coach.example.com' });
+      expect(fs.existsSync(path.join(dir, 'vapid-keys.json'))).toBe(false);
+      expect(() => loadConfig({ DATA_DIR: dir, VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/set both or neither/);
+      expect(() => loadConfig({ DATA_DIR: dir, VAPID_SUBJECT: 'coach@example.com' })).toThrow(/VAPID_SUBJECT/);
+      const generated = vapidKeys(loadConfig({ DATA_DIR: dir }));
+      expect(generated.subject).toBe('mailto:ai-coach@localhost');
+      expect(vapidKeys(loadConfig({ DATA_DIR: dir }))).toEqual(generated);
+      expect(fs.statSync(path.join(dir, 'vapid-keys.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { twilioRouter } from '../features/telephony/twilio.router.js';
 import { securityRouter } from '../features/security/security.router.js';
 import { voiceRouter } from '../features/voice/voice.router.js';
 import { nudgesRouter } from '../features/nudges/nudges.router.js';
+import { pushRouter } from '../features/nudges/push.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -37,6 +38,7 @@ export const appRouter = router({
   meetings: meetingsRouter,
   phone: phoneRouter,
   nudges: nudgesRouter,
+  push: pushRouter,
 });
 
 export type AppRouter = typeof appRouter;

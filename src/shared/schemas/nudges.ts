@@ -80,3 +80,15 @@ export type NudgeRunView = {
   dueAt: string;
   trigger: 'scheduled' | 'manual';
 };
+
+const base64url = (field: string, max: number) => z.string({ message: nudgesTexts.pushKeyInvalid(field) }).regex(/^[A-Za-z0-9_-]+=*$/, nudgesTexts.pushKeyInvalid(field)).min(8, nudgesTexts.pushKeyInvalid(field)).max(max, nudgesTexts.pushKeyInvalid(field));
+const endpoint = z.url({ protocol: /^https$/, message: nudgesTexts.pushEndpointInvalid }).max(1000, nudgesTexts.pushEndpointInvalid);
+
+export const pushSubscriptionSchema = z.object(
+  {
+    endpoint,
+    keys: z.object({ p256dh: base64url('keys.p256dh', 200), auth: base64url('keys.auth', 100) }, { message: nudgesTexts.pushKeyInvalid('keys') }),
+  },
+  { message: nudgesTexts.pushEndpointInvalid },
+);
+export const pushUnsubscribeSchema = z.object({ endpoint }, { message: nudgesTexts.pushEndpointInvalid });

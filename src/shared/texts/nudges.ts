@@ -9,6 +9,10 @@ export const nudgesTexts = {
   minutesBeforeInvalid: 'meetingBrief.minutesBefore: choose a whole number of minutes from 10 to 1440.',
   maxPerWeekInvalid: 'maxPerWeek: choose a whole number from 1 to 14.',
   kindInvalid: 'kind: choose weekly_review or meeting_brief.',
+  pushEndpointInvalid: 'endpoint: send the https address of the push subscription.',
+  pushKeyInvalid: (field: string) => `${field}: send the key of the push subscription in URL-safe base64.`,
+  pushNotFound: 'No push subscription with this endpoint.',
+  reasonNoPushSubscription: 'No browser takes push notifications: turn them on in Settings on each device.',
 
   // Reasons a run was skipped, waits or failed
   reasonQuietHours: (until: string) => `Quiet hours: waiting until ${until}.`,

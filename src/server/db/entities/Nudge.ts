@@ -45,3 +45,21 @@ export const NudgeRunSchema = defineEntity({
 });
 export class NudgeRun extends NudgeRunSchema.class {}
 NudgeRunSchema.setClass(NudgeRun);
+
+// A browser's web push subscription (issue 35): where the push service takes the user's nudges.
+// The endpoint is unique: a browser that subscribes again moves it to its current account.
+export const PushSubscriptionSchema = defineEntity({
+  name: 'PushSubscription',
+  tableName: 'push_subscription',
+  indexes: [{ name: 'push_subscription_owner_idx', properties: ['owner'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    owner: () => p.manyToOne(User).deleteRule('cascade'),
+    endpoint: p.string().length(1000).unique(),
+    p256dh: p.string().length(200),
+    auth: p.string().length(100),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export class PushSubscription extends PushSubscriptionSchema.class {}
+PushSubscriptionSchema.setClass(PushSubscription);

@@ -14,7 +14,7 @@ import { User } from './User.js';
 import { UserSettings } from './UserSettings.js';
 import { WritingStyleProfile } from './WritingStyleProfile.js';
 import { SecurityEvent } from './SecurityEvent.js';
-import { NudgeRun, NudgeSetting } from './Nudge.js';
+import { NudgeRun, NudgeSetting, PushSubscription } from './Nudge.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -28,5 +28,5 @@ export { SecurityEvent };
 export { Memory, MemorySetting };
 export { CalendarSubscription, MeetingPrep };
 export { PhoneCall };
-export { NudgeRun, NudgeSetting };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, NudgeSetting, NudgeRun];
+export { NudgeRun, NudgeSetting, PushSubscription };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, NudgeSetting, NudgeRun, PushSubscription];

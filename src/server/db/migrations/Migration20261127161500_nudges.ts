@@ -19,9 +19,15 @@ export class Migration20261127161500_nudges extends Migration {
     this.addSql(`alter table "nudge_run" add constraint "nudge_run_kind_check" check ("kind" in ('weekly_review', 'meeting_brief'));`);
     this.addSql(`alter table "nudge_run" add constraint "nudge_run_status_check" check ("status" in ('queued', 'sent', 'skipped', 'failed'));`);
     this.addSql(`alter table "nudge_run" add constraint "nudge_run_trigger_check" check ("trigger" in ('scheduled', 'manual'));`);
+
+    this.addSql(`create table "push_subscription" ("id" serial primary key, "owner_id" int not null, "endpoint" varchar(1000) not null, "p256dh" varchar(200) not null, "auth" varchar(100) not null, "created_at" timestamptz not null);`);
+    this.addSql(`create index "push_subscription_owner_idx" on "push_subscription" ("owner_id");`);
+    this.addSql(`alter table "push_subscription" add constraint "push_subscription_endpoint_unique" unique ("endpoint");`);
+    this.addSql(`alter table "push_subscription" add constraint "push_subscription_owner_id_foreign" foreign key ("owner_id") references "app_user" ("id") on delete cascade;`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "push_subscription" cascade;`);
     this.addSql(`drop table if exists "nudge_run" cascade;`);
     this.addSql(`drop table if exists "nudge_setting" cascade;`);
   }

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.js';
 import { openCalendar, timeZoneOf } from '../meetings/calendar.js';
 import { ReconnectNeededError } from '../microsoft/connections.js';
 import { unsubscribeToken } from './unsubscribe.js';
+import { pushNudge } from './push.js';
 import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 
@@ -52,8 +53,12 @@ export async function loadNudgeSettings(em: EntityManager, userId: number): Prom
   return row?.settings ?? defaultNudgeSettings;
 }
 
-// What a run is planned to use: the app always, email when on (push and calls are not delivered yet).
-export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => (settings.channels.email ? ['app', 'email'] : ['app']);
+// What a run is planned to use: the app always, email and push when on (calls are not made yet).
+export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => [
+  'app',
+  ...(settings.channels.email ? (['email'] as const) : []),
+  ...(settings.channels.push ? (['push'] as const) : []),
+];
 
 /** Replaces the user's planned weekly review with one at the next day and time (none when turned off). */
 export async function planWeeklyReview(em: EntityManager, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date | null> {
@@ -159,6 +164,11 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
       const emailed = await emailNudge(deps, em, userId, run.kind, run.chat.id, title, content);
       if (emailed) channels.push('email');
       else reason = nudgesTexts.reasonMailboxReconnect;
+    }
+    if (settings.channels.push) {
+      const pushed = await pushNudge(deps, em, userId, { title, body: content.split('\n')[0] ?? title, url: `/app?chat=${run.chat.id}` });
+      if (pushed) channels.push('push');
+      else reason = reason ? `${reason} ${nudgesTexts.reasonNoPushSubscription}` : nudgesTexts.reasonNoPushSubscription;
     }
     run.channels = channels;
     return await finish('sent', reason);

@@ -5,7 +5,8 @@ import { restRoute } from '../../http/rest.js';
 import { readUnsubscribeToken, turnNudgeOff } from './unsubscribe.js';
 
 // Issue 35: GET/PUT /api/nudges/settings, POST /api/nudges/run { kind } (202 { runId }),
-// GET /api/nudges/runs, on the nudges procedures; and GET /api/nudges/unsubscribe?token=…, the
+// GET /api/nudges/runs, GET /api/push/key, POST/DELETE /api/push/subscriptions, on the nudges
+// and push procedures; and GET /api/nudges/unsubscribe?token=…, the
 // one-click link of a nudge email, which needs no sign-in (the signed token names the user and
 // the nudge) and answers a small page.
 export function nudgesRestRoutes(deps: AppDeps): Router {
@@ -14,6 +15,9 @@ export function nudgesRestRoutes(deps: AppDeps): Router {
   routes.put('/api/nudges/settings', restRoute(deps, (caller, req) => caller.nudges.saveSettings(req.body)));
   routes.post('/api/nudges/run', restRoute(deps, (caller, req) => caller.nudges.run(req.body ?? {}), 202));
   routes.get('/api/nudges/runs', restRoute(deps, (caller) => caller.nudges.runs()));
+  routes.get('/api/push/key', restRoute(deps, (caller) => caller.push.key()));
+  routes.post('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.subscribe(req.body ?? {}), 201));
+  routes.delete('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.unsubscribe(req.body ?? {})));
   routes.get('/api/nudges/unsubscribe', (req, res, next) => void unsubscribe(deps, req, res).catch(next));
   return routes;
 }

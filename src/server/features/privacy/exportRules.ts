@@ -42,6 +42,8 @@ export const exportRules: Record<string, ExportRule> = {
   // Nudges (issue 35): the settings, and each nudge planned or sent; the queue's lease is bookkeeping.
   NudgeSetting: { export: true, section: 'nudgeSettings', title: 'Nudge settings' },
   NudgeRun: { export: true, section: 'nudgeRuns', title: 'Nudges', omit: ['lockedUntil', 'attempts'] },
+  // Which browsers take push notifications (their push service endpoint); not their encryption keys.
+  PushSubscription: { export: true, section: 'pushSubscriptions', title: 'Push subscriptions', omit: ['p256dh', 'auth'] },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,
