@@ -48,3 +48,30 @@ test('the settings section saves the weekly review day, runs a review now, and t
   await expect(page.getByText(/Here is your weekly review for \d{4}-\d{2}-\d{2}\./)).toBeVisible();
   await expect(page.getByText(nudgesTexts.reviewNoGoals)).toBeVisible();
 });
+
+test('the app is installable: a manifest with icons, and a service worker that registers', async ({ page, request }) => {
+  await page.goto('/settings?tab=notifications');
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBe('/manifest.webmanifest');
+  const manifest = await request.get(href!);
+  expect(manifest.status()).toBe(200);
+  expect(manifest.headers()['content-type']).toMatch(/application\/manifest\+json/);
+  const body = await manifest.json();
+  expect(body).toMatchObject({ name: 'AI Coach', start_url: '/app', display: 'standalone' });
+  for (const size of ['192x192', '512x512']) {
+    const icon = (body.icons as Array<{ src: string; sizes: string; type: string }>).find((i) => i.sizes === size && i.type === 'image/png');
+    expect(icon, size).toBeTruthy();
+    const res = await request.get(icon!.src);
+    expect(res.status()).toBe(200);
+    expect((await res.body()).subarray(1, 4).toString()).toBe('PNG');
+  }
+  const sw = await request.get('/sw.js');
+  expect(sw.status()).toBe(200);
+  expect(sw.headers()['content-type']).toMatch(/javascript/);
+  const state = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+    await navigator.serviceWorker.ready;
+    return { scope: registration.scope, active: Boolean(registration.active) };
+  });
+  expect(state).toEqual({ scope: expect.stringMatching(/\/$/), active: true });
+});

@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from '../settings/SettingsSection';
+import { subscribeThisBrowser, unsubscribeThisBrowser } from './pushSubscription';
 
 // Settings, Notifications: the nudges (issue 35), with the next planned run and 'Run now'.
 export function NudgeSettingsSection() {
@@ -29,6 +30,17 @@ function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string
 
   const submit = form.onSubmit(async (values) => {
     try {
+      // This browser subscribes (or unsubscribes) when push is switched, before the save.
+      if (values.channels.push && !initial.channels.push) {
+        try {
+          await subscribeThisBrowser();
+        } catch (error) {
+          notify.error(nudgesTexts.pushFailedTitle, error instanceof Error && error.message ? error.message : nudgesTexts.pushUnsupported);
+          return;
+        }
+      } else if (!values.channels.push && initial.channels.push) {
+        await unsubscribeThisBrowser();
+      }
       const saved = await save.mutateAsync(values);
       queryClient.setQueryData(trpc.nudges.settings.queryKey(), saved);
       notify.success(nudgesTexts.saved, saved.nextRun ? nudgesTexts.nextRun(formatWhen(saved.nextRun.at, saved.timeZone)) : nudgesTexts.noNextRun);
