@@ -417,6 +417,35 @@ describe('scheduled runs on a clock the test moves', () => {
     expect((await scheduled(user.id))[0]).toMatchObject({ status: 'sent', reason: null });
   });
 
+  it('plans one brief per meeting with others, due its lead time ahead, and sends it then', async () => {
+    const start = new Date(Math.floor((Date.now() + 2 * hour) / 60_000) * 60_000);
+    fixed = new Date(start.getTime() - 70 * 60_000);
+    const { http, user } = await newUser('sched_brief');
+    const token = `sched-brief-token-${users}`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Brief User', mail: `schedbrief${users}@contoso.example` });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    box.addEvents([
+      { subject: 'Roadmap review', start: start.toISOString(), end: new Date(start.getTime() + hour).toISOString(), attendees: [{ name: 'Ari Moss', email: 'ari@contoso.example', response: 'accepted' }] },
+      { subject: 'Alone time', start: start.toISOString(), end: new Date(start.getTime() + hour).toISOString() },
+    ]);
+    // No quiet hours (a start equal to the end), weekly review off: only the brief is planned.
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: false, day: 'mon', time: '08:30' }, meetingBrief: { enabled: true, minutesBefore: 60 }, quietHours: { start: '00:00', end: '00:00' } });
+    expect(await server.deps.nudges.planBriefs()).toBe(1);
+    expect(await server.deps.nudges.planBriefs()).toBe(0); // planned once, however often planning runs
+    const [planned] = await scheduled(user.id);
+    expect(planned).toMatchObject({ kind: 'meeting_brief', status: 'queued' });
+    expect(planned!.dueAt.toISOString()).toBe(new Date(start.getTime() - 60 * 60_000).toISOString());
+    await server.deps.nudges.tick();
+    expect((await scheduled(user.id))[0]!.status).toBe('queued'); // not yet due
+    fixed = new Date(start.getTime() - 60 * 60_000);
+    await server.deps.nudges.tick();
+    const [sent] = await scheduled(user.id);
+    expect(sent).toMatchObject({ status: 'sent' });
+    const content = (await firstMessage(http, sent!.chat!.id)).content;
+    expect(content).toContain('Roadmap review');
+    expect(content).toContain('- Ari Moss');
+  });
+
   it('delivers after a restart a run that came due while the server was down', async () => {
     fixed = new Date('2026-04-20T05:00:00Z');
     const { http, user } = await newUser('restart');

@@ -39,6 +39,8 @@ export const NudgeRunSchema = defineEntity({
     dueAt: p.datetime(),
     lockedUntil: p.datetime().nullable(),
     attempts: p.integer().default(0),
+    /** A scheduled meeting brief's Graph event. */
+    eventId: p.string().length(512).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -132,16 +132,17 @@ function focusText(focus: Focus): string {
 /**
  * The facts of a brief for the next meeting with other attendees starting within `withinMs`:
  * the people with what memory holds that names them, and the prep chat's agenda (its first coach
- * message). 'no_calendar' / 'no_meeting' when there is nothing to brief.
+ * message). With `eventId`, the brief of that meeting (a scheduled one). 'no_calendar' /
+ * 'no_meeting' when there is nothing to brief (the meeting was cancelled, or has begun).
  */
-export async function meetingBriefFacts(deps: AppDeps, em: EntityManager, userId: number, now: Date, withinMs: number): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
+export async function meetingBriefFacts(deps: AppDeps, em: EntityManager, userId: number, now: Date, withinMs: number, eventId?: string): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
   const calendar = await openCalendar(deps, em, userId).catch(() => null);
   if (!calendar) return 'no_calendar';
   const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });
   const own = calendar.accountEmail?.toLowerCase();
   const meeting = events
     .map((event) => meetingView(event))
-    .filter((m) => m.startAt.getTime() > now.getTime() && m.attendees.some((a) => a.email.toLowerCase() !== own))
+    .filter((m) => m.startAt.getTime() > now.getTime() && m.attendees.some((a) => a.email.toLowerCase() !== own) && (!eventId || m.id.slice(0, 512) === eventId))
     .sort((a, b) => a.startAt.getTime() - b.startAt.getTime())[0];
   if (!meeting) return 'no_meeting';
   const memories = await em.find(Memory, { owner: userId, doneAt: null }, { orderBy: { updatedAt: 'desc' }, limit: 200 });

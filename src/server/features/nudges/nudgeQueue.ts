@@ -6,7 +6,7 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
-import { openCalendar, timeZoneOf } from '../meetings/calendar.js';
+import { meetingView, openCalendar, timeZoneOf } from '../meetings/calendar.js';
 import { ReconnectNeededError } from '../microsoft/connections.js';
 import { unsubscribeToken } from './unsubscribe.js';
 import { pushNudge } from './push.js';
@@ -33,6 +33,8 @@ export type NudgeWorker = {
   kick(): void;
   /** Plans the weekly review of users who have none planned (at start, then hourly). */
   planMissing(): Promise<number>;
+  /** Plans the briefs of meetings coming up (at start, then every 10 minutes). */
+  planBriefs(): Promise<number>;
   /** Starts planning and polling, with the first tick at once. */
   start(deps: AppDeps): void;
   /** The first planning and tick (start-up waits for it; tests too). */
@@ -46,6 +48,7 @@ export const maxAttempts = 5;
 export const retryDelayMs = (attempt: number) => 60_000 * 2 ** (attempt - 1);
 const pollMs = 15_000;
 const planEveryMs = 3_600_000;
+const briefPlanEveryMs = 10 * 60_000;
 const claimBatch = 20;
 
 export async function loadNudgeSettings(em: EntityManager, userId: number): Promise<NudgeSettings> {
@@ -73,7 +76,7 @@ async function insertPlanned(em: EntityManager, userId: number, settings: NudgeS
   await em.getConnection().execute(
     `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "created_at", "updated_at")
      values (?, 'weekly_review', 'queued', 'scheduled', ?::jsonb, ?::timestamptz, 0, ?::timestamptz, ?::timestamptz)
-     on conflict ("owner_id", "kind") where "status" = 'queued' and "trigger" = 'scheduled' do nothing`,
+     on conflict ("owner_id", "kind") where "status" = 'queued' and "trigger" = 'scheduled' and "kind" = 'weekly_review' do nothing`,
     [userId, JSON.stringify(activeChannels(settings)), at.toISOString(), now.toISOString(), now.toISOString()],
   );
   return at;
@@ -146,7 +149,8 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
       title = nudgesTexts.weeklyReviewTitle(facts.date);
       content = renderWeeklyReview(facts);
     } else {
-      const facts = await meetingBriefFacts(deps, em, userId, now, Math.max(settings.meetingBrief.minutesBefore * 60_000, 86_400_000));
+      // A scheduled brief is of its meeting; one asked for is of the next meeting.
+      const facts = await meetingBriefFacts(deps, em, userId, now, Math.max(settings.meetingBrief.minutesBefore * 60_000, 86_400_000) + briefLookAheadMs, run.eventId ?? undefined);
       if (facts === 'no_calendar') return await finish('skipped', nudgesTexts.reasonNoCalendar);
       if (facts === 'no_meeting') return await finish('skipped', nudgesTexts.reasonNoMeeting);
       const link = facts.prepChatId ? `/app?chat=${facts.prepChatId}` : '/meetings';
@@ -235,6 +239,50 @@ async function nudgeChat(em: EntityManager, userId: number, title: string, conte
   return chat;
 }
 
+const briefLookAheadMs = 30 * 60_000;
+
+/**
+ * Meeting briefs of users who turned them on: each meeting with other attendees that starts within
+ * their lead time (plus a margin) gets one scheduled run, due `minutesBefore` ahead of it (at once
+ * when that moment has passed). One per meeting, however often or wherever this runs.
+ */
+async function planMeetingBriefs(deps: AppDeps, now: Date): Promise<number> {
+  const em = deps.orm.em.fork();
+  const rows: Array<{ user_id: number }> = await em.getConnection().execute(
+    `select s."user_id" from "nudge_setting" s join "app_user" u on u."id" = s."user_id"
+     where not u."is_demo" and not u."is_guest" and (s."settings" -> 'meetingBrief' ->> 'enabled')::boolean
+     order by s."user_id" limit 1000`,
+  );
+  let planned = 0;
+  for (const { user_id: userId } of rows) {
+    const settings = await loadNudgeSettings(em, userId);
+    const calendar = await openCalendar(deps, em, userId).catch(() => null);
+    if (!calendar) continue;
+    const lead = settings.meetingBrief.minutesBefore * 60_000;
+    let events;
+    try {
+      events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + lead + briefLookAheadMs), timeZone: calendar.timeZone });
+    } catch (error) {
+      deps.log.warn({ err: error, userId }, 'meeting briefs could not be planned: the calendar did not answer');
+      continue;
+    }
+    const own = calendar.accountEmail?.toLowerCase();
+    for (const event of events) {
+      const meeting = meetingView(event);
+      if (meeting.startAt.getTime() <= now.getTime() || !meeting.attendees.some((a) => a.email.toLowerCase() !== own)) continue;
+      const due = new Date(Math.max(now.getTime(), meeting.startAt.getTime() - lead));
+      const inserted: unknown[] = await em.getConnection().execute(
+        `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "event_id", "created_at", "updated_at")
+         values (?, 'meeting_brief', 'queued', 'scheduled', ?::jsonb, ?::timestamptz, 0, ?, ?::timestamptz, ?::timestamptz)
+         on conflict ("owner_id", "event_id") where "event_id" is not null do nothing returning "id"`,
+        [userId, JSON.stringify(activeChannels(settings)), due.toISOString(), meeting.id.slice(0, 512), now.toISOString(), now.toISOString()],
+      );
+      planned += inserted.length;
+    }
+  }
+  return planned;
+}
+
 /** Users (not demo, not guests) whose weekly review is on but not planned: planned now. */
 async function planMissingReviews(orm: MikroORM, now: Date): Promise<number> {
   const em = orm.em.fork();
@@ -294,12 +342,16 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
   };
   const planMissing = async () => (deps && !stopped ? planMissingReviews(deps.orm, clock()) : 0);
   const planQuietly = () => planMissing().catch((error) => log.warn({ err: error }, 'weekly reviews could not be planned'));
+  const planBriefs = async () => (deps && !stopped ? planMeetingBriefs(deps, clock()) : 0);
+  const planBriefsQuietly = () => planBriefs().catch((error) => log.warn({ err: error }, 'meeting briefs could not be planned'));
+  let briefs: NodeJS.Timeout | undefined;
   return {
     clock,
     baseUrl: 'http://127.0.0.1',
     tick,
     kick: () => void tick(),
     planMissing,
+    planBriefs,
     get firstRun() {
       return firstRun;
     },
@@ -307,8 +359,11 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
       deps = app;
       firstRun = (async () => {
         await planQuietly();
+        await planBriefsQuietly();
         await tick();
       })();
+      briefs = setInterval(() => void planBriefsQuietly().then(() => tick()), briefPlanEveryMs);
+      briefs.unref();
       poll = setInterval(() => void tick(), pollMs);
       poll.unref();
       plan = setInterval(() => void planQuietly(), planEveryMs);
@@ -318,6 +373,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
       stopped = true;
       clearInterval(poll);
       clearInterval(plan);
+      clearInterval(briefs);
       await firstRun.catch(() => {});
       await running;
     },
