@@ -5,6 +5,7 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { vapidKeys } from '../../src/server/features/nudges/vapid.js';
+import { nudgeEmailHtml } from '../../src/server/features/nudges/nudgeQueue.js';
 import { startFakePushService, type FakePushService } from '../fakes/push.js';
 import { NudgeRun, PushSubscription } from '../../src/server/db/entities/Nudge.js';
 import { inQuietHours, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
@@ -263,6 +264,14 @@ describe('the email channel', () => {
     expect(after.weeklyReview.enabled).toBe(false);
     expect(after.channels.email).toBe(true);
     expect(after.nextRun).toBeNull();
+  });
+
+  it('writes the mail as HTML: text escaped, bold kept, app links made absolute', () => {
+    const html = nudgeEmailHtml('**Who** <b>x</b>\n[Prepare or rehearse it](/app?chat=7)', 'https://coach.example/app?chat=9', 'https://coach.example/api/nudges/unsubscribe?token=t', 'meeting_brief', 'https://coach.example');
+    expect(html).toContain('<strong>Who</strong> &lt;b&gt;x&lt;/b&gt;');
+    expect(html).toContain('<a href="https://coach.example/app?chat=7">Prepare or rehearse it</a>');
+    expect(html).toContain('<a href="https://coach.example/app?chat=9">');
+    expect(html).toContain(`>${nudgesTexts.emailUnsubscribe('Meeting brief')}</a>`);
   });
 
   it('keeps the nudge in the app and says why when no mailbox is connected', async () => {

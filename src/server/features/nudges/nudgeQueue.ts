@@ -10,6 +10,7 @@ import { meetingView, openCalendar, timeZoneOf } from '../meetings/calendar.js';
 import { ReconnectNeededError } from '../microsoft/connections.js';
 import { unsubscribeToken } from './unsubscribe.js';
 import { pushNudge } from './push.js';
+import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 
@@ -208,7 +209,7 @@ async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind
   const chatLink = `${base}/app?chat=${chatId}`;
   const unsubscribe = `${base}/api/nudges/unsubscribe?token=${encodeURIComponent(unsubscribeToken(deps.sessionPassword, userId, kind))}`;
   try {
-    await mailbox.graph.sendMail({ subject: title, html: nudgeEmailHtml(content, chatLink, unsubscribe, kind), to: [{ name: '', email: mailbox.accountEmail }] });
+    await mailbox.graph.sendMail({ subject: title, html: nudgeEmailHtml(content, chatLink, unsubscribe, kind, base), to: [{ name: '', email: mailbox.accountEmail }] });
   } catch (error) {
     if (error instanceof ReconnectNeededError) return false;
     throw error;
@@ -218,10 +219,15 @@ async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind): string {
+export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind, base: string): string {
+  // The brief's '[Prepare or rehearse it](/meetings)' becomes a link to the app.
   const body = content
     .split('\n')
-    .map((line) => escapeHtml(line).replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>').replace(/\[([^\]]+)\]\(([^)]+)\)/g, '$1'))
+    .map((line) =>
+      escapeHtml(line)
+        .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+        .replace(/\[([^\]]+)\]\((\/[^)\s]*)\)/g, (_all, label: string, href: string) => `<a href="${escapeHtml(base)}${href}">${label}</a>`),
+    )
     .join('<br>\n');
   const kindLabel = nudgesTexts.kindLabel[kind] ?? kind;
   return [
@@ -233,7 +239,9 @@ export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLin
 
 /** A new chat whose first message is the coach's nudge. */
 async function nudgeChat(em: EntityManager, userId: number, title: string, content: string, now: Date): Promise<Chat> {
-  const chat = em.create(Chat, { owner: userId, title: title.slice(0, 200), isPinned: false, isTemporary: false, createdAt: now, updatedAt: now });
+  // With chat history off (Settings, Privacy) the nudge's chat is temporary like any new chat.
+  const isTemporary = await newChatIsTemporary(em, userId);
+  const chat = em.create(Chat, { owner: userId, title: title.slice(0, 200), isPinned: false, isTemporary, createdAt: now, updatedAt: now });
   em.create(Message, { chat, role: 'assistant', content, status: 'complete' });
   await em.flush();
   return chat;
