@@ -18,6 +18,7 @@ import { writingStyleRestRoutes } from './features/writingStyle/writingStyle.res
 import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
+import { nudgesRestRoutes } from './features/nudges/nudges.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
 import { authenticateLargeBodies } from './http/largeBodyGate.js';
 import { httpContext } from './http/requestContext.js';
@@ -141,6 +142,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/search'], searchRestRoutes(deps)));
   app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
   app.use(under(['/api/phone'], phoneRestRoutes(deps)));
+  app.use(under(['/api/nudges', '/api/push'], nudgesRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -1,3 +1,4 @@
+import { createNudgeWorker } from './features/nudges/nudgeQueue.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type pg from 'pg';
@@ -35,6 +36,8 @@ export async function composeDeps(
     teardown: Teardown;
     /** The coach model; by default the configured OpenAI-compatible model or the offline coach. */
     coach?: CoachModel;
+    /** The nudges' clock (tests move it); the system clock by default. */
+    nudgeClock?: () => Date;
     /** The open WebSocket connections by endpoint, for the metrics (known once the sockets exist). */
     openSockets: () => Record<string, number>;
   },
@@ -102,6 +105,7 @@ export async function composeDeps(
     }),
     microsoft,
     telemetry,
+    nudges: createNudgeWorker(log, parts.nudgeClock),
   };
   // Replies running on shutdown are stopped and stored as stopped, before what they write to goes.
   teardown.defer('coach replies', () => deps.replies.drain());

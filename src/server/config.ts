@@ -29,6 +29,11 @@ const envSchema = z.object({
   ),
   DEMO_MODE: booleanFlag.default(true),
   ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  // Web push (nudges): the VAPID key pair (URL-safe base64, as web-push generates them), both or
+  // neither (a pair is generated into DATA_DIR when unset), and the contact push services see.
+  VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be the 65-byte P-256 public key in URL-safe base64').optional()),
+  VAPID_PRIVATE_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 32-byte private key in URL-safe base64').optional()),
+  VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https URL').default('mailto:ai-coach@localhost')),
   // The number of trusted proxy hops in front of the app; true means 1, false 0.
   TRUST_PROXY: z
     .string()
@@ -152,6 +157,8 @@ export type Config = {
   /** Addresses and CIDR ranges (an office's NAT, a load tester) the per-address model budget leaves alone. */
   trustedAddresses: string[];
   telemetry: TelemetryConfig;
+  /** Web push: the VAPID pair when configured (both set), and the contact sent to push services. */
+  vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string };
 };
 
 export type TelemetryConfig = {
@@ -189,6 +196,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example.`);
   }
   const e = parsed.data;
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither\nSee .env.example.');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -236,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
     modelDailyQuotaPerAddress: e.MODEL_DAILY_QUOTA_PER_ADDRESS,
     trustedAddresses: splitList(e.TRUSTED_ADDRESSES),
+    vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }

@@ -8,6 +8,7 @@ import type { MicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import type { CoachModel } from './providers/ai/types.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';
+import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -24,4 +25,6 @@ export type AppDeps = {
   microsoft: MicrosoftDeps;
   /** Metrics and traces hooks (telemetry/): each is null when not configured. */
   telemetry: Telemetry;
+  /** The nudges' queue worker (features/nudges/nudgeQueue.ts) and its clock. */
+  nudges: NudgeWorker;
 };

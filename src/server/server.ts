@@ -45,6 +45,8 @@ export type StartOptions = {
    * server locks and starts it itself.
    */
   embedded?: EmbeddedDatabase;
+  /** The nudges' clock (tests move it); the system clock by default. */
+  nudgeClock?: () => Date;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -75,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orm: database.orm,
       teardown,
       coach: options.coach,
+      nudgeClock: options.nudgeClock,
       openSockets: () => upgrades?.openSockets() ?? { '/trpc': 0, '/ws': 0 },
     });
     await startJobs(deps, target, teardown);
@@ -106,6 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const port = (httpServer.address() as AddressInfo).port;
     const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
+    deps.nudges.baseUrl = url;
     return { url, port, deps, httpServer, close: () => teardown.run() };
   } catch (error) {
     await teardown.run();

@@ -1,4 +1,5 @@
 import type { EntityMetadata } from '@mikro-orm/core';
+import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chat } from '../../src/server/db/entities/Chat.js';
 import { Message } from '../../src/server/db/entities/Message.js';
@@ -74,6 +75,10 @@ async function userWithEverything(server: TestServer = app) {
   expect((await user.client.post('/api/api-keys', { name: `Key ${marker}` })).status).toBe(201);
   expect((await user.client.post('/api/memories', { text: `Memory ${marker}`, kind: 'preference' })).status).toBe(201);
   expect((await user.client.put('/api/memories/settings', { enabled: true })).status).toBe(200);
+  // Nudge settings, and the weekly review they plan (a queued run).
+  expect((await user.client.put('/api/nudges/settings', { ...defaultNudgeSettings, maxPerWeek: 3 })).status).toBe(200);
+  const pushKeys = { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
+  expect((await user.client.post('/api/push/subscriptions', { endpoint: `https://push.example/${marker}`, keys: pushKeys })).status).toBe(201);
   const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });
   expect(goal.status).toBe(201);
   expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);

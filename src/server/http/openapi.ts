@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema, type ApiKeyScope } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
+import { nudgeSettingsSchema, pushSubscriptionSchema, pushUnsubscribeSchema, runNudgeSchema } from '../../shared/schemas/nudges.js';
 import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
@@ -74,6 +75,15 @@ export const restOperations: Operation[] = [
     },
   },
   { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ role: z.literal('user').optional(), content: messageContentSchema }), ok: { status: 201, description: 'The user message; the coach’s reply streams on /ws and tRPC, and is read with GET' } },
+  // Nudges (issue 35).
+  { method: 'get', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Your nudge settings, your time zone and the next planned run', auth: 'session', ok: { status: 200, description: '{ weeklyReview, meetingBrief, channels, quietHours, maxPerWeek, timeZone, nextRun }' } },
+  { method: 'put', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Save your nudge settings (times as HH:MM in your time zone)', auth: 'session', body: nudgeSettingsSchema, ok: { status: 200, description: 'The settings with the next planned run' } },
+  { method: 'post', path: '/api/nudges/run', tag: 'Nudges', summary: 'Run a nudge now (quiet hours and the weekly cap aside)', auth: 'session', body: runNudgeSchema, ok: { status: 202, description: '{ runId }' } },
+  { method: 'get', path: '/api/nudges/unsubscribe', tag: 'Nudges', summary: 'The one-click unsubscribe link of a nudge email (`?token=`, signed; no sign-in): turns that nudge off and answers a page saying so', auth: 'public', ok: { status: 200, description: 'An HTML page; 400 for a token that is not valid' } },
+  { method: 'get', path: '/api/push/key', tag: 'Nudges', summary: 'The VAPID public key to subscribe a browser with', auth: 'session', ok: { status: 200, description: '{ publicKey }' } },
+  { method: 'post', path: '/api/push/subscriptions', tag: 'Nudges', summary: 'Take nudges as push notifications in this browser', auth: 'session', body: pushSubscriptionSchema, ok: { status: 201, description: '{ endpoint }' } },
+  { method: 'delete', path: '/api/push/subscriptions', tag: 'Nudges', summary: 'Stop push notifications to this browser', auth: 'session', body: pushUnsubscribeSchema, ok: { status: 204, description: 'Removed' } },
+  { method: 'get', path: '/api/nudges/runs', tag: 'Nudges', summary: 'Your nudge runs, newest first', auth: 'session', ok: { status: 200, description: '{ runs: [{ id, kind, status, channels, reason, chatId, createdAt, dueAt, trigger }] }' } },
   // Goals (issue 12).
   { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },
   { method: 'post', path: '/api/goals', tag: 'Goals', summary: 'Create a goal', auth: 'user', body: createGoalSchema, ok: { status: 201, description: 'The goal' } },

@@ -43,6 +43,10 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   // minute; those that asked for a call are called.
   const goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
   teardown.defer('goal reminders', () => goalReminders.stop());
+  // Nudges (weekly reviews, meeting briefs) due while the server was down run at start, then as
+  // they come due (features/nudges/nudgeQueue.ts).
+  deps.nudges.start(deps);
+  teardown.defer('nudges', () => deps.nudges.stop());
   // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
   if (notificationsEnabled(deps)) {
     const calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });

@@ -15,6 +15,8 @@ import { writingStyleRouter } from '../features/writingStyle/writingStyle.router
 import { twilioRouter } from '../features/telephony/twilio.router.js';
 import { securityRouter } from '../features/security/security.router.js';
 import { voiceRouter } from '../features/voice/voice.router.js';
+import { nudgesRouter } from '../features/nudges/nudges.router.js';
+import { pushRouter } from '../features/nudges/push.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -35,6 +37,8 @@ export const appRouter = router({
   search: searchRouter,
   meetings: meetingsRouter,
   phone: phoneRouter,
+  nudges: nudgesRouter,
+  push: pushRouter,
 });
 
 export type AppRouter = typeof appRouter;

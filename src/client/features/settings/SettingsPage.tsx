@@ -18,6 +18,7 @@ import type { MicrosoftSignInErrorCode } from '../../../shared/texts';
 import { SecurityActivity } from './SecurityActivity';
 import { IntegrationSettings } from './IntegrationSettings';
 import { NotificationSettingsForm } from './NotificationSettingsForm';
+import { NudgeSettingsSection } from '../nudges/NudgeSettingsSection';
 import { PhoneTrustSettings } from './PhoneTrustSettings';
 import { PrivacySettingsForm } from './PrivacySettingsForm';
 import { ProfileSettingsForm } from './ProfileSettingsForm';
@@ -70,7 +71,10 @@ export function SettingsPage(props: {
           {!guest && <SecurityActivity />}
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
-          <NotificationSettingsForm notifications={data.notifications} />
+          <Stack gap="lg">
+            <NotificationSettingsForm notifications={data.notifications} />
+            <NudgeSettingsSection />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="privacy">
           <Stack gap="lg">

@@ -15,6 +15,7 @@ import { UserSettings } from './UserSettings.js';
 import { WritingStyleProfile } from './WritingStyleProfile.js';
 import { SecurityEvent } from './SecurityEvent.js';
 import { SpentToken } from './SpentToken.js';
+import { NudgeRun, NudgeSetting, PushSubscription } from './Nudge.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -29,4 +30,5 @@ export { Memory, MemorySetting };
 export { CalendarSubscription, MeetingPrep };
 export { PhoneCall };
 export { SpentToken };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken];
+export { NudgeRun, NudgeSetting, PushSubscription };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription];

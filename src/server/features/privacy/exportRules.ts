@@ -39,6 +39,11 @@ export const exportRules: Record<string, ExportRule> = {
   MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
+  // Nudges (issue 35): the settings, and each nudge planned or sent; the queue's lease is bookkeeping.
+  NudgeSetting: { export: true, section: 'nudgeSettings', title: 'Nudge settings' },
+  NudgeRun: { export: true, section: 'nudgeRuns', title: 'Nudges', omit: ['lockedUntil', 'attempts'] },
+  // Which browsers take push notifications (their push service endpoint); not their encryption keys.
+  PushSubscription: { export: true, section: 'pushSubscriptions', title: 'Push subscriptions', omit: ['p256dh', 'auth'] },
   // Which Microsoft services are connected, to which account, since when; never the sealed tokens.
   MicrosoftConnection: {
     export: true,

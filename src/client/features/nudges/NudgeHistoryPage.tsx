@@ -1,0 +1,90 @@
+import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { nudgesTexts } from '../../../shared/texts';
+import { PageFrame } from '../../components/shell/PageFrame';
+import { errorMessage } from '../../lib/errors';
+import { notify } from '../../lib/notify';
+import { trpc } from '../../lib/trpc';
+
+const statusColor: Record<string, string> = { queued: 'blue', sent: 'green', skipped: 'gray', failed: 'red' };
+
+// /nudges (issue 35): every run, newest first, with why one was skipped or failed.
+export function NudgeHistoryPage() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  // Refreshed while a run is queued and due: run now answers at once and the coach writes soon after.
+  const runs = useQuery({ ...trpc.nudges.runs.queryOptions(), refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === 'queued' && Date.parse(r.dueAt) <= Date.now()) ? 1_000 : false) });
+  const run = useMutation(trpc.nudges.run.mutationOptions());
+  const runNow = async () => {
+    try {
+      await run.mutateAsync({ kind: 'weekly_review' });
+      await queryClient.invalidateQueries({ queryKey: trpc.nudges.runs.queryKey() });
+      await queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
+    } catch (error) {
+      notify.error(nudgesTexts.runNow, errorMessage(error, nudgesTexts.runNow));
+    }
+  };
+  const list = runs.data?.runs ?? [];
+  return (
+    <PageFrame
+      title={nudgesTexts.historyTitle}
+      subtitle={nudgesTexts.historySubtitle}
+      action={
+        <Button onClick={() => void runNow()} loading={run.isPending}>
+          {nudgesTexts.runNow}
+        </Button>
+      }
+    >
+      <Paper withBorder radius="md" p="md">
+        {runs.isSuccess && !list.length ? (
+          <Text c="dimmed">{nudgesTexts.historyEmpty}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table aria-label={nudgesTexts.historyTitle}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{nudgesTexts.historyWhen}</Table.Th>
+                  <Table.Th>{nudgesTexts.historyKind}</Table.Th>
+                  <Table.Th>{nudgesTexts.historyStatus}</Table.Th>
+                  <Table.Th>{nudgesTexts.historyChannels}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((r) => (
+                  <Table.Tr key={r.id} data-testid="nudge-run">
+                    <Table.Td>{new Date(r.status === 'queued' ? r.dueAt : r.createdAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{nudgesTexts.kindLabel[r.kind] ?? r.kind}</Table.Td>
+                    <Table.Td>
+                      <Stack gap={2}>
+                        <Badge color={statusColor[r.status] ?? 'gray'} variant="light">
+                          {nudgesTexts.statusLabel[r.status] ?? r.status}
+                        </Badge>
+                        {r.reason && (
+                          <Text size="xs" c="dimmed">
+                            {r.reason}
+                          </Text>
+                        )}
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>{r.channels.join(', ')}</Table.Td>
+                    <Table.Td>
+                      {r.chatId && (
+                        <Group justify="flex-end">
+                          <Anchor component="button" type="button" size="sm" onClick={() => void navigate({ to: '/app', search: { chat: r.chatId ?? undefined } })}>
+                            {nudgesTexts.openChat}
+                          </Anchor>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Paper>
+    </PageFrame>
+  );
+}

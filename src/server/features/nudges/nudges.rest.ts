@@ -1,0 +1,43 @@
+import { Router, type Request, type Response } from 'express';
+import { nudgesTexts } from '../../../shared/texts/nudges.js';
+import type { AppDeps } from '../../deps.js';
+import { restRoute } from '../../http/rest.js';
+import { turnNudgeOff } from './unsubscribe.js';
+import { readUnsubscribeToken } from './unsubscribeToken.js';
+
+// Issue 35: GET/PUT /api/nudges/settings, POST /api/nudges/run { kind } (202 { runId }),
+// GET /api/nudges/runs, GET /api/push/key, POST/DELETE /api/push/subscriptions, on the nudges
+// and push procedures; and GET /api/nudges/unsubscribe?token=…, the
+// one-click link of a nudge email, which needs no sign-in (the signed token names the user and
+// the nudge) and answers a small page.
+export function nudgesRestRoutes(deps: AppDeps): Router {
+  const routes = Router();
+  routes.get('/api/nudges/settings', restRoute(deps, (caller) => caller.nudges.settings()));
+  routes.put('/api/nudges/settings', restRoute(deps, (caller, req) => caller.nudges.saveSettings(req.body)));
+  routes.post('/api/nudges/run', restRoute(deps, (caller, req) => caller.nudges.run(req.body ?? {}), 202));
+  routes.get('/api/nudges/runs', restRoute(deps, (caller) => caller.nudges.runs()));
+  routes.get('/api/push/key', restRoute(deps, (caller) => caller.push.key()));
+  routes.post('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.subscribe(req.body ?? {}), 201));
+  routes.delete('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.unsubscribe(req.body ?? {})));
+  routes.get('/api/nudges/unsubscribe', (req, res, next) => void unsubscribe(deps, req, res).catch(next));
+  return routes;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function page(res: Response, status: number, title: string, body: string) {
+  res
+    .status(status)
+    .type('html')
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><p><a href="/settings?tab=notifications">Settings</a></p></main></body></html>`);
+}
+
+async function unsubscribe(deps: AppDeps, req: Request, res: Response) {
+  const token = typeof req.query.token === 'string' ? req.query.token : '';
+  const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
+  if (!found || !(await turnNudgeOff(deps.orm.em.fork(), found.userId, found.kind, deps.nudges.clock()))) {
+    page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);
+    return;
+  }
+  page(res, 200, nudgesTexts.unsubscribedTitle, nudgesTexts.unsubscribedBody(nudgesTexts.kindLabel[found.kind] ?? found.kind));
+}

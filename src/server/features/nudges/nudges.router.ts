@@ -1,0 +1,12 @@
+import { nudgeSettingsSchema, runNudgeSchema } from '../../../shared/schemas/nudges.js';
+import { accountProcedure, router } from '../../trpc/init.js';
+import { getNudgeSettings, listNudgeRuns, runNudgeNow, saveNudgeSettings } from './nudges.js';
+
+// Nudges are a registered account's own: its browser session only, never an API key, a guest
+// space or the demo template (refused before any work).
+export const nudgesRouter = router({
+  settings: accountProcedure.query(({ ctx }) => getNudgeSettings(ctx)),
+  saveSettings: accountProcedure.input(nudgeSettingsSchema).mutation(({ ctx, input }) => saveNudgeSettings(ctx, input)),
+  run: accountProcedure.input(runNudgeSchema).mutation(({ ctx, input }) => runNudgeNow(ctx, input)),
+  runs: accountProcedure.query(({ ctx }) => listNudgeRuns(ctx)),
+});

@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { NudgeRunView, NudgeSettingsView, nudgeSettingsSchema, runNudgeSchema } from '../../../shared/schemas/nudges.js';
+import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { timeZoneOf } from '../meetings/calendar.js';
+import { loadNudgeSettings, planWeeklyReview, queueManualRun } from './nudgeQueue.js';
+import { nextWeeklyRun } from './schedule.js';
+
+// GET/PUT /api/nudges/settings, POST /api/nudges/run, GET /api/nudges/runs (issue 35): each user
+// reaches only their own settings and runs.
+
+export async function getNudgeSettings(ctx: AuthedContext): Promise<NudgeSettingsView> {
+  const settings = await loadNudgeSettings(ctx.em, ctx.user.id);
+  const timeZone = await timeZoneOf(ctx.em, ctx.user.id);
+  const planned = await ctx.em.findOne(NudgeRun, { owner: ctx.user.id, kind: 'weekly_review', status: 'queued', trigger: 'scheduled' }, { fields: ['dueAt'] });
+  // Not planned yet (a new account, before the hourly planning): when it will be.
+  const at = planned?.dueAt ?? (settings.weeklyReview.enabled ? nextWeeklyRun(ctx.deps.nudges.clock(), timeZone, settings.weeklyReview.day, settings.weeklyReview.time) : null);
+  return { ...settings, timeZone, nextRun: at ? { kind: 'weekly_review', at: at.toISOString() } : null };
+}
+
+export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<typeof nudgeSettingsSchema>): Promise<NudgeSettingsView> {
+  const row = await ctx.em.findOne(NudgeSetting, { user: ctx.user.id });
+  if (row) row.settings = input;
+  else ctx.em.create(NudgeSetting, { user: ctx.user, settings: input });
+  await ctx.em.flush();
+  await planWeeklyReview(ctx.em, ctx.user.id, input, await timeZoneOf(ctx.em, ctx.user.id), ctx.deps.nudges.clock());
+  return getNudgeSettings(ctx);
+}
+
+export async function runNudgeNow(ctx: AuthedContext, input: z.output<typeof runNudgeSchema>): Promise<{ runId: number }> {
+  const runId = await queueManualRun(ctx.em, ctx.user.id, input.kind, ctx.deps.nudges.clock());
+  ctx.deps.nudges.kick();
+  return { runId };
+}
+
+const maxRuns = 100;
+
+export async function listNudgeRuns(ctx: AuthedContext): Promise<{ runs: NudgeRunView[] }> {
+  const runs = await ctx.em.find(NudgeRun, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: maxRuns });
+  return {
+    runs: runs.map((run) => ({
+      id: run.id,
+      kind: run.kind,
+      status: run.status,
+      channels: run.channels,
+      reason: run.reason ?? null,
+      chatId: run.chat ? run.chat.id : null,
+      createdAt: run.createdAt.toISOString(),
+      dueAt: run.dueAt.toISOString(),
+      trigger: run.trigger,
+    })),
+  };
+}

@@ -1,0 +1,501 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import webpush from 'web-push';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
+import { vapidKeys } from '../../src/server/features/nudges/vapid.js';
+import { nudgeEmailHtml } from '../../src/server/features/nudges/nudgeQueue.js';
+import { startFakePushService, type FakePushService } from '../fakes/push.js';
+import { NudgeRun, PushSubscription } from '../../src/server/db/entities/Nudge.js';
+import { inQuietHours, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
+import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
+import { apiKeyTexts, nudgesTexts } from '../../src/shared/texts/index.js';
+import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
+import { eventually, signUp } from '../helpers/clients.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
+import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
+
+// Proactive coaching (issue 35) through the real server: the settings and their validation, run
+// now and the weekly review's content (goal, due commitment, unprepared meeting from the Graph
+// fake), the meeting brief, the history, and the queue: quiet hours, the weekly cap, a run due
+// during a restart, retries with back-off, planning across DST, all on a clock the test moves.
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let graph: FakeGraph;
+let database: FreshDatabase;
+let server: TestServer;
+// The nudges' clock: the real one unless a test fixes it.
+let fixed: Date | null = null;
+const nudgeClock = () => fixed ?? new Date();
+let users = 0;
+
+const hour = 3_600_000;
+const inHours = (h: number) => new Date(Math.floor((Date.now() + h * hour) / 60_000) * 60_000).toISOString();
+
+beforeAll(async () => {
+  graph = await startFakeGraph();
+  database = await freshDatabase();
+  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { nudgeClock });
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.dispose();
+  await graph?.close();
+});
+beforeEach(() => {
+  fixed = null;
+});
+
+const newUser = async (prefix = 'nudge') => signUp(server.url, `${prefix}_${++users}_${Date.now() % 100000}`);
+const setTimeZone = async (http: HttpClient, timeZone: string) => expect((await http.post('/trpc/meetings.setTimeZone', { timeZone })).status).toBe(200);
+const runsOf = async (http: HttpClient) => {
+  const res = await http.get('/api/nudges/runs');
+  expect(res.status).toBe(200);
+  return res.json.runs as Array<{ id: number; kind: string; status: string; channels: string[]; reason: string | null; chatId: number | null; createdAt: string; dueAt: string; trigger: string }>;
+};
+const firstMessage = async (http: HttpClient, chatId: number) => {
+  const res = await http.get(`/api/chats/${chatId}/messages`);
+  expect(res.status).toBe(200);
+  return res.json[0] as { role: string; content: string };
+};
+
+describe('planning in the user time zone', () => {
+  it('keeps Monday 08:30 local on both sides of a daylight-saving change', () => {
+    // Europe/Paris moves to summer time on Sunday 2026-03-29.
+    expect(nextWeeklyRun(new Date('2026-03-20T12:00:00Z'), 'Europe/Paris', 'mon', '08:30').toISOString()).toBe('2026-03-23T07:30:00.000Z');
+    expect(nextWeeklyRun(new Date('2026-03-24T12:00:00Z'), 'Europe/Paris', 'mon', '08:30').toISOString()).toBe('2026-03-30T06:30:00.000Z');
+    // New York, back to standard time on Sunday 2026-11-01.
+    expect(nextWeeklyRun(new Date('2026-10-27T00:00:00Z'), 'America/New_York', 'mon', '08:30').toISOString()).toBe('2026-11-02T13:30:00.000Z');
+    // Today, when the time is still ahead; next week when it has passed.
+    expect(nextWeeklyRun(new Date('2026-03-23T07:00:00Z'), 'Europe/Paris', 'mon', '08:30').toISOString()).toBe('2026-03-23T07:30:00.000Z');
+    expect(nextWeeklyRun(new Date('2026-03-23T07:30:00Z'), 'Europe/Paris', 'mon', '08:30').toISOString()).toBe('2026-03-30T06:30:00.000Z');
+  });
+
+  it('reads quiet hours over midnight and finds their end', () => {
+    const quiet = { start: '20:00', end: '07:00' };
+    expect(inQuietHours(new Date('2026-03-23T20:30:00Z'), 'Europe/Paris', quiet)).toBe(true); // 21:30
+    expect(inQuietHours(new Date('2026-03-24T05:30:00Z'), 'Europe/Paris', quiet)).toBe(true); // 06:30
+    expect(inQuietHours(new Date('2026-03-24T06:30:00Z'), 'Europe/Paris', quiet)).toBe(false); // 07:30
+    expect(quietHoursEnd(new Date('2026-03-23T20:30:00Z'), 'Europe/Paris', quiet).toISOString()).toBe('2026-03-24T06:00:00.000Z');
+    expect(quietHoursEnd(new Date('2026-03-24T05:30:00Z'), 'Europe/Paris', quiet).toISOString()).toBe('2026-03-24T06:00:00.000Z');
+  });
+});
+
+describe('settings', () => {
+  it('answers the defaults with the next planned run, and saves valid settings', async () => {
+    const { http } = await newUser();
+    const res = await http.get('/api/nudges/settings');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ ...defaultNudgeSettings, timeZone: 'UTC', nextRun: { kind: 'weekly_review', at: expect.any(String) } });
+    expect(new Date(res.json.nextRun.at).getUTCDay()).toBe(1);
+    expect(res.json.nextRun.at).toMatch(/T08:30:00/);
+
+    await setTimeZone(http, 'Europe/Paris');
+    const settings = { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'fri', time: '16:45' }, meetingBrief: { enabled: true, minutesBefore: 30 }, maxPerWeek: 3 };
+    const saved = await http.put('/api/nudges/settings', settings);
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ ...settings, timeZone: 'Europe/Paris' });
+    const at = new Date(saved.json.nextRun.at);
+    expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at)).toBe('Fri 16:45');
+    expect((await http.get('/api/nudges/settings')).json).toMatchObject(settings);
+    // The planned run is in the history as queued, and turning the review off removes it.
+    expect((await runsOf(http)).filter((r) => r.status === 'queued' && r.trigger === 'scheduled')).toHaveLength(1);
+    const off = await http.put('/api/nudges/settings', { ...settings, weeklyReview: { ...settings.weeklyReview, enabled: false } });
+    expect(off.json.nextRun).toBeNull();
+    expect((await runsOf(http)).filter((r) => r.status === 'queued')).toHaveLength(0);
+  });
+
+  it.each([
+    [{ weeklyReview: { enabled: true, day: 'monday', time: '08:30' } }, 'weeklyReview.day'],
+    [{ weeklyReview: { enabled: true, day: 'mon', time: '8:30' } }, 'weeklyReview.time'],
+    [{ weeklyReview: { enabled: 'yes', day: 'mon', time: '08:30' } }, 'weeklyReview.enabled'],
+    [{ meetingBrief: { enabled: true, minutesBefore: 5 } }, 'meetingBrief.minutesBefore'],
+    [{ meetingBrief: { enabled: true, minutesBefore: 1441 } }, 'meetingBrief.minutesBefore'],
+    [{ quietHours: { start: '24:00', end: '07:00' } }, 'quietHours.start'],
+    [{ quietHours: { start: '20:00', end: '7' } }, 'quietHours.end'],
+    [{ maxPerWeek: 0 }, 'maxPerWeek'],
+    [{ maxPerWeek: 15 }, 'maxPerWeek'],
+    [{ maxPerWeek: 2.5 }, 'maxPerWeek'],
+    [{ channels: { email: true, push: false } }, 'channels.call'],
+  ])('refuses %j with a 400 naming %s', async (change, field) => {
+    const { http } = await newUser();
+    const res = await http.put('/api/nudges/settings', { ...defaultNudgeSettings, ...change });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain(field);
+    expect((await http.get('/api/nudges/settings')).json).toMatchObject(defaultNudgeSettings);
+  });
+
+  it('refuses an API key and a visitor without a session', async () => {
+    const { http } = await newUser();
+    const created = await http.post('/api/api-keys', { name: 'script' });
+    expect(created.status).toBe(201);
+    const script = new HttpClient(server.url, { origin: false, headers: { authorization: `Bearer ${created.json.key}` } });
+    for (const res of [await script.get('/api/nudges/settings'), await script.put('/api/nudges/settings', defaultNudgeSettings), await script.post('/api/nudges/run', { kind: 'weekly_review' }), await script.get('/api/nudges/runs')]) {
+      expect(res.status).toBe(403);
+      expect(res.json.message).toBe(apiKeyTexts.notWithApiKey);
+    }
+    expect((await new HttpClient(server.url).get('/api/nudges/runs')).status).toBe(401);
+  });
+});
+
+describe('run now and the history', () => {
+  it('writes a weekly review chat holding the goal, the due commitment, the unprepared meeting and one focus', async () => {
+    const { http } = await newUser('review');
+    const token = `calendar-token-${users}`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Review User', mail: `review${users}@contoso.example` });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    box.addEvents([
+      { subject: 'Pricing decision with Dana', start: inHours(30), end: inHours(31), attendees: [{ name: 'Dana Fox', email: 'dana@contoso.example', response: 'accepted' }] },
+      { subject: 'Focus block', start: inHours(40), end: inHours(41) },
+    ]);
+    const goal = await http.post('/api/goals', { title: 'Launch the partner program', framework: 'OKR', dueDate: '2099-12-31', keyResults: [{ title: 'Signed partners', start: 0, target: 10 }] });
+    expect(goal.status).toBe(201);
+    expect((await http.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 4 })).status).toBe(201);
+    expect((await http.post('/api/memories', { text: 'Send the board deck to Priya', kind: 'commitment', dueAt: new Date(Date.now() - 2 * 86_400_000).toISOString() })).status).toBe(201);
+    expect((await http.post('/api/memories', { text: 'Renew the domain next quarter', kind: 'commitment', dueAt: new Date(Date.now() + 60 * 86_400_000).toISOString() })).status).toBe(201);
+
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    expect(run.status).toBe(202);
+    expect(run.json).toEqual({ runId: expect.any(Number) });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status === 'sent'), 20_000);
+    expect(sent).toMatchObject({ kind: 'weekly_review', channels: ['app'], reason: null, chatId: expect.any(Number), trigger: 'manual' });
+
+    const chats = (await http.get('/api/chats')).json as Array<{ id: number; title: string }>;
+    const date = new Date().toISOString().slice(0, 10);
+    expect(chats.find((c) => c.id === sent.chatId)?.title).toBe(`Weekly review: ${date}`);
+    const message = await firstMessage(http, sent.chatId!);
+    expect(message.role).toBe('assistant');
+    expect(message.content).toContain('Launch the partner program: 40% done');
+    expect(message.content).toContain('1 check-in since last week');
+    expect(message.content).toContain('Send the board deck to Priya (overdue since');
+    expect(message.content).not.toContain('Renew the domain');
+    expect(message.content).toContain('Pricing decision with Dana');
+    expect(message.content).toContain('with Dana Fox');
+    expect(message.content).not.toContain('Focus block'); // no other attendees
+    expect(message.content).toContain(nudgesTexts.focusCommitment('Send the board deck to Priya'));
+
+    // Once the meeting is prepared it is no longer listed.
+    const meetings = (await http.get('/api/meetings')).json.meetings as Array<{ id: string; subject: string }>;
+    const pricing = meetings.find((m) => m.subject === 'Pricing decision with Dana')!;
+    expect((await http.post(`/api/meetings/${encodeURIComponent(pricing.id)}/prep`)).status).toBeLessThan(300);
+    const again = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const second = await eventually(async () => (await runsOf(http)).find((r) => r.id === again.json.runId && r.status === 'sent'), 20_000);
+    expect((await firstMessage(http, second.chatId!)).content).toContain(nudgesTexts.reviewNoMeetings);
+    // Newest first.
+    const ids = (await runsOf(http)).map((r) => r.id);
+    expect(ids.indexOf(again.json.runId)).toBeLessThan(ids.indexOf(run.json.runId));
+  });
+
+  it('writes a meeting brief with the attendees, what memory knows of them, one question and a link to prepare', async () => {
+    const { http } = await newUser('brief');
+    const token = `brief-token-${users}`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Brief User', mail: `brief${users}@contoso.example` });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    box.addEvents([{ subject: 'Quarterly planning', start: inHours(3), end: inHours(4), attendees: [{ name: 'Sam Lee', email: 'sam@contoso.example', response: 'accepted' }] }]);
+    expect((await http.post('/api/memories', { text: 'Sam Lee prefers data before opinions', kind: 'person' })).status).toBe(201);
+    const run = await http.post('/api/nudges/run', { kind: 'meeting_brief' });
+    expect(run.status).toBe(202);
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent.status).toBe('sent');
+    const content = (await firstMessage(http, sent.chatId!)).content;
+    expect(content).toContain('Quarterly planning');
+    expect(content).toContain('- Sam Lee: Sam Lee prefers data before opinions');
+    expect(content).toContain('One question to think about');
+    expect(content).toContain('(/meetings)');
+  });
+
+  it('skips a meeting brief without a calendar, saying why, and refuses an unknown kind', async () => {
+    const { http } = await newUser('nocal');
+    const run = await http.post('/api/nudges/run', { kind: 'meeting_brief' });
+    const done = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(done).toMatchObject({ status: 'skipped', reason: nudgesTexts.reasonNoCalendar, chatId: null });
+    const bad = await http.post('/api/nudges/run', { kind: 'daily_tip' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain('kind');
+  });
+
+  it('shows each user only their own runs', async () => {
+    const a = await newUser('own_a');
+    const b = await newUser('own_b');
+    const run = await a.http.post('/api/nudges/run', { kind: 'weekly_review' });
+    await eventually(async () => (await runsOf(a.http)).find((r) => r.id === run.json.runId && r.status === 'sent'), 20_000);
+    expect((await runsOf(b.http)).map((r) => r.id)).not.toContain(run.json.runId);
+  });
+});
+
+describe('the email channel', () => {
+  it('mails the nudge from the user own mailbox to themselves, with the chat link and a working unsubscribe link', async () => {
+    const { http } = await newUser('mail');
+    const token = `mail-token-${users}`;
+    const address = `mail${users}@contoso.example`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Mail User', mail: address });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_email' })).status).toBe(200);
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: false, call: false } })).status).toBe(200);
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app', 'email'], reason: null });
+    expect(box.sentMail).toHaveLength(1);
+    const mail = box.sentMail[0]!;
+    expect(mail.to).toEqual([address]);
+    expect(mail.subject).toBe(`Weekly review: ${new Date().toISOString().slice(0, 10)}`);
+    expect(mail.contentType.toLowerCase()).toBe('html');
+    expect(mail.body).toContain(`${server.url}/app?chat=${sent.chatId}`);
+    expect(mail.body).toContain(nudgesTexts.reviewNoGoals);
+    const link = /href="([^"]*\/api\/nudges\/unsubscribe\?token=[^"]+)"/.exec(mail.body)?.[1];
+    expect(link).toBeTruthy();
+    const unsubscribeUrl = link!.replace(/&amp;/g, '&');
+
+    // A changed token does nothing.
+    const forged = await new HttpClient(server.url).get(unsubscribeUrl.slice(server.url.length).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain(nudgesTexts.unsubscribeInvalidTitle);
+    expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
+
+    // No cookie, no sign-in: one click turns the weekly review off and says so.
+    const res = await fetch(unsubscribeUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const text = await res.text();
+    expect(text).toContain(nudgesTexts.unsubscribedTitle);
+    expect(text).toContain(nudgesTexts.unsubscribedBody('Weekly review'));
+    const after = (await http.get('/api/nudges/settings')).json;
+    expect(after.weeklyReview.enabled).toBe(false);
+    expect(after.channels.email).toBe(true);
+    expect(after.nextRun).toBeNull();
+  });
+
+  it('writes the mail as HTML: text escaped, bold kept, app links made absolute', () => {
+    const html = nudgeEmailHtml('**Who** <b>x</b>\n[Prepare or rehearse it](/app?chat=7)', 'https://coach.example/app?chat=9', 'https://coach.example/api/nudges/unsubscribe?token=t', 'meeting_brief', 'https://coach.example');
+    expect(html).toContain('<strong>Who</strong> &lt;b&gt;x&lt;/b&gt;');
+    expect(html).toContain('<a href="https://coach.example/app?chat=7">Prepare or rehearse it</a>');
+    expect(html).toContain('<a href="https://coach.example/app?chat=9">');
+    expect(html).toContain(`>${nudgesTexts.emailUnsubscribe('Meeting brief')}</a>`);
+  });
+
+  it('keeps the nudge in the app and says why when no mailbox is connected', async () => {
+    const { http } = await newUser('nomail');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: false, call: false } });
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app'], reason: nudgesTexts.reasonMailboxReconnect, chatId: expect.any(Number) });
+  });
+});
+
+describe('web push', () => {
+  let push: FakePushService;
+  beforeAll(async () => {
+    push = await startFakePushService();
+  });
+  afterAll(async () => {
+    await push?.close();
+  });
+
+  it('gives the VAPID key kept in DATA_DIR, takes subscriptions (201), pushes an encrypted nudge, and drops a subscription the service says is gone', async () => {
+    const { http } = await newUser('push');
+    const key = await http.get('/api/push/key');
+    expect(key.status).toBe(200);
+    const kept = JSON.parse(fs.readFileSync(path.join(database.dataDir, 'vapid-keys.json'), 'utf8'));
+    expect(key.json).toEqual({ publicKey: kept.publicKey });
+    expect(key.json.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
+
+    const bad = await http.post('/api/push/subscriptions', { endpoint: 'http://push.example/x', keys: { p256dh: 'abc', auth: 'def' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toContain('endpoint');
+    const badKey = await http.post('/api/push/subscriptions', { endpoint: 'https://push.example/x', keys: { p256dh: 'not base64!', auth: 'abcdefghijkl' } });
+    expect(badKey.status).toBe(400);
+    expect(badKey.json.message).toContain('keys.p256dh');
+
+    const browser = push.subscribe();
+    const created = await http.post('/api/push/subscriptions', browser);
+    expect(created.status).toBe(201);
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: false, push: true, call: false } })).status).toBe(200);
+    const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const sent = await eventually(async () => (await runsOf(http)).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app', 'push'], reason: null });
+    expect(push.refused).toEqual([]);
+    const delivered = push.received.filter((p) => p.endpoint === browser.endpoint);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.vapidPublicKey).toBe(key.json.publicKey);
+    expect(delivered[0]!.payload).toEqual({ title: `Weekly review: ${new Date().toISOString().slice(0, 10)}`, body: expect.stringContaining('weekly review'), url: `/app?chat=${sent.chatId}` });
+
+    // The browser's subscription expired: the service answers 410 and the app forgets it.
+    push.gone(browser.endpoint, 410);
+    const again = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    const second = await eventually(async () => (await runsOf(http)).find((r) => r.id === again.json.runId && r.status !== 'queued'), 20_000);
+    expect(second).toMatchObject({ status: 'sent', channels: ['app'], reason: nudgesTexts.reasonNoPushSubscription });
+    expect(await server.deps.orm.em.fork().count(PushSubscription, { endpoint: browser.endpoint })).toBe(0);
+  });
+
+  it('removes a subscription with DELETE, only the user own', async () => {
+    const a = await newUser('push_a');
+    const b = await newUser('push_b');
+    const browser = push.subscribe();
+    expect((await a.http.post('/api/push/subscriptions', browser)).status).toBe(201);
+    expect((await b.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(404);
+    expect((await a.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(204);
+    expect((await a.http.request('DELETE', '/api/push/subscriptions', { endpoint: browser.endpoint })).status).toBe(404);
+  });
+
+  it('takes VAPID keys from configuration, both or neither, and otherwise generates a pair once', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vapid-'));
+    try {
+      const pair = webpush.generateVAPIDKeys();
+      const configured = loadConfig({ DATA_DIR: dir, VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey, VAPID_SUBJECT: 'https://coach.example.com' });
+      expect(vapidKeys(configured)).toEqual({ ...pair, subject: 'https://coach.example.com' });
+      expect(fs.existsSync(path.join(dir, 'vapid-keys.json'))).toBe(false);
+      expect(() => loadConfig({ DATA_DIR: dir, VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/set both or neither/);
+      expect(() => loadConfig({ DATA_DIR: dir, VAPID_SUBJECT: 'coach@example.com' })).toThrow(/VAPID_SUBJECT/);
+      const generated = vapidKeys(loadConfig({ DATA_DIR: dir }));
+      expect(generated.subject).toBe('mailto:ai-coach@localhost');
+      expect(vapidKeys(loadConfig({ DATA_DIR: dir }))).toEqual(generated);
+      expect(fs.statSync(path.join(dir, 'vapid-keys.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('scheduled runs on a clock the test moves', () => {
+  const em = () => server.deps.orm.em.fork();
+  const scheduled = async (userId: number) => em().find(NudgeRun, { owner: userId, trigger: 'scheduled' }, { orderBy: { id: 'asc' } });
+
+  it('waits for the end of quiet hours, then sends, and plans the next week', async () => {
+    // Monday 2026-03-23, 06:00 in Paris: the review is planned for 21:00, inside quiet hours.
+    fixed = new Date('2026-03-23T05:00:00Z');
+    const { http, user } = await newUser('quiet');
+    await setTimeZone(http, 'Europe/Paris');
+    const saved = await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '21:00' } });
+    expect(saved.json.nextRun.at).toBe('2026-03-23T20:00:00.000Z');
+    fixed = new Date('2026-03-23T20:00:00Z');
+    await server.deps.nudges.tick();
+    const [waiting] = await scheduled(user.id);
+    expect(waiting).toMatchObject({ status: 'queued', reason: nudgesTexts.reasonQuietHours('2026-03-24 07:00 (Europe/Paris)') });
+    expect(waiting!.dueAt.toISOString()).toBe('2026-03-24T06:00:00.000Z');
+    // Still quiet: nothing claimed.
+    fixed = new Date('2026-03-24T05:59:00Z');
+    await server.deps.nudges.tick();
+    expect((await scheduled(user.id))[0]!.status).toBe('queued');
+    fixed = new Date('2026-03-24T06:00:00Z');
+    await server.deps.nudges.tick();
+    const runs = await scheduled(user.id);
+    expect(runs[0]).toMatchObject({ status: 'sent' });
+    expect(runs[0]!.chat).toBeTruthy();
+    // The next one: Monday 2026-03-30 at 21:00 Paris summer time.
+    expect(runs[1]).toMatchObject({ status: 'queued' });
+    expect(runs[1]!.dueAt.toISOString()).toBe('2026-03-30T19:00:00.000Z');
+  });
+
+  it('skips a scheduled run past the weekly cap, with that reason', async () => {
+    fixed = new Date('2026-04-06T06:00:00Z'); // Monday 08:00 in Paris
+    const { http, user } = await newUser('cap');
+    await setTimeZone(http, 'Europe/Paris');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, maxPerWeek: 1 });
+    const manual = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+    await eventually(async () => (await runsOf(http)).find((r) => r.id === manual.json.runId && r.status === 'sent'), 20_000);
+    fixed = new Date('2026-04-06T06:30:00Z'); // 08:30 in Paris: the planned review
+    await server.deps.nudges.tick();
+    const [capped] = await scheduled(user.id);
+    expect(capped).toMatchObject({ status: 'skipped', reason: nudgesTexts.reasonWeeklyCap(1) });
+    expect(capped!.chat).toBeFalsy();
+  });
+
+  it('retries a failed delivery with back-off', async () => {
+    fixed = new Date('2026-04-13T05:00:00Z');
+    const { http, user } = await newUser('retry');
+    const token = `retry-token-${users}`;
+    graph.addMailbox({ tokens: [token], displayName: 'Retry User', mail: `retry${users}@contoso.example` });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '09:00' } });
+    graph.throttle({ status: 503, times: 1000, retryAfterSeconds: 0 });
+    fixed = new Date('2026-04-13T09:00:00Z');
+    await server.deps.nudges.tick();
+    const [first] = await scheduled(user.id);
+    expect(first).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(first!.reason).toMatch(/^Delivery failed \(attempt 1\), retrying/);
+    expect(first!.dueAt.toISOString()).toBe('2026-04-13T09:01:00.000Z');
+    fixed = new Date('2026-04-13T09:01:00Z');
+    await server.deps.nudges.tick();
+    const [second] = await scheduled(user.id);
+    expect(second).toMatchObject({ status: 'queued', attempts: 2 });
+    expect(second!.dueAt.toISOString()).toBe('2026-04-13T09:03:00.000Z'); // twice the wait
+    graph.throttle({ status: 503, times: 0 });
+    fixed = new Date('2026-04-13T09:03:00Z');
+    await server.deps.nudges.tick();
+    expect((await scheduled(user.id))[0]).toMatchObject({ status: 'sent', reason: null });
+  });
+
+  it('plans one brief per meeting with others, due its lead time ahead, and sends it then', async () => {
+    const start = new Date(Math.floor((Date.now() + 2 * hour) / 60_000) * 60_000);
+    fixed = new Date(start.getTime() - 70 * 60_000);
+    const { http, user } = await newUser('sched_brief');
+    const token = `sched-brief-token-${users}`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Brief User', mail: `schedbrief${users}@contoso.example` });
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    box.addEvents([
+      { subject: 'Roadmap review', start: start.toISOString(), end: new Date(start.getTime() + hour).toISOString(), attendees: [{ name: 'Ari Moss', email: 'ari@contoso.example', response: 'accepted' }] },
+      { subject: 'Alone time', start: start.toISOString(), end: new Date(start.getTime() + hour).toISOString() },
+    ]);
+    // No quiet hours (a start equal to the end), weekly review off: only the brief is planned.
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: false, day: 'mon', time: '08:30' }, meetingBrief: { enabled: true, minutesBefore: 60 }, quietHours: { start: '00:00', end: '00:00' } });
+    expect(await server.deps.nudges.planBriefs()).toBe(1);
+    expect(await server.deps.nudges.planBriefs()).toBe(0); // planned once, however often planning runs
+    const [planned] = await scheduled(user.id);
+    expect(planned).toMatchObject({ kind: 'meeting_brief', status: 'queued' });
+    expect(planned!.dueAt.toISOString()).toBe(new Date(start.getTime() - 60 * 60_000).toISOString());
+    await server.deps.nudges.tick();
+    expect((await scheduled(user.id))[0]!.status).toBe('queued'); // not yet due
+    fixed = new Date(start.getTime() - 60 * 60_000);
+    await server.deps.nudges.tick();
+    const [sent] = await scheduled(user.id);
+    expect(sent).toMatchObject({ status: 'sent' });
+    const content = (await firstMessage(http, sent!.chat!.id)).content;
+    expect(content).toContain('Roadmap review');
+    expect(content).toContain('- Ari Moss');
+  });
+
+  it('delivers after a restart a run that came due while the server was down', async () => {
+    fixed = new Date('2026-04-20T05:00:00Z');
+    const { http, user } = await newUser('restart');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '10:00' } });
+    await server.stop();
+    fixed = new Date('2026-04-20T11:00:00Z');
+    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { nudgeClock });
+    await server.deps.nudges.firstRun;
+    const [run] = await scheduled(user.id);
+    expect(run).toMatchObject({ status: 'sent' });
+    expect(run!.chat).toBeTruthy();
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreSQL', () => {
+  let shared: FreshDatabase;
+  let a: TestServer;
+  let b: TestServer;
+  let clock = new Date('2026-05-04T06:00:00Z');
+  beforeAll(async () => {
+    shared = await freshDatabase();
+    a = await startTestServer({ DEMO_MODE: 'false' }, shared, { nudgeClock: () => clock });
+    b = await startTestServer({ DEMO_MODE: 'false' }, shared, { nudgeClock: () => clock });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await shared?.dispose();
+  });
+
+  it('delivers each due run once', async () => {
+    const people = await Promise.all([1, 2, 3, 4, 5].map((i) => signUp(a.url, `twice_${i}_${Date.now() % 100000}`)));
+    for (const { http } of people) expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '09:00' } })).status).toBe(200);
+    clock = new Date('2026-05-04T09:00:00Z');
+    const [fromA, fromB] = await Promise.all([a.deps.nudges.tick(), b.deps.nudges.tick()]);
+    expect(fromA + fromB).toBe(5);
+    for (const { http } of people) {
+      const runs = (await http.get('/api/nudges/runs')).json.runs as Array<{ status: string; trigger: string }>;
+      expect(runs.filter((r) => r.status === 'sent')).toHaveLength(1);
+      const chats = (await http.get('/api/chats')).json as Array<{ title: string }>;
+      expect(chats.filter((c) => c.title === 'Weekly review: 2026-05-04')).toHaveLength(1);
+    }
+  });
+});
