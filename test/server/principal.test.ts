@@ -12,7 +12,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { arbitraryFromZod } from '../helpers/zodArbitrary.js';
 
-// Who a request acts as (docs/access.md), through the real server: a demo visitor never acts on
+// Who a request acts as (docs/architecture.md, "Who a request acts as"), through the real server: a demo visitor never acts on
 // the demo template (whatever they call), the samples' chat ids keep naming a visitor's copies
 // after their first write, and an API key reaches only what its scopes open, in the procedures
 // and in the coach's context.

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Who a request acts as (docs/access.md):
+// Who a request acts as (docs/architecture.md, "Who a request acts as"):
 // - an API key reaches only the scopes chosen when it was made; keys made before scopes existed
 //   keep what they could always do in a chat client: `chat`;
 // - a demo visitor's guest space remembers which sample chat each of its copies was made from, so
