@@ -33,7 +33,7 @@ const envSchema = z.object({
   // neither (a pair is generated into DATA_DIR when unset), and the contact push services see.
   VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be the 65-byte P-256 public key in URL-safe base64').optional()),
   VAPID_PRIVATE_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 32-byte private key in URL-safe base64').optional()),
-  VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https URL').default('mailto:ai-coach@localhost')),
+  VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: address or an https URL').default('mailto:ai-coach@localhost')),
   // The number of trusted proxy hops in front of the app; true means 1, false 0.
   TRUST_PROXY: z
     .string()

@@ -19,6 +19,7 @@ import {
 import { confirmPhoneVerificationSchema, phonePinSchema, startPhoneVerificationSchema } from '../../shared/schemas/phone.js';
 import { phoneCallSchema } from '../../shared/schemas/twilio.js';
 import { synthesizeSchema, transcribeSchema, voiceHeardSchema, voiceKeepSchema, voiceTurnSchema } from '../../shared/schemas/voice.js';
+import { securityEventKinds } from '../../shared/schemas/security.js';
 import { sessionCookieName } from '../features/auth/session.js';
 import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
@@ -55,7 +56,7 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
   // Security activity (issue 27).
-  { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of sign_in, sign_in_failed, sign_out, session_ended, password_changed, api_key_created, api_key_revoked, data_exported, microsoft_connected, microsoft_disconnected, phone_verified, microsoft_linked, microsoft_unlinked' } },
+  { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of ' + securityEventKinds.join(', ') } },
   // Phone verification and the phone PIN (issue 22).
   { method: 'post', path: '/api/phone/verification', tag: 'Phone', summary: 'Text a 6-digit code to a phone number (valid 10 minutes, 5 tries; a new code replaces the old)', auth: 'session', body: startPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, expiresInSeconds }' } },
   { method: 'post', path: '/api/phone/verification/confirm', tag: 'Phone', summary: 'Confirm the code: the number becomes your verified profile phone', auth: 'session', body: confirmPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, verified: true }' } },

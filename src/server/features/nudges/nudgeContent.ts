@@ -151,11 +151,12 @@ export async function meetingBriefFacts(deps: AppDeps, em: EntityManager, userId
     .slice(0, 10)
     .map((a) => {
       const name = a.name || a.email;
-      const first = name.split(/\s+/)[0]!.toLowerCase();
+      // The first name as a whole word of the memory (not built into a pattern: names are not ours).
+      const first = (name.split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
       const known = memories
         .filter((m) => {
           const text = m.text.toLowerCase();
-          return text.includes(name.toLowerCase()) || (first.length > 2 && new RegExp(`\\b${first.replace(/[^a-z0-9]/g, '')}\\b`).test(text));
+          return text.includes(name.toLowerCase()) || (first.length > 2 && text.split(/[^a-z0-9]+/).includes(first));
         })
         .slice(0, 3)
         .map((m) => m.text);

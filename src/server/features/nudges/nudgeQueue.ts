@@ -226,7 +226,7 @@ export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLin
     .map((line) =>
       escapeHtml(line)
         .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
-        .replace(/\[([^\]]+)\]\((\/[^)\s]*)\)/g, (_all, label: string, href: string) => `<a href="${escapeHtml(base)}${href}">${label}</a>`),
+        .replace(/\[([^[\]]+)\]\((\/[^()\s]*)\)/g, (_all, label: string, href: string) => `<a href="${escapeHtml(base)}${href}">${label}</a>`),
     )
     .join('<br>\n');
   const kindLabel = nudgesTexts.kindLabel[kind] ?? kind;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import OpenAI, { toFile } from 'openai';
 import { isStreamedAudio, type StreamedAudio } from '../../../shared/schemas/voice.js';
+import { trimEndChars } from '../../../shared/trimText.js';
 import type { Config } from '../../config.js';
 import { ProviderError } from '../ai/types.js';
 
@@ -68,7 +69,7 @@ async function transcribeStreamed(config: { apiKey: string; baseUrl: string | un
     for await (const chunk of audio.stream) yield chunk;
     yield tail;
   }
-  const baseUrl = (config.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const baseUrl = trimEndChars(config.baseUrl ?? 'https://api.openai.com/v1', '/');
   const timeout = AbortSignal.timeout(120_000);
   try {
     const response = await fetch(`${baseUrl}/audio/transcriptions`, {
