@@ -74,6 +74,9 @@ async function userWithEverything(server: TestServer = app) {
   expect((await user.client.post('/api/api-keys', { name: `Key ${marker}` })).status).toBe(201);
   expect((await user.client.post('/api/memories', { text: `Memory ${marker}`, kind: 'preference' })).status).toBe(201);
   expect((await user.client.put('/api/memories/settings', { enabled: true })).status).toBe(200);
+  // A rehearsal (issue 34): its set-up, its own chat, and a report.
+  const rehearsal = await user.client.post('/api/rehearsals', { counterpart: { name: `Sam ${marker}` }, situation: `Situation ${marker}`, goal: `Goal ${marker}`, difficulty: 'realistic' });
+  expect(rehearsal.status).toBe(201);
   const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });
   expect(goal.status).toBe(201);
   expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);
