@@ -156,6 +156,25 @@ describe('the other person, in character', () => {
   });
 });
 
+describe('by voice', () => {
+  it('a rehearsal chat held as a browser voice call is answered by the counterpart, spoken', async () => {
+    const { http } = await newUser();
+    const { chatId } = (await http.post('/api/rehearsals', setUp)).json as { chatId: number };
+    openai.reset();
+    openai.behave({ reply: 'Why now?' });
+    const res = await http.post('/api/voice/turn', { chatId, text: 'Sam, the launch date has to move.' });
+    expect(res.status).toBe(200);
+    const done = res.text.trim().split('\n').map((line) => JSON.parse(line)).find((e: { type: string }) => e.type === 'done');
+    expect(done).toMatchObject({ chatId, reply: 'Why now?' });
+    const prompt = systemText(openai.replyRequests().at(-1)!.body);
+    expect(prompt).toContain('You play Sam Rivera');
+    expect(prompt).toContain('This rehearsal is spoken');
+    expect(prompt).not.toContain('GOAL-MARKER');
+    const messages = (await http.get(`/api/chats/${chatId}/messages`)).json as Array<{ role: string; content: string }>;
+    expect(messages.map((m) => m.content)).toEqual(['Sam, the launch date has to move.', 'Why now?']);
+  });
+});
+
 // U1 14 words (fillers: um, I mean), C1 4, U2 21 (basically, you know, just; a question), C2 7, U3 10 ('I like' is no filler).
 const planted = [
   ['user', 'Um, I wanted to talk about the launch date. I mean, it is slipping.'],
