@@ -6,6 +6,7 @@ import type { AppDeps } from './deps.js';
 import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
+import { rehearsalRestRoutes } from './features/rehearsals/rehearsals.rest.js';
 import { memoriesRestRoutes } from './features/memories/memories.rest.js';
 import { searchRestRoutes } from './features/search/search.rest.js';
 import { meetingsRestRoutes } from './features/meetings/meetings.rest.js';
@@ -143,6 +144,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
   app.use(under(['/api/phone'], phoneRestRoutes(deps)));
   app.use(under(['/api/nudges', '/api/push'], nudgesRestRoutes(deps)));
+  app.use(under(['/api/rehearsals'], rehearsalRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -6,6 +6,7 @@ import { loadCoachKnowledgeBase } from './features/knowledgeBase/knowledgeBaseFa
 import { loadCoachMeetings } from './features/meetings/meetingsFacts.js';
 import { loadCoachMemories } from './features/memories/memoryFacts.js';
 import { openMailbox } from './features/microsoft/mailbox.js';
+import { loadRehearsalCounterpart } from './features/rehearsals/rehearsalFacts.js';
 import { readWritingStyle } from './features/writingStyle/writingStyleStore.js';
 
 // Where the features hand their facts to the coach: each feature loads its own (the knowledge base
@@ -22,13 +23,16 @@ export type CoachFactsOptions = {
 
 export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: number, options: CoachFactsOptions = {}): Promise<CoachFacts> {
   const { chatId, leaveOut = {} } = options;
+  // A rehearsal chat: the model plays the other person, who is handed nothing else of the user.
+  const rehearsal = chatId ? await loadRehearsalCounterpart(deps, em, userId, chatId, { mail: !leaveOut.mail }) : null;
+  if (rehearsal) return { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null, rehearsal };
   const knowledgeBase = await loadCoachKnowledgeBase(em, userId);
   const writingStyle = await readWritingStyle(em, userId);
   const mail = leaveOut.mail ? null : await openMailForCoach(deps, em, userId);
   const goals = await loadCoachGoals(em, userId);
   const memories = await loadCoachMemories(em, userId);
   const meetings = leaveOut.meetings ? null : await loadCoachMeetings(deps, em, userId, chatId);
-  return { knowledgeBase, writingStyle, mail, goals, memories, meetings };
+  return { knowledgeBase, writingStyle, mail, goals, memories, meetings, rehearsal: null };
 }
 
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.

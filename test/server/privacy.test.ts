@@ -79,6 +79,9 @@ async function userWithEverything(server: TestServer = app) {
   expect((await user.client.put('/api/nudges/settings', { ...defaultNudgeSettings, maxPerWeek: 3 })).status).toBe(200);
   const pushKeys = { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
   expect((await user.client.post('/api/push/subscriptions', { endpoint: `https://push.example/${marker}`, keys: pushKeys })).status).toBe(201);
+  // A rehearsal (issue 34): its set-up, its own chat, and a report.
+  const rehearsal = await user.client.post('/api/rehearsals', { counterpart: { name: `Sam ${marker}` }, situation: `Situation ${marker}`, goal: `Goal ${marker}`, difficulty: 'realistic' });
+  expect(rehearsal.status).toBe(201);
   const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });
   expect(goal.status).toBe(201);
   expect((await user.client.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value: 5, note: `Note ${marker}` })).status).toBe(201);

@@ -3,6 +3,7 @@ import { aiCompletionSchema } from '../../shared/schemas/ai.js';
 import { createApiKeySchema, type ApiKeyScope } from '../../shared/schemas/apiKeys.js';
 import { checkInSchema, createGoalSchema, updateGoalSchema } from '../../shared/schemas/goals.js';
 import { nudgeSettingsSchema, pushSubscriptionSchema, pushUnsubscribeSchema, runNudgeSchema } from '../../shared/schemas/nudges.js';
+import { createRehearsalSchema, retryRehearsalSchema } from '../../shared/schemas/rehearsals.js';
 import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '../../shared/schemas/memories.js';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
@@ -102,6 +103,11 @@ export const restOperations: Operation[] = [
   { method: 'delete', path: '/api/memories/:id', tag: 'Memory', summary: 'Delete a memory', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/api/search', tag: 'Search', summary: 'Search every chat (your messages and the coach’s replies), best matches first, at most 50', auth: 'user', query: z.object({ q: z.string().min(2).max(200) }), ok: { status: 200, description: '{ results: [{ chatId, chatTitle, messageId, snippet, createdAt }] }; matched words between <mark> and </mark>, the rest HTML-escaped' } },
   // Meetings (issue 23).
+  { method: 'get', path: '/api/rehearsals', tag: 'Rehearsals', summary: 'Your rehearsals, newest first', auth: 'user', ok: { status: 200, description: '{ rehearsals: [{ id, chatId, counterpart: { name, role, relationship }, situation, goal, difficulty, meetingId, retryOf, report, createdAt }] }' } },
+  { method: 'post', path: '/api/rehearsals', tag: 'Rehearsals', summary: 'Start a rehearsal: a chat in which the model plays the other person (counterpart may be left out with meetingId: the meeting\'s organizer or first other attendee)', auth: 'user', body: createRehearsalSchema, ok: { status: 201, description: '{ id, chatId }; 404 for an unknown meeting' } },
+  { method: 'get', path: '/api/rehearsals/:id', tag: 'Rehearsals', summary: 'A rehearsal with its report', auth: 'user', ok: { status: 200, description: '{ id, chatId, counterpart, situation, goal, difficulty, meetingId, retryOf, report, createdAt }' } },
+  { method: 'post', path: '/api/rehearsals/:id/feedback', tag: 'Rehearsals', summary: 'The report: talk share, filler words, longest turn and questions computed exactly; goal met, strengths and improvements judged. Stored and posted into the chat', auth: 'user', ok: { status: 200, description: '{ report: { talkRatio, fillerWords: { count, examples }, longestTurnWords, questionsAsked, userWords, counterpartWords, judged: { goalMet, goalReason, strengths, improvements: [{ quote, better }] } | null, createdAt } }' } },
+  { method: 'post', path: '/api/rehearsals/:id/retry', tag: 'Rehearsals', summary: 'Try again from one of your turns: a new rehearsal with the same set-up whose chat holds the turns before it', auth: 'user', body: retryRehearsalSchema.omit({ id: true }), ok: { status: 201, description: '{ id, chatId }' } },
   { method: 'get', path: '/api/meetings', tag: 'Meetings', summary: 'The coming meetings of your Microsoft calendar (series expanded, cancelled left out), ordered by start', auth: 'user', query: z.object({ days: z.string().regex(/^\d+$/).optional().describe('1 to 14, default 7'), timeZone: z.string().optional().describe("IANA time zone dating a demo visitor's sample week when they saved none") }), ok: { status: 200, description: '{ meetings: [{ id, subject, start, end, organizer, attendees, location, isOnline, joinUrl, bodyPreview, prepChatId, agendaSavedAt, needsReflection, sample }], timeZone, sample }; a demo visitor gets the sample week (sample: true); 409 without Microsoft Calendar' } },
   { method: 'post', path: '/api/meetings/:id/prep', tag: 'Meetings', summary: "Prepare a meeting: a chat 'Prep: {subject}' whose first coach message is its agenda", auth: 'user', ok: { status: 201, description: '{ chatId } (200 with the existing prep chat)' } },
   { method: 'post', path: '/api/meetings/:id/agenda', tag: 'Meetings', summary: "Write the agenda into the invite (organizer only; the invite's own text is kept below it)", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, meetingId, agendaSavedAt, sample, sent }; on a demo sample meeting nothing is sent (sent: false, message says so)' } },
@@ -178,6 +184,7 @@ const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
 const keyScopeOfPath: Array<[RegExp, ApiKeyScope]> = [
   [/^(?:get|post|put|delete) \/api\/chats/, 'chat'],
   [/^get \/api\/search/, 'chat'],
+  [/^(?:get|post) \/api\/rehearsals/, 'chat'],
   [/^(?:get|post) \/api\/openai\//, 'chat'],
   [/^(?:get|post|put|delete) \/api\/goals/, 'goals'],
   [/^(?:get|post|put|patch|delete) \/api\/memories/, 'memories'],

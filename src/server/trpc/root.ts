@@ -2,6 +2,7 @@ import { aiRouter } from '../features/ai/ai.router.js';
 import { apiKeysRouter } from '../features/apiKeys/apiKeys.router.js';
 import { goalsRouter } from '../features/goals/goals.router.js';
 import { memoriesRouter } from '../features/memories/memories.router.js';
+import { rehearsalsRouter } from '../features/rehearsals/rehearsals.router.js';
 import { searchRouter } from '../features/search/search.router.js';
 import { authRouter } from '../features/auth/auth.router.js';
 import { chatsRouter } from '../features/chats/chats.router.js';
@@ -39,6 +40,7 @@ export const appRouter = router({
   phone: phoneRouter,
   nudges: nudgesRouter,
   push: pushRouter,
+  rehearsals: rehearsalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -20,6 +20,7 @@ export { goalTexts } from './goals.js';
 export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
 export { meetingsTexts } from './meetings.js';
+export { rehearsalTexts } from './rehearsals.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';

@@ -13,6 +13,7 @@ import { trpc } from '../../lib/trpc';
 import classes from './chat.module.css';
 import { insertMessage, messagesOf, messagesQueryOptions, seedMessages, upsertChat, type MessageDto } from './chatCache';
 import { MemoryUpdatedNote, useMemoryNotes } from '../memory/MemoryUpdatedNote';
+import { RehearsalChatBar, TryAgainButton, useRehearsalOfChat } from '../rehearsals/RehearsalChatBar';
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
 import type { ChatThreadHandle } from './ChatThread';
@@ -30,6 +31,7 @@ import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 const LazyChatThread = lazy(() => loadChatThread().then((module) => ({ default: module.ChatThread })));
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
 // conversation asks for it: loaded then, not with the chat page (issue 10).
+const PrepRehearse = lazy(() => import('../meetings/MeetingAgendaActions').then((module) => ({ default: module.PrepRehearse })));
 const PrepReflection = lazy(() => import('../meetings/MeetingAgendaActions').then((module) => ({ default: module.PrepReflection })));
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
@@ -170,9 +172,14 @@ function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?:
   useForgetTemporaryChat(chatId);
   const completedReplies = messages.filter((message) => message.role === 'assistant' && message.status === 'complete').length;
   const memoryNotes = useMemoryNotes(chatId, completedReplies);
+  const isRehearsal = useQuery({ ...trpc.chats.list.queryOptions(), select: (chats) => chats.find((chat) => chat.id === chatId)?.isRehearsal === true }).data === true;
+  const rehearsal = useRehearsalOfChat(chatId, isRehearsal).data?.rehearsal ?? null;
   const noteFor = useCallback(
-    (message: MessageDto) => (memoryNotes.has(message.id) ? <MemoryUpdatedNote chatId={chatId} messageId={message.id} /> : null),
-    [memoryNotes, chatId],
+    (message: MessageDto) => {
+      if (rehearsal && message.role === 'user') return <TryAgainButton rehearsalId={rehearsal.id} messageId={message.id} />;
+      return memoryNotes.has(message.id) ? <MemoryUpdatedNote chatId={chatId} messageId={message.id} /> : null;
+    },
+    [memoryNotes, chatId, rehearsal],
   );
 
   const streamingReply = messages.findLast((message) => message.status === 'streaming');
@@ -270,6 +277,7 @@ function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?:
     <PageFrame>
       <ChatEventsFollower chatId={chatId} onDeleted={onDeleted} />
       {header}
+      {rehearsal && <RehearsalChatBar rehearsalId={rehearsal.id} name={rehearsal.counterpart.name} difficulty={rehearsal.difficulty} />}
       <Suspense
         fallback={
           <Center style={{ flex: 1 }} p="md">
@@ -294,6 +302,7 @@ function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?:
         >
           <Suspense fallback={null}>
             <PrepReflection chatId={chatId} />
+            <PrepRehearse chatId={chatId} />
           </Suspense>
           {stylePanelTriggered(messages) && (
             <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, Modal, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { IconDots } from '@tabler/icons-react';
+import { IconDots, IconMasksTheater } from '@tabler/icons-react';
 import { IconPencil } from '@tabler/icons-react';
 import { IconPin } from '@tabler/icons-react';
 import { IconPinnedOff } from '@tabler/icons-react';
@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { chatLimits } from '../../../shared/constants';
-import { chatTexts } from '../../../shared/texts';
+import { chatTexts, rehearsalTexts } from '../../../shared/texts';
 import { LazyMenu } from '../../components/LazyFloating';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -123,6 +123,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
                   title={chat.title}
                 >
                   {chat.isPinned && <IconPinFilled size={13} role="img" aria-label={chatTexts.pinned} style={{ flexShrink: 0 }} />}
+                  {chat.isRehearsal && <IconMasksTheater size={13} role="img" aria-label={rehearsalTexts.rehearsalBadge} style={{ flexShrink: 0 }} />}
                   <Text span size="sm" truncate="end" inherit>
                     {chat.title}
                   </Text>

@@ -1,3 +1,6 @@
+import { RehearseButton } from '../rehearsals/StartRehearsalDialog';
+import { rehearsalPrefill } from './MeetingCard';
+import { rehearsalTexts } from '../../../shared/texts';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -79,6 +82,18 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
 }
 
 /** 'How did it go?' inside a prep chat whose meeting ended in the last day. */
+/** A prep chat offers 'Rehearse', prefilled from its meeting. */
+export function PrepRehearse(props: { chatId: number }) {
+  const prep = usePrepOfChat(props.chatId).data?.prep;
+  const ownName = useQuery(trpc.auth.session.queryOptions()).data?.user?.fullName;
+  if (!prep) return null;
+  return (
+    <Group px="md" py="xs">
+      <RehearseButton variant="light" prefill={rehearsalPrefill({ id: prep.meetingId, subject: prep.subject, organizer: prep.organizer, attendees: prep.attendees, sample: prep.sample }, ownName)} label={`${rehearsalTexts.rehearse}: ${prep.subject}`} />
+    </Group>
+  );
+}
+
 export function PrepReflection(props: { chatId: number }) {
   const prep = usePrepOfChat(props.chatId).data?.prep;
   if (!prep?.needsReflection) return null;

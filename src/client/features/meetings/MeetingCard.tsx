@@ -1,16 +1,23 @@
 import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
-import { commonTexts, meetingsTexts } from '../../../shared/texts';
+import { commonTexts, meetingsTexts, rehearsalTexts } from '../../../shared/texts';
 import type { AppRouter } from '../../../server/trpc/root';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { browserTimeZone, wallTime } from './meetingFormat';
 import { ReflectionForm } from './ReflectionForm';
+import { RehearseButton } from '../rehearsals/StartRehearsalDialog';
 
 export type Meeting = inferRouterOutputs<AppRouter>['meetings']['list']['meetings'][number];
+
+/** The start form's prefill from a meeting: the other person (the server picks the same when left out) and the subject. */
+export function rehearsalPrefill(meeting: { id: string; subject: string; organizer: { name: string; email: string }; attendees: Array<{ name: string; email: string }>; sample?: boolean }, ownName?: string) {
+  const other = [meeting.organizer, ...meeting.attendees].find((p) => (p.name || p.email) && p.name !== ownName);
+  return { name: other ? other.name || other.email : '', situation: meeting.subject ? `The meeting "${meeting.subject}".` : '', meetingId: meeting.id, subject: meeting.subject, sample: meeting.sample };
+}
 
 export function MeetingCard(props: { meeting: Meeting }) {
   const { meeting } = props;
@@ -27,6 +34,7 @@ export function MeetingCard(props: { meeting: Meeting }) {
     }),
   );
   const names = meeting.attendees.map((a) => a.name || a.email);
+  const ownName = useQuery(trpc.auth.session.queryOptions()).data?.user?.fullName;
   return (
     <Card withBorder radius="md" padding="md" component="article" aria-label={meeting.subject || 'Meeting'}>
       <Stack gap="xs">
@@ -71,6 +79,7 @@ export function MeetingCard(props: { meeting: Meeting }) {
               {meetingsTexts.prepare}
             </Button>
           )}
+          <RehearseButton prefill={rehearsalPrefill(meeting, ownName)} label={`${rehearsalTexts.rehearse}: ${meeting.subject}`} />
           {meeting.joinUrl && (
             <Anchor href={meeting.joinUrl} target="_blank" rel="noreferrer" size="sm">
               {meetingsTexts.join}

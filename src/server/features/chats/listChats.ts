@@ -18,12 +18,13 @@ type Row = {
   title: string;
   is_pinned: boolean;
   is_temporary: boolean;
+  is_rehearsal: boolean;
   created_at: Date | string;
   updated_at: Date | string;
 };
 
 // A demo guest's copy of a sample chat is listed under the sample's id (Chat.toDto).
-const columns = `coalesce("sample_of", "id") as "id", "title", "is_pinned", "is_temporary", "created_at", "updated_at"`;
+const columns = `coalesce("sample_of", "id") as "id", "title", "is_pinned", "is_temporary", "is_rehearsal", "created_at", "updated_at"`;
 const order = `order by "is_pinned" desc, "updated_at" desc, "id" desc limit 500`;
 
 const signedInSql = `select u."is_demo", c.* from "app_user" u
@@ -52,7 +53,7 @@ function dtos(rows: Row[], platform: Platform): ChatDto[] {
   const chats: ChatDto[] = [];
   for (const row of rows) {
     if (row.id === null) continue;
-    chats.push({ id: row.id, title: row.title, isPinned: row.is_pinned, isTemporary: row.is_temporary, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) });
+    chats.push({ id: row.id, title: row.title, isPinned: row.is_pinned, isTemporary: row.is_temporary, isRehearsal: row.is_rehearsal, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) });
   }
   return chats;
 }

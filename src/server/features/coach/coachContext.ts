@@ -48,6 +48,9 @@ export async function assembleCoachContext(input: CoachContextInput): Promise<Co
   const { user, history, latestUserMessage: latest, facts } = input;
   const spoken = input.spoken ?? false;
   if (!facts || !user) return emptyContext(null, spoken);
+  // A rehearsal: the model plays the other person, who knows only what the role holds (never the
+  // user's goals, memories or mail beyond what names them).
+  if (facts.rehearsal) return { ...emptyContext(user, spoken), role: { kind: 'counterpart', counterpart: facts.rehearsal } };
   const draftRequested = [latest, ...history.filter((turn) => turn.role === 'user').slice(-draftTurnsScanned).map((turn) => turn.content)].some(asksForDraft);
   const [memories, remembered, mail, week] = await Promise.all([
     facts.memories ? facts.memories.relevant(latest) : [],

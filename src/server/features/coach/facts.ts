@@ -1,5 +1,6 @@
 import type { KnowledgeBase } from '../../db/entities/KnowledgeBase.js';
 import type { MemoryKind } from '../../../shared/schemas/memories.js';
+import type { RehearsalDifficulty } from '../../../shared/schemas/rehearsals.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import type { coachTexts } from '../../../shared/texts/coach.js';
 import type { CoachUser } from '../../providers/ai/types.js';
@@ -90,6 +91,23 @@ export type CoachMeetings = {
 };
 
 /**
+ * The other person of a rehearsal chat, whom the model plays instead of the coach: who they are,
+ * the situation as the user described it, how hard they make it, and what the user's memory and
+ * mail say about them. Never the user's goal for the conversation: the other person cannot know it.
+ */
+export type CoachCounterpart = {
+  name: string;
+  role: string | null;
+  relationship: string | null;
+  situation: string;
+  difficulty: RehearsalDifficulty;
+  /** The user's memories that name this person. */
+  memories: string[];
+  /** Subjects of recent mail with this person, when mail is connected. */
+  mailSubjects: string[];
+};
+
+/**
  * Everything the features hand to the coach for a signed-in user. Every key is required: a
  * caller that leaves mail out says so with null (and the coach then says mail is not connected).
  */
@@ -100,13 +118,18 @@ export type CoachFacts = {
   goals: CoachGoal[];
   memories: MemorySource | null;
   meetings: CoachMeetings | null;
+  /** In a rehearsal chat: the person the model plays; null in any other chat. */
+  rehearsal: CoachCounterpart | null;
 };
 
 /** No facts at all: for a caller nobody knows, and for tests of the coach alone. */
-export const noFacts: CoachFacts = { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null };
+export const noFacts: CoachFacts = { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null, rehearsal: null };
 
-/** Who answers: the coach, or the email writer of the Writing Style page for one audience. */
-export type CoachRole = { kind: 'coach' } | { kind: 'emailWriter'; audience: Audience };
+/**
+ * Who answers: the coach, the email writer of the Writing Style page for one audience, or the
+ * other person of a rehearsal, played in character.
+ */
+export type CoachRole = { kind: 'coach' } | { kind: 'emailWriter'; audience: Audience } | { kind: 'counterpart'; counterpart: CoachCounterpart };
 
 /** The mail this message asked about: the recent emails, or the note that they cannot be read. */
 export type MailFacts = { kind: 'emails'; emails: RecentEmail[] } | { kind: 'unavailable'; note: MailNote };

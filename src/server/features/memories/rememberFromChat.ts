@@ -17,8 +17,9 @@ import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate,
 // while the user's chat history is off, or while memory is off; and only from what the user said.
 
 /** Whether anything may be remembered from this chat of this user now. */
-export async function mayRemember(em: EntityManager, userId: number, chat: Pick<Chat, 'isTemporary'>): Promise<boolean> {
-  if (chat.isTemporary) return false;
+export async function mayRemember(em: EntityManager, userId: number, chat: Pick<Chat, 'isTemporary'> & Partial<Pick<Chat, 'isRehearsal'>>): Promise<boolean> {
+  // A rehearsal is role-play: what the user says to the other person is practice, not a fact about them.
+  if (chat.isTemporary || chat.isRehearsal) return false;
   // History off: the user keeps nothing of their chats, so nothing is kept from them either.
   if (await newChatIsTemporary(em, userId)) return false;
   return memoryEnabled(em, userId);

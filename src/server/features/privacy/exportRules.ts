@@ -37,6 +37,8 @@ export const exportRules: Record<string, ExportRule> = {
   SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },
   // Meetings prepared with the coach: the invite as the coach saw it, and what was done with the agenda.
   MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
+  // Conversations the user rehearsed: the set-up they gave (the other person, situation, goal) and the report.
+  Rehearsal: { export: true, section: 'rehearsals', title: 'Rehearsals' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Nudges (issue 35): the settings, and each nudge planned or sent; the queue's lease is bookkeeping.

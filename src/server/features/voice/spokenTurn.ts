@@ -88,7 +88,8 @@ export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speake
   const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory);
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
-  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id) : null;
+  // A rehearsal chat held by voice: the other person answers, as in its written chat.
+  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id, chat?.isRehearsal ? { chatId: chat.id } : {}) : null;
   return { history, user, facts };
 }
 

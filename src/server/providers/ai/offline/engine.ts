@@ -2,6 +2,7 @@ import type { CoachContext } from '../../../features/coach/facts.js';
 import type { ChatTurn, CoachUser } from '../types.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
+import { counterpartReply } from './counterpart.js';
 import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
 import { asksForHelp, defersToCoach } from './language.js';
 import {
@@ -35,6 +36,8 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   const conversation = input.messages.filter((m) => m.role !== 'system');
   const style = context?.writingStyle;
   const scope: CoachScope = { ...scopeFor(input.user ?? context?.user), writingStyle: style ? { greeting: style.greeting || null, signOff: style.signOff || null } : null };
+  // A rehearsal: the other person answers in character, never the coach.
+  if (context?.role.kind === 'counterpart') return counterpartReply(context.role.counterpart, conversation, scope);
   // A prep chat opens with the meeting's agenda, and answers 'How did it go?' with a reflection.
   const prep = context?.meetingPrep ?? null;
   if (prep?.turn === 'agenda') return prepAgendaReply(prep, scope);

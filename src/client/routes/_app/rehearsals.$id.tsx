@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ReportPage } from '../../features/rehearsals/ReportPage';
+
+// /rehearsals/{id}: a rehearsal's report (issue 34).
+export const Route = createFileRoute('/_app/rehearsals/$id')({ component: RehearsalReportRoute });
+
+function RehearsalReportRoute() {
+  const { id } = Route.useParams();
+  return <ReportPage key={id} id={Number(id)} />;
+}

@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { Memory } from '../../db/entities/Memory.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
+import type { AppDeps } from '../../deps.js';
+import type { CoachCounterpart } from '../coach/facts.js';
+import { openCalendar } from '../meetings/calendar.js';
+import { memoryEnabled } from '../memories/memoryStore.js';
+
+// What the other person of a rehearsal is made of, handed to the context assembly: the set-up the
+// user gave (never their goal), the memories that name the person and, when mail is connected, the
+// subjects of recent mail with them.
+
+const maxMemories = 10;
+const maxMailSubjects = 5;
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** The counterpart of the rehearsal held in this chat, or null when the chat is not a rehearsal. */
+export async function loadRehearsalCounterpart(
+  deps: AppDeps,
+  em: EntityManager,
+  userId: number,
+  chatId: number,
+  options: { mail: boolean },
+): Promise<CoachCounterpart | null> {
+  const rehearsal = await em.findOne(Rehearsal, { owner: userId, chat: chatId });
+  if (!rehearsal) return null;
+  const [memories, mailSubjects] = await Promise.all([
+    memoriesNaming(em, userId, rehearsal.counterpartName),
+    options.mail ? mailWith(deps, em, userId, rehearsal).catch(() => []) : [],
+  ]);
+  return {
+    name: rehearsal.counterpartName,
+    role: rehearsal.counterpartRole ?? null,
+    relationship: rehearsal.counterpartRelationship ?? null,
+    situation: rehearsal.situation,
+    difficulty: rehearsal.difficulty,
+    memories,
+    mailSubjects,
+  };
+}
+
+/** The user's memories that name the person: their full name, or their first name as a word. */
+async function memoriesNaming(em: EntityManager, userId: number, name: string): Promise<string[]> {
+  if (!(await memoryEnabled(em, userId))) return [];
+  const full = name.trim();
+  const first = full.split(/\s+/)[0] ?? full;
+  const rows = await em.find(Memory, { owner: userId, text: { $ilike: likePattern(first) } }, { orderBy: { updatedAt: 'desc' }, limit: 50, fields: ['text'] });
+  // The first name as a whole word ('Sam', not 'Samsung'), or the full name anywhere.
+  const word = new RegExp(`(^|[^\\p{L}\\p{N}])${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'iu');
+  return rows
+    .map((row) => row.text)
+    .filter((text) => text.toLowerCase().includes(full.toLowerCase()) || word.test(text))
+    .slice(0, maxMemories);
+}
+
+/** Subjects of recent mail exchanged with the person, when Microsoft Email is connected. */
+async function mailWith(deps: AppDeps, em: EntityManager, userId: number, rehearsal: Rehearsal): Promise<string[]> {
+  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  if (!mailbox) return [];
+  const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);
+  return [...new Set(subjects)].slice(0, maxMailSubjects);
+}

@@ -1,0 +1,224 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { computeReport, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
+import type { createRehearsalSchema, RehearsalReport, retryRehearsalSchema } from '../../../shared/schemas/rehearsals.js';
+import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
+import { Chat } from '../../db/entities/Chat.js';
+import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
+import { Message } from '../../db/entities/Message.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
+import type { AuthedContext } from '../../trpc/context.js';
+import { consumeModelTurn } from '../ai/modelQuota.js';
+import { requireCalendar } from '../meetings/calendar.js';
+import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
+import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/sampleMeetings.js';
+import { judgeRehearsal } from './judge.js';
+
+// Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
+// (the counterpart's context is loaded by rehearsalFacts.ts and played through the one coach turn),
+// the report after it, and a retry from any of the user's turns.
+
+export type RehearsalView = {
+  id: number;
+  chatId: number;
+  counterpart: { name: string; role: string | null; relationship: string | null };
+  situation: string;
+  goal: string;
+  difficulty: Rehearsal['difficulty'];
+  meetingId: string | null;
+  retryOf: number | null;
+  report: RehearsalReport | null;
+  createdAt: string;
+};
+
+export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
+  return {
+    id: rehearsal.id,
+    chatId: rehearsal.chat.id,
+    counterpart: { name: rehearsal.counterpartName, role: rehearsal.counterpartRole ?? null, relationship: rehearsal.counterpartRelationship ?? null },
+    situation: rehearsal.situation,
+    goal: rehearsal.goal,
+    difficulty: rehearsal.difficulty,
+    meetingId: rehearsal.meetingId ?? null,
+    retryOf: rehearsal.retryOf ?? null,
+    report: rehearsal.report ?? null,
+    createdAt: rehearsal.createdAt.toISOString(),
+  };
+}
+
+type Person = { name: string; role: string | null; relationship: string | null; email: string | null };
+
+/** The other person of a meeting: its organizer, or its first attendee who is not the user. */
+async function counterpartOfMeeting(ctx: AuthedContext, meetingId: string, timeZone: string | undefined): Promise<Person> {
+  let invite: MeetingInvite;
+  let own: string | null = null;
+  if (seesSampleMeetings(ctx.deps.config, ctx.user)) {
+    const sample = sampleMeeting(ctx.user, meetingId, await sampleTimeZone(ctx, timeZone));
+    if (!sample) throw new TRPCError({ code: 'NOT_FOUND', message: rehearsalTexts.meetingNotFound });
+    invite = sample;
+  } else {
+    const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+    own = calendar.accountEmail?.toLowerCase() ?? null;
+    invite = inviteOf(await ownEvent(calendar, meetingId, 'text', rehearsalTexts.meetingNotFound));
+  }
+  const me = ctx.user.fullName.trim().toLowerCase();
+  const isMe = (p: { name: string; email: string }) => (own !== null && p.email.toLowerCase() === own) || (me !== '' && p.name.trim().toLowerCase() === me);
+  const other = [invite.organizer, ...invite.attendees].find((p) => (p.name || p.email) && !isMe(p));
+  if (!other) throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.noCounterpartInMeeting });
+  return { name: (other.name || other.email).slice(0, 100), role: null, relationship: other === invite.organizer ? 'organizer of the meeting' : 'attendee of the meeting', email: other.email || null };
+}
+
+export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof createRehearsalSchema>): Promise<{ id: number; chatId: number }> {
+  const fromMeeting = input.meetingId ? await counterpartOfMeeting(ctx, input.meetingId, input.timeZone) : null;
+  const given = input.counterpart;
+  const person: Person = given
+    ? { name: given.name, role: given.role ?? null, relationship: given.relationship ?? null, email: fromMeeting && fromMeeting.name === given.name ? fromMeeting.email : null }
+    : fromMeeting!;
+  return createRehearsal(ctx, {
+    counterpartName: person.name,
+    counterpartRole: person.role,
+    counterpartRelationship: person.relationship,
+    counterpartEmail: person.email,
+    situation: input.situation,
+    goal: input.goal,
+    difficulty: input.difficulty,
+    meetingId: input.meetingId ?? null,
+    retryOf: null,
+  });
+}
+
+type SetUp = Pick<Rehearsal, 'counterpartName' | 'situation' | 'goal' | 'difficulty'> & {
+  counterpartRole: string | null;
+  counterpartRelationship: string | null;
+  counterpartEmail: string | null;
+  meetingId: string | null;
+  retryOf: number | null;
+};
+
+async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pick<Message, 'role' | 'content' | 'status'>> = []) {
+  return ctx.em.transactional(async (em) => {
+    const chat = em.create(Chat, { owner: ctx.user.id, title: rehearsalTexts.chatTitle(setUp.counterpartName).slice(0, 200), isPinned: false, isTemporary: false, isRehearsal: true });
+    const rehearsal = em.create(Rehearsal, { owner: ctx.user.id, chat, ...setUp, report: null });
+    for (const turn of turns) em.create(Message, { chat, role: turn.role, content: turn.content, status: turn.status });
+    await em.flush();
+    return { id: rehearsal.id, chatId: chat.id };
+  });
+}
+
+async function ownRehearsal(ctx: AuthedContext, id: number): Promise<Rehearsal> {
+  const rehearsal = await ctx.em.findOne(Rehearsal, { id, owner: ctx.user.id });
+  if (!rehearsal) throw new TRPCError({ code: 'NOT_FOUND', message: rehearsalTexts.notFound });
+  return rehearsal;
+}
+
+export async function getRehearsal(ctx: AuthedContext, input: { id: number }): Promise<RehearsalView> {
+  return rehearsalView(await ownRehearsal(ctx, input.id));
+}
+
+/** The user's rehearsals, newest first. */
+export async function listRehearsals(ctx: AuthedContext): Promise<{ rehearsals: RehearsalView[] }> {
+  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200 });
+  return { rehearsals: rows.map(rehearsalView) };
+}
+
+/** The rehearsal of a chat, for the chat page (its 'Try again from here' and report buttons). */
+export async function rehearsalOfChat(ctx: AuthedContext, input: { chatId: number }): Promise<{ rehearsal: RehearsalView | null }> {
+  const rehearsal = await ctx.em.findOne(Rehearsal, { owner: ctx.user.id, chat: input.chatId });
+  return { rehearsal: rehearsal ? rehearsalView(rehearsal) : null };
+}
+
+/** What was said in the rehearsal, in order: the user's turns and the counterpart's, not the reports posted into it. */
+async function transcriptOf(ctx: AuthedContext, rehearsal: Rehearsal): Promise<Array<TranscriptTurn & { id: number }>> {
+  const messages = await ctx.em.find(
+    Message,
+    { chat: rehearsal.chat.id, role: { $in: ['user', 'assistant'] }, status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
+    { orderBy: { id: 'asc' }, fields: ['id', 'role', 'content'] },
+  );
+  const reports = new Set(rehearsal.reportMessageIds ?? []);
+  return messages
+    .filter((m) => !reports.has(m.id))
+    .map((m) => ({ id: m.id, role: m.role === 'user' ? ('user' as const) : ('counterpart' as const), content: m.content }));
+}
+
+/** The report after the rehearsal: computed exactly, judged where it can be; stored and posted into the chat. */
+export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number }): Promise<{ report: RehearsalReport }> {
+  const rehearsal = await ownRehearsal(ctx, input.id);
+  const transcript = await transcriptOf(ctx, rehearsal);
+  if (!transcript.some((turn) => turn.role === 'user')) throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.nothingToReview });
+  const computed = computeReport(transcript);
+  // The model's judgement is a model turn of the day's quota; once spent, the offline judgement.
+  let useModel = ctx.deps.coach.kind === 'openai';
+  if (useModel) {
+    try {
+      await consumeModelTurn(ctx);
+    } catch {
+      useModel = false;
+    }
+  }
+  const judged = await judgeRehearsal(
+    ctx.deps,
+    {
+      transcript: transcript.map(({ role, content }) => ({ role, content })),
+      goal: rehearsal.goal,
+      situation: rehearsal.situation,
+      counterpart: { name: rehearsal.counterpartName, role: rehearsal.counterpartRole ?? null, relationship: rehearsal.counterpartRelationship ?? null },
+      difficulty: rehearsal.difficulty,
+    },
+    computed,
+    useModel,
+  );
+  const report: RehearsalReport = { ...computed, judged, createdAt: new Date().toISOString() };
+  const message = ctx.em.create(Message, { chat: rehearsal.chat.id, role: 'assistant', content: reportText(report), status: 'complete' });
+  await ctx.em.flush();
+  rehearsal.report = report;
+  rehearsal.reportMessageIds = [...(rehearsal.reportMessageIds ?? []), message.id];
+  await ctx.em.flush();
+  ctx.deps.chatBus.publish(rehearsal.chat.id, { type: 'message.created', message: message.toDto() });
+  return { report };
+}
+
+/** The report as the coach's message in the chat. */
+function reportText(report: RehearsalReport): string {
+  const t = rehearsalTexts;
+  const lines = [
+    `**${t.reportHeading}**`,
+    '',
+    `- ${t.talkShare(Math.round(report.talkRatio * 100))}`,
+    `- ${t.fillers(report.fillerWords.count)}${report.fillerWords.examples.length ? `: ${report.fillerWords.examples.map((e) => `“${e}”`).join(', ')}` : ''}`,
+    `- ${t.longestTurn(report.longestTurnWords)}`,
+    `- ${t.questions(report.questionsAsked)}`,
+  ];
+  const judged = report.judged;
+  if (!judged) {
+    lines.push('', t.judgedUnavailable);
+    return lines.join('\n');
+  }
+  lines.push('', `**${t.goalMet[judged.goalMet]}.** ${judged.goalReason}`);
+  if (judged.strengths.length) lines.push('', `**${t.strengthsHeading}**`, ...judged.strengths.map((s) => `- ${s}`));
+  if (judged.improvements.length) lines.push('', `**${t.improvementsHeading}**`, ...judged.improvements.map((i) => `- “${i.quote}” → ${i.better}`));
+  return lines.join('\n');
+}
+
+/** A new rehearsal with the same set-up, whose chat holds the turns before one of the user's messages. */
+export async function retryRehearsal(ctx: AuthedContext, input: z.output<typeof retryRehearsalSchema>): Promise<{ id: number; chatId: number }> {
+  const rehearsal = await ownRehearsal(ctx, input.id);
+  const transcript = await transcriptOf(ctx, rehearsal);
+  const from = transcript.findIndex((turn) => turn.id === input.fromMessageId);
+  if (from < 0 || transcript[from]!.role !== 'user') throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.fromMessageInvalid });
+  const earlier = transcript.slice(0, from).map((turn) => ({ role: turn.role === 'user' ? ('user' as const) : ('assistant' as const), content: turn.content, status: 'complete' as const }));
+  return createRehearsal(
+    ctx,
+    {
+      counterpartName: rehearsal.counterpartName,
+      counterpartRole: rehearsal.counterpartRole ?? null,
+      counterpartRelationship: rehearsal.counterpartRelationship ?? null,
+      counterpartEmail: rehearsal.counterpartEmail ?? null,
+      situation: rehearsal.situation,
+      goal: rehearsal.goal,
+      difficulty: rehearsal.difficulty,
+      meetingId: rehearsal.meetingId ?? null,
+      retryOf: rehearsal.id,
+    },
+    earlier,
+  );
+}
