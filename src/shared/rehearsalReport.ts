@@ -1,3 +1,4 @@
+import { trimChars } from './trimText.js';
 import type { ComputedReport } from './schemas/rehearsals.js';
 
 // What a rehearsal's report computes from the transcript, exactly and without a model: the user's
@@ -96,7 +97,7 @@ export function contentWords(text: string, max: number, leaveOut: string[] = [])
   const own = new Set(leaveOut.flatMap((name) => name.toLowerCase().split(/\s+/)));
   const words: string[] = [];
   for (const raw of text.split(/[^\p{L}\p{N}'-]+/u)) {
-    const word = raw.replace(/^['-]+|['-]+$/g, '');
+    const word = trimChars(raw, "'-");
     const lower = word.toLowerCase();
     if (lower.length < 4 || stopWords.has(lower) || own.has(lower) || words.some((w) => w.toLowerCase() === lower)) continue;
     words.push(word);

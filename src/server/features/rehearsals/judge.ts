@@ -80,7 +80,7 @@ export function offlineJudgement(input: JudgeInput, computed: ComputedReport): J
       if (!fillers.length) continue;
       let better = sentence;
       for (const filler of [...fillers].reverse()) better = better.slice(0, filler.start) + better.slice(filler.end);
-      better = better.replace(/\s+([,.!?])/g, '$1').replace(/^[\s,]+/, '').replace(/,\s*,/g, ',').replace(/\s{2,}/g, ' ').trim();
+      better = better.replace(/\s+/g, ' ').replace(/ ([,.!?])/g, '$1').replace(/^[ ,]+/, '').replace(/, ?,/g, ',').trim();
       if (better) better = better[0]!.toUpperCase() + better.slice(1);
       improvements.push({ quote: sentence, better: better || rehearsalTexts.offlineBetter.hedge });
     }

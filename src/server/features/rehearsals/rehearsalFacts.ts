@@ -46,11 +46,16 @@ async function memoriesNaming(em: EntityManager, userId: number, name: string): 
   const full = name.trim();
   const first = full.split(/\s+/)[0] ?? full;
   const rows = await em.find(Memory, { owner: userId, text: { $ilike: likePattern(first) } }, { orderBy: { updatedAt: 'desc' }, limit: 50, fields: ['text'] });
-  // The first name as a whole word ('Sam', not 'Samsung'), or the full name anywhere.
-  const word = new RegExp(`(^|[^\\p{L}\\p{N}])${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'iu');
+  // The first name as a whole word ('Sam', not 'Samsung'), or the full name anywhere. Words are
+  // compared, not a pattern built from the name (a name is the user's text, not ours).
+  const firstWords = first.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const namesFirst = (text: string) => {
+    const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+    return firstWords.length > 0 && words.some((_, i) => firstWords.every((w, j) => words[i + j] === w));
+  };
   return rows
     .map((row) => row.text)
-    .filter((text) => text.toLowerCase().includes(full.toLowerCase()) || word.test(text))
+    .filter((text) => text.toLowerCase().includes(full.toLowerCase()) || namesFirst(text))
     .slice(0, maxMemories);
 }
 
