@@ -16,3 +16,17 @@ export async function verifyPhone(http: HttpClient, twilio: FakeTwilio, phone: s
   const confirmed = await http.post('/api/phone/verification/confirm', { code: lastCodeSentTo(twilio, phone) });
   if (confirmed.status !== 200) throw new Error(`verification not confirmed: ${confirmed.status} ${confirmed.text}`);
 }
+
+/**
+ * The environment of a server that places and answers calls through the fake Twilio: its account,
+ * the app's number and API base, and the public address the webhooks are signed over.
+ */
+export function twilioEnv(twilio: FakeTwilio, publicUrl = 'https://coach.example.com'): Record<string, string> {
+  return {
+    TWILIO_ACCOUNT_SID: twilio.accountSid,
+    TWILIO_AUTH_TOKEN: twilio.authToken,
+    TWILIO_PHONE_NUMBER: '+15550001111',
+    TWILIO_API_BASE_URL: twilio.url,
+    PUBLIC_URL: publicUrl,
+  };
+}

@@ -7,6 +7,7 @@ import { HttpClient, startTestServer, type TestServer } from '../helpers/server.
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
+import { twilioEnv } from '../helpers/phone.js';
 
 // Model spend per client address (issue 36): registrations are cheap (RATE_LIMIT_REGISTER_PER_HOUR
 // from one address), so each new account's own MODEL_DAILY_QUOTA would multiply an address's day of
@@ -32,11 +33,7 @@ describe('the daily model budget per client address', { timeout: 120_000 }, () =
       TRUSTED_ADDRESSES: '198.51.100.0/24,2001:db8:77::1',
       OPENAI_API_KEY: 'sk-test-key-123456',
       OPENAI_BASE_URL: model.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
     });
   }, 180_000);
   afterAll(async () => {

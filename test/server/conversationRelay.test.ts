@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
+import { twilioEnv } from '../helpers/phone.js';
 
 // The phone through Twilio ConversationRelay (issue 25) and who a caller is (issue 22): the
 // incoming webhook's TwiML, then a fake Twilio client on the relay WebSocket.
@@ -32,11 +33,7 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
       DEMO_MODE: 'false',
       OPENAI_API_KEY: 'sk-test-key-123456',
       OPENAI_BASE_URL: model.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
       TWILIO_RELAY_VOICE: 'en-US-Journey-O',
     });
   }, 180_000);
@@ -305,11 +302,7 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
       DEMO_MODE: 'false',
       OPENAI_API_KEY: 'sk-test-key-123456',
       OPENAI_BASE_URL: model.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
       RATE_LIMIT_CHAT_PER_MINUTE: '1',
     });
     try {

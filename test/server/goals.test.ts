@@ -5,7 +5,7 @@ import { callGoalReminders, spokenNumber } from '../../src/server/features/goals
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
 import { XMLParser } from 'fast-xml-parser';
 import { postSignedWebhook, startFakeTwilio } from '../fakes/twilio/index.js';
-import { verifyPhone } from '../helpers/phone.js';
+import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { goalProgress, goalStatus, keyResultProgress } from '../../src/server/features/goals/goalStatus.js';
 import { goalTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI } from '../fakes/openai.js';
@@ -299,11 +299,7 @@ describe('a check-in call from the coach', () => {
     const publicUrl = 'https://coach.example.com';
     const phoneServer = await startTestServer({
       DEMO_MODE: 'false',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
     });
     const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
     const webhook = async (url: string, params: Record<string, string>) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../helpers/clients.js';
-import { verifyPhone } from '../helpers/phone.js';
+import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 
@@ -14,11 +14,7 @@ describe('phone security events', { timeout: 120_000 }, () => {
     twilio = await startFakeTwilio();
     server = await startTestServer({
       DEMO_MODE: 'false',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: 'https://coach.example.com',
+      ...twilioEnv(twilio),
     });
   }, 120_000);
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
 import { phonePinMatches, userIdOfVerifiedPhone } from '../../src/server/features/phone/phoneTrust.js';
 import { apiKeyTexts, phoneTexts, phoneVerificationTexts, settingsTexts } from '../../src/shared/texts/index.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
-import { lastCodeSentTo, verifyPhone } from '../helpers/phone.js';
+import { lastCodeSentTo, verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Issue 22 item 3: a profile phone is verified by an SMS code before the coach calls it or trusts
@@ -22,12 +22,8 @@ beforeAll(async () => {
   [server, unconfigured] = await Promise.all([
     startTestServer({
       ...base,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
+      ...twilioEnv(twilio),
       TWILIO_ALLOWED_COUNTRY_PREFIXES: '+1,+44',
-      PUBLIC_URL: 'https://coach.example.com',
     }),
     startTestServer(base),
   ]);

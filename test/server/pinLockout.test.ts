@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
+import { twilioEnv } from '../helpers/phone.js';
 
 // The phone PIN's lockout (issue 36): the budget of wrong PINs an account may receive in an hour,
 // over every call, is spent BEFORE a PIN is compared; once it is spent no PIN is compared at all,
@@ -30,11 +31,7 @@ describe('phone PIN lockout', { timeout: 180_000 }, () => {
       DEMO_MODE: 'false',
       OPENAI_API_KEY: 'sk-test-key-123456',
       OPENAI_BASE_URL: model.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
     });
   }, 180_000);
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { relayGrantSeconds } from '../../src/server/features/telephony/relayGran
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
+import { twilioEnv } from '../helpers/phone.js';
 
 // The relay handshake's signature is bound to one call and has a short life (issue 36). Twilio
 // signs the handshake over the relay URL of the call's TwiML; that URL used to be the same for every
@@ -20,11 +21,7 @@ describe('relay handshake bound to the call', { timeout: 60_000 }, () => {
     twilio = await startFakeTwilio();
     server = await startTestServer({
       DEMO_MODE: 'false',
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: publicUrl,
+      ...twilioEnv(twilio, publicUrl),
     });
   }, 120_000);
   afterEach(() => vi.useRealTimers());

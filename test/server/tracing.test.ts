@@ -10,7 +10,7 @@ import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
-import { verifyPhone } from '../helpers/phone.js';
+import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // OpenTelemetry traces over OTLP/HTTP (issue 27), received by a tiny OTLP receiver in the test
@@ -64,11 +64,7 @@ describe('traces over OTLP', () => {
       DEMO_MODE: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       MICROSOFT_GRAPH_BASE_URL: graph.url,
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_PHONE_NUMBER: '+15550001111',
-      TWILIO_API_BASE_URL: twilio.url,
-      PUBLIC_URL: 'https://coach.example.com',
+      ...twilioEnv(twilio),
     });
   }, 120_000);
   afterAll(async () => {

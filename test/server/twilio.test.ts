@@ -4,7 +4,7 @@ import { enforceDataRetention, temporaryChatIdleMs } from '../../src/server/feat
 import { commonTexts, phoneTexts } from '../../src/shared/texts/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
-import { verifyPhone } from '../helpers/phone.js';
+import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 
@@ -41,12 +41,8 @@ describe('phone calls', () => {
     DEMO_MODE: 'false',
     OPENAI_API_KEY: 'sk-test-key-123456',
     OPENAI_BASE_URL: model.url,
-    TWILIO_ACCOUNT_SID: twilio.accountSid,
-    TWILIO_AUTH_TOKEN: twilio.authToken,
-    TWILIO_PHONE_NUMBER: '+15550001111',
-    TWILIO_API_BASE_URL: twilio.url,
+    ...twilioEnv(twilio, publicUrl),
     TWILIO_ALLOWED_COUNTRY_PREFIXES: '+1,+44',
-    PUBLIC_URL: publicUrl,
     ...extra,
   });
 
