@@ -446,7 +446,6 @@ export class VoiceCallSession {
       go = value;
       begin();
     });
-    const decided = attempt.decided.then((value) => value && current !== null);
     attempt.streaming = true;
     try {
       // One request: the recording is transcribed and answered by the server (the transcript comes
@@ -474,7 +473,9 @@ export class VoiceCallSession {
         saved();
         return this.listenAgain(attempt);
       }
-      if (!(await decided)) return;
+      // The turn ended with this attempt, and its reply began (it begins once both the decision
+      // and the transcript are in, whichever came last; the callback above ran before this one).
+      if (!(await attempt.decided)) return;
       const spoken = current as Turn | null;
       if (!spoken) return;
       // A provisional turn is saved now that the turn has ended (what was heard follows if interrupted).
