@@ -109,6 +109,8 @@ const trimPlugins = projectPlugins.filter((plugin): plugin is Plugin => !!plugin
 if (trimPlugins.length !== trims.length) throw new Error(`vite.config.ts no longer has the plugins ${trims.join(', ')}`);
 const treeshake = projectConfig?.config.build?.rolldownOptions?.treeshake;
 
+// node_modules/.cache exists only once a tool has made it (not after a fresh `npm ci`).
+fs.mkdirSync(path.join(repo, 'node_modules/.cache'), { recursive: true });
 const work = fs.mkdtempSync(path.join(repo, 'node_modules/.cache/ai-coach-stack-floor-'));
 const results: Array<{ name: string; gzip: number; files: number }> = [];
 const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 0);
