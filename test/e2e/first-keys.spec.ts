@@ -71,3 +71,33 @@ test('a message typed and sent with Enter in /app’s placeholder, on a CPU slow
   expect(await sentMessages(page)).toEqual(['Hi coach']);
   await expect(messageInput(page)).toHaveValue('');
 });
+
+test('keys typed into the placeholder of a stored chat (/app?chat=1), on a CPU slowed 4x, stay in its input', async ({ page }) => {
+  await slowPhone(page);
+  // A stored chat's page runs the app at once (no boot script): its data calls are held until the
+  // typing below has begun, so that it does begin in the placeholder.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/trpc/**', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/app?chat=1', { waitUntil: 'commit' });
+  await page.locator('[data-app-placeholder] textarea').click();
+  await page.keyboard.type('about the OKRs');
+  expect(await placeholderValue(page)).toBe('about the OKRs');
+  await page.keyboard.press('Home');
+  release();
+  await page.keyboard.type('A question ', { delay: 40 });
+
+  await expect(page.locator('[data-app-placeholder]')).toHaveCount(0, { timeout: 60_000 });
+  await expect(userMessages(page).first()).toContainText('Help me draft OKRs for my team next quarter.', { timeout: 30_000 });
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue('A question about the OKRs');
+  // The caret after "A question ": the next key goes there.
+  await page.keyboard.type('!');
+  await expect(input).toHaveValue('A question !about the OKRs');
+});
