@@ -9,8 +9,9 @@
 // Then, in Chromium (/usr/bin/chromium, 1280x800), with a Chromium performance trace recorded
 // around each phase (browser.startTracing; the longest task is the longest RunTask on the page's
 // main thread):
-//   - open (load):  a full page load of /app?chat={id}, navigation start until the newest message
-//                   is drawn and in view (median of 5);
+//   - open (load):  a cold page load of /app?chat={id} (a new browser context each run: empty
+//                   cache, issue 39), navigation start until the newest message is drawn and in
+//                   view, and the longest task until then (median of 5);
 //   - open (click): from another chat, a click on the chat in the sidebar until the newest message
 //                   is drawn and in view (median of 5), and the longest task from the click until
 //                   500 ms after it was in view;
@@ -18,8 +19,8 @@
 //                   message nodes in the page are counted after every step;
 //   - stream:       three messages sent, each reply streamed word by word (about 130 words, 15 ms
 //                   apart) until it is complete; the longest task over the three.
-// Budgets: open (click and load) within 300 ms (issue 26; issue 10 had 500 ms); no task over 50 ms while opening (click) and while
-// streaming; at most 60 message nodes in the page. Exits 1 when one is missed.
+// Budgets: open (click and load) within 300 ms (issue 26; issue 10 had 500 ms); no task over 50 ms while opening (click; the
+// median run of the cold loads) and while streaming; at most 60 message nodes in the page. Exits 1 when one is missed.
 //
 // BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel).
 import { spawn } from 'node:child_process';
@@ -265,19 +266,38 @@ try {
   console.log(`seeded a chat of ${questions * 2} messages in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (last page ${stored.length})`);
 
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies(cookie.split('; ').map((pair) => ({ name: pair.split('=')[0]!, value: pair.slice(pair.indexOf('=') + 1), url: baseUrl })));
-  await context.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
-  const page = await context.newPage();
+  // A signed-in browser of the user's: a new context is an empty cache (a cold load).
+  const signedIn = async () => {
+    const fresh = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+    await fresh.addCookies(cookie.split('; ').map((pair) => ({ name: pair.split('=')[0]!, value: pair.slice(pair.indexOf('=') + 1), url: baseUrl })));
+    await fresh.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+    return fresh;
+  };
 
-  // Open by a full page load, timed by the page's clock from navigation start.
+  // Open by a full page load, cold (issue 39): a new browser context each run, so nothing is
+  // cached, as on the first visit of a day (the app's scripts are cached for a year after it; the
+  // warm reloads this measured before were a better case than a user meets first). Timed by the
+  // page's clock from navigation start to the first frame with the newest message in view; the
+  // longest task from navigation start until then.
   const loadTimes: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    await page.goto(`${baseUrl}/app?chat=${chat.id}`);
-    await waitShown(page);
-    const elapsed = await page.evaluate(() => performance.now());
-    if (i > 0) loadTimes.push(elapsed);
+  const loadTasks: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cold = await signedIn();
+    const coldPage = await cold.newPage();
+    const { result: elapsed, longestMs } = await traced(coldPage, `open-load-${i}`, async () => {
+      await coldPage.goto(`${baseUrl}/app?chat=${chat.id}`, { waitUntil: 'commit' });
+      return (await coldPage.evaluate(`new Promise((resolve) => {
+        const check = () => (${lastShownCheck} ? resolve(performance.now()) : requestAnimationFrame(check));
+        check();
+      })`)) as number;
+    });
+    loadTimes.push(elapsed);
+    loadTasks.push(longestMs);
+    await cold.close();
   }
+
+  const context = await signedIn();
+  const page = await context.newPage();
 
   // Open by a click in the sidebar, from the other chat (a fresh page load each time, so nothing
   // of the big chat is cached).
@@ -352,7 +372,8 @@ try {
   });
 
   const rows: Array<[string, string, string]> = [
-    ['open: page load until the newest message is in view', `${median(loadTimes).toFixed(0)} ms`, `median of ${runs}; ${loadTimes.map((t) => t.toFixed(0)).join(', ')}`],
+    ['open: cold page load until the newest message is in view', `${median(loadTimes).toFixed(0)} ms`, `median of ${runs}; ${loadTimes.map((t) => t.toFixed(0)).join(', ')}`],
+    ['open: cold page load, longest task until then', `${median(loadTasks).toFixed(1)} ms`, `median of ${runs}; per run ${loadTasks.map((t) => t.toFixed(0)).join(', ')}`],
     ['open: sidebar click until the newest message is in view', `${median(clickTimes).toFixed(0)} ms`, `median of ${runs}; ${clickTimes.map((t) => t.toFixed(0)).join(', ')}`],
     ['open: longest task (click to 500 ms after shown)', `${Math.max(...clickTasks).toFixed(1)} ms`, `per run ${clickTasks.map((t) => t.toFixed(0)).join(', ')}`],
     ['open: message nodes in the page', `${nodesAtOpen}`, ''],
@@ -365,6 +386,7 @@ try {
 
   const missed: string[] = [];
   if (median(loadTimes) > budget.openMs) missed.push(`open by page load ${median(loadTimes).toFixed(0)} ms > ${budget.openMs} ms`);
+  if (median(loadTasks) > budget.longTaskMs) missed.push(`a task of ${median(loadTasks).toFixed(0)} ms while opening by a cold page load (median run)`);
   if (median(clickTimes) > budget.openMs) missed.push(`open by click ${median(clickTimes).toFixed(0)} ms > ${budget.openMs} ms`);
   if (Math.max(...clickTasks) > budget.longTaskMs) missed.push(`a task of ${Math.max(...clickTasks).toFixed(0)} ms while opening`);
   if (stream.longestMs > budget.longTaskMs) missed.push(`a task of ${stream.longestMs.toFixed(0)} ms while streaming`);

@@ -23,12 +23,24 @@ const onSubmit = (event) => {
   event.stopPropagation();
   held.push(() => form.isConnected && form.requestSubmit());
 };
+// /app's placeholder: its chat input can be typed into before the app runs (the app takes the text,
+// src/client/lib/earlyInput.ts, which goes on from here). Enter there starts no new line: it is
+// marked, and the app sends the text once it has taken it over.
+const onKeyDown = (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLTextAreaElement) || !input.closest('[data-app-placeholder]')) return;
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  input.setAttribute('data-early-send', '');
+};
 document.addEventListener('click', onClick, true);
 document.addEventListener('submit', onSubmit, true);
+document.addEventListener('keydown', onKeyDown, true);
 document.documentElement.dataset.hydration = 'pending';
 window.takeEarlyInteractions = () => {
   document.removeEventListener('click', onClick, true);
   document.removeEventListener('submit', onSubmit, true);
+  document.removeEventListener('keydown', onKeyDown, true);
   return held.splice(0);
 };
 

@@ -2,9 +2,12 @@ import './styles/mantinePublic';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, createAppRouter } from './App';
+import { holdEarlyInput } from './lib/earlyInput';
 import { queryClient } from './lib/queryClient';
 
 const root = document.getElementById('root')!;
+// /app's placeholder: what is typed into its input goes to the app's (lib/earlyInput.ts).
+holdEarlyInput(root);
 
 // A prerendered page looks ready before React has taken it over: a click on a tab or a button, or
 // a form sent with Enter, would do nothing (or reload the page). They are held here and given
@@ -61,7 +64,8 @@ function start() {
     // replaced, not hydrated. It stays on screen while the route's code and data load; the app is
     // then rendered as a transition, which React does in slices of a few milliseconds, so a phone's
     // main thread is never blocked for long (issue 10: Lighthouse TBT), and replaces it in one commit.
-    // It is inert: nothing in it was clicked or typed into (the boot script's hold is let go).
+    // It is inert but for the chat's input, whose text, caret and focus the app's input takes
+    // (lib/earlyInput.ts): nothing in it was clicked (the boot script's hold is let go).
     window.takeEarlyInteractions?.();
     delete document.documentElement.dataset.hydration;
     // A route that fails to load renders its error (the router's own state), as it would anyway.

@@ -71,7 +71,7 @@ test('a click on the prerendered /login before React has taken it over is not lo
   await expect(page.getByRole('button', { name: 'Continue with access key' })).toBeVisible();
 });
 
-test('/app arrives with a placeholder of the chat, drawn before any script runs, that cannot be used', async ({ page, request }) => {
+test('/app arrives with a placeholder of the chat, drawn before any script runs, of which only the input can be used', async ({ page, request }) => {
   const html = await (await request.get('/app')).text();
   expect(html).toContain('data-app-placeholder');
   expect(html).toContain(chatTexts.greeting.replace("'", '&#x27;'));
@@ -85,12 +85,16 @@ test('/app arrives with a placeholder of the chat, drawn before any script runs,
   await page.goto('/app');
   await expect(page.getByText(chatTexts.greeting)).toBeVisible();
   await expect(page.getByText(chatTexts.coachingToolsTitle)).toBeVisible();
-  // Inert: the input cannot be focused or typed into (what was typed would be lost with it).
+  // Inert but for the chat's input: the header, the sidebar, the coaching tools and the
+  // composer's buttons cannot be focused; the input can be typed into (the app takes what was
+  // typed when it replaces the placeholder: first-keys.spec.ts).
   const input = page.locator('textarea');
   await expect(input).toBeVisible();
-  await input.click({ force: true });
-  await page.keyboard.type('lost');
-  await expect(input).toHaveValue('');
+  await input.click();
+  await page.keyboard.type('kept');
+  await expect(input).toHaveValue('kept');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('[data-app-placeholder]') ?? null)).toBeNull();
 });
 
 test('the app replaces the placeholder of /app and works', async ({ page }) => {

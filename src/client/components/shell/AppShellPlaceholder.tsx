@@ -17,14 +17,15 @@ const refuse = () => false;
  * for ?chat={id}, a conversation loading. Prerendered at build time (src/client/prerender.tsx,
  * scripts/prerender.mjs) and drawn before any script runs; the app, once it has the session and
  * the chat's data, replaces it (src/client/main.tsx). The same components as the real page where
- * they need no data, so nothing moves when it is replaced; `inert`, so nothing in it can be
- * clicked, focused or typed into (what was typed would be lost with it).
+ * they need no data, so nothing moves when it is replaced. `inert`, so nothing in it can be
+ * clicked or focused, but the chat's input: a person who sees it types, and the app's input takes
+ * what was typed, the caret and the focus when it replaces it (issue 39, lib/earlyInput.ts).
  */
 export function AppShellPlaceholder(props: { openChat: boolean }) {
   return (
-    <div data-app-placeholder="" inert aria-busy="true">
+    <div data-app-placeholder="" aria-busy="true">
       <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: true } }} padding={0}>
-        <AppShell.Header>
+        <AppShell.Header inert>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger opened={false} hiddenFrom="sm" size="sm" aria-hidden />
@@ -44,22 +45,24 @@ export function AppShellPlaceholder(props: { openChat: boolean }) {
             </Group>
           </Group>
         </AppShell.Header>
-        <AppShell.Navbar>
+        <AppShell.Navbar inert>
           <SidebarSkeleton />
         </AppShell.Navbar>
         <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
           <div className={classes.page}>
-            <ChatHeader chatTitle={props.openChat ? '' : chatTexts.newChat} onCopy={noop} onSave={noop} canExport={false} exporting={false} />
-            {props.openChat ? (
-              <Center style={{ flex: 1 }} p="md">
-                <Loader aria-label={chatTexts.loadingConversation} />
-              </Center>
-            ) : (
-              <DraftThread>
-                <CoachingTools onStart={noop} />
-              </DraftThread>
-            )}
-            <ChatComposer onSend={refuse} blocked={false} streaming={false} onStop={noop} stopping={false} offline={false} onQuickStart={noop} />
+            <div inert style={{ display: 'contents' }}>
+              <ChatHeader chatTitle={props.openChat ? '' : chatTexts.newChat} onCopy={noop} onSave={noop} canExport={false} exporting={false} />
+              {props.openChat ? (
+                <Center style={{ flex: 1 }} p="md">
+                  <Loader aria-label={chatTexts.loadingConversation} />
+                </Center>
+              ) : (
+                <DraftThread>
+                  <CoachingTools onStart={noop} />
+                </DraftThread>
+              )}
+            </div>
+            <ChatComposer onSend={refuse} blocked={false} streaming={false} onStop={noop} stopping={false} offline={false} onQuickStart={noop} placeholder />
           </div>
         </AppShell.Main>
       </AppShell>

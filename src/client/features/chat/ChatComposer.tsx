@@ -3,11 +3,12 @@ import { IconArrowUp } from '@tabler/icons-react';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { IconPlayerStopFilled } from '@tabler/icons-react';
 import { IconBulb } from '@tabler/icons-react';
-import { useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
 import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
 import { draftOf, keepDraft, type DraftKey } from '../../lib/composerDrafts';
+import { takeEarlyInput, type EarlyInput } from '../../lib/earlyInput';
 import { preloadSocket } from '../../lib/socketLoader';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
@@ -43,6 +44,11 @@ export function ChatComposer(props: {
   onQuickStart: (message: string) => void;
   /** The open chat, whose context a voice call from the microphone button continues; absent for a new conversation. */
   chatId?: number;
+  /**
+   * Drawn in /app's prerendered placeholder (AppShellPlaceholder): the input can be typed into
+   * (the app takes what was typed, lib/earlyInput.ts), its buttons cannot be used.
+   */
+  placeholder?: boolean;
 }) {
   // Unsent text is kept per conversation (composerDrafts.ts): leaving a chat loses nothing typed.
   const draftKey: DraftKey = props.chatId ?? 'new';
@@ -68,6 +74,30 @@ export function ChatComposer(props: {
     [],
   );
 
+  // What was typed into the prerendered placeholder's input before the app took over (issue 39):
+  // taken in the commit that removes the placeholder, with the caret where it was and the focus
+  // if it had it; an Enter pressed there sends it now.
+  const adopted = useRef<EarlyInput | null>(null);
+  const sendAdopted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount, by design
+  useLayoutEffect(() => {
+    if (props.placeholder) return;
+    const early = takeEarlyInput();
+    if (!early || (!early.value && !early.focused)) return;
+    adopted.current = early;
+    if (early.value) setValue(early.value);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: after each commit of a new value, until the taken text is in the input
+  useLayoutEffect(() => {
+    const early = adopted.current;
+    const input = inputRef.current;
+    if (!early || !input || input.value !== early.value) return;
+    adopted.current = null;
+    if (early.focused) input.focus({ preventScroll: true });
+    input.setSelectionRange(early.selectionStart, early.selectionEnd, early.selectionDirection);
+    sendAdopted.current = early.send;
+  }, [value]);
+
   // Ready to type on opening a conversation, where that does not pop up a phone's keyboard.
   useEffect(() => {
     if (window.matchMedia('(pointer: fine)').matches) inputRef.current?.focus({ preventScroll: true });
@@ -81,6 +111,13 @@ export function ChatComposer(props: {
     if (!canSend) return;
     if (props.onSend(trimmed)) setValue('');
   };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the commit that took the placeholder's text
+  useEffect(() => {
+    if (!sendAdopted.current) return;
+    sendAdopted.current = false;
+    submit();
+  }, [value]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // The reply to what is being typed streams over the WebSocket: its client loads meanwhile.
@@ -125,6 +162,7 @@ export function ChatComposer(props: {
                 className={classes.toolsButton}
                 aria-label={chatTexts.coachingToolsMenu}
                 disabled={props.blocked}
+                inert={props.placeholder}
               >
                 <IconBulb size={18} />
               </ActionIcon>
@@ -156,7 +194,13 @@ export function ChatComposer(props: {
             onKeyDown={onKeyDown}
             error={tooLong || undefined}
           />
-          <VoiceCallButton chatId={props.chatId} />
+          {props.placeholder ? (
+            <span inert style={{ display: 'contents' }}>
+              <VoiceCallButton chatId={props.chatId} />
+            </span>
+          ) : (
+            <VoiceCallButton chatId={props.chatId} />
+          )}
           {props.streaming ? (
             <LazyTooltip label={chatTexts.stop} openDelay={700}>
               <ActionIcon
@@ -176,7 +220,7 @@ export function ChatComposer(props: {
             </LazyTooltip>
           ) : (
             <LazyTooltip label={chatTexts.send} openDelay={700}>
-              <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatTexts.send} disabled={!canSend}>
+              <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatTexts.send} disabled={!canSend} inert={props.placeholder}>
                 <IconArrowUp size={18} />
               </ActionIcon>
             </LazyTooltip>
