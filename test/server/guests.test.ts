@@ -348,7 +348,12 @@ describe('sessions end everywhere', () => {
       const ws = new WebSocket(`${idle.url.replace('http', 'ws')}/trpc`, { headers: { cookie: http.cookieHeader, origin: idle.url } });
       await new Promise((resolve) => ws.once('open', resolve));
       let closedWith: number | undefined;
-      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve((closedWith = code))));
+      const closed = new Promise<number>((resolve) =>
+        ws.once('close', (code) => {
+          closedWith = code;
+          resolve(code);
+        }),
+      );
       // Only keep-alive frames from here on: each step a PONG, then a PING whose PONG answer shows
       // the server has read both (a socket's messages are handled in order), then 5 s more.
       let stepsSent = 0;
