@@ -224,7 +224,9 @@ describe('an instance killed mid-reply (SIGKILL)', () => {
     });
 
     it('never takes a live reply for orphaned, however long the model stays silent', async () => {
-      fake.behave({ tokens: ['Silent', ' then done'], tokenDelayMs: replyOrphanedAfterMs + 1_500 });
+      // Silent past the orphan time before its first token, then 3 s more before the last: the sweep
+      // below runs in the silence, and the reply is still streaming when it is checked.
+      fake.behave({ tokens: ['Silent', ' then done'], firstTokenDelayMs: replyOrphanedAfterMs + 1_500, tokenDelayMs: 3_000 });
       const { http } = await signUp(server.url, 'silent_model');
       const chat = (await http.post('/api/chats')).json;
       expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Think hard' })).status).toBe(201);
