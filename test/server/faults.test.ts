@@ -142,7 +142,8 @@ describe('an instance killed mid-reply (SIGKILL)', () => {
       const { http } = await signUp(url, 'killed_mid_reply');
       const chat = (await http.post('/api/chats')).json;
       expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Tell me everything' })).status).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, 2_500)); // past a checkpoint, far from the end
+      // Past a checkpoint (the row holds part of the reply), far from the end: the event, not a fixed wait.
+      await eventually(async () => /^ w0 w1 w2/.test((await messagesOf(http, chat.id))[1]?.content ?? ''), 30_000);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
