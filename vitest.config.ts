@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/server/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['test/setup/tls.ts', 'test/setup/pgliteTemplate.ts'],
+    globalSetup: ['test/setup/tls.ts', 'test/setup/databaseTemplate.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -46,7 +46,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('moving the embedded database 
   beforeAll(async () => {
     graph = await startFakeGraph();
     sourceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-move-'));
-    [target, spare] = await Promise.all([freshDatabase(), freshDatabase()]);
+    [target, spare] = await Promise.all([freshDatabase({ empty: true }), freshDatabase({ empty: true })]);
     const embedded: FreshDatabase = { dataDir: sourceDir, databaseUrl: undefined, dispose: async () => {} };
     const source = await startTestServer(env(), embedded);
     try {

@@ -142,7 +142,8 @@ describe('an instance killed mid-reply (SIGKILL)', () => {
       const { http } = await signUp(url, 'killed_mid_reply');
       const chat = (await http.post('/api/chats')).json;
       expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Tell me everything' })).status).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, 2_500)); // past a checkpoint, far from the end
+      // Past a checkpoint (the row holds part of the reply), far from the end: the event, not a fixed wait.
+      await eventually(async () => /^ w0 w1 w2/.test((await messagesOf(http, chat.id))[1]?.content ?? ''), 30_000);
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
@@ -224,7 +225,9 @@ describe('an instance killed mid-reply (SIGKILL)', () => {
     });
 
     it('never takes a live reply for orphaned, however long the model stays silent', async () => {
-      fake.behave({ tokens: ['Silent', ' then done'], tokenDelayMs: replyOrphanedAfterMs + 1_500 });
+      // Silent past the orphan time before its first token, then 3 s more before the last: the sweep
+      // below runs in the silence, and the reply is still streaming when it is checked.
+      fake.behave({ tokens: ['Silent', ' then done'], firstTokenDelayMs: replyOrphanedAfterMs + 1_500, tokenDelayMs: 3_000 });
       const { http } = await signUp(server.url, 'silent_model');
       const chat = (await http.post('/api/chats')).json;
       expect((await http.post(`/api/chats/${chat.id}/messages`, { content: 'Think hard' })).status).toBe(201);

@@ -342,21 +342,36 @@ describe('sessions end everywhere', () => {
     const idle = await startTestServer({ DEMO_MODE: 'false', SESSION_IDLE_TIMEOUT_SECONDS: '60', SESSION_SOCKET_RECHECK_SECONDS: '1' });
     try {
       const { http } = await signUp(idle.url, `idle_${Date.now()}`);
-      const url = `${idle.url.replace('http', 'ws')}/trpc`;
-      const ws = new WebSocket(url, { headers: { cookie: http.cookieHeader, origin: idle.url } });
+      // The clock moves ahead in steps instead of a minute going by (the server runs in this
+      // process); everything else runs in real time.
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+      const ws = new WebSocket(`${idle.url.replace('http', 'ws')}/trpc`, { headers: { cookie: http.cookieHeader, origin: idle.url } });
       await new Promise((resolve) => ws.once('open', resolve));
-      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
-      const session = (await idle.deps.orm.em.fork().find(AuthSession, {}))[0]!;
-      // Last seen long ago; then only PONGs on the socket.
-      const past = new Date(Date.now() - 59_000);
-      await idle.deps.orm.em.fork().nativeUpdate(AuthSession, { id: session.id }, { lastSeenAt: past });
-      const pongs = setInterval(() => ws.readyState === ws.OPEN && ws.send('PONG'), 200);
-      try {
-        expect(await closed).toBe(4401);
-      } finally {
-        clearInterval(pongs);
+      let closedWith: number | undefined;
+      const closed = new Promise<number>((resolve) =>
+        ws.once('close', (code) => {
+          closedWith = code;
+          resolve(code);
+        }),
+      );
+      // Only keep-alive frames from here on: each step a PONG, then a PING whose PONG answer shows
+      // the server has read both (a socket's messages are handled in order), then 5 s more.
+      let stepsSent = 0;
+      while (closedWith === undefined && stepsSent < 20) {
+        const answered = new Promise<void>((resolve) => ws.once('message', () => resolve()));
+        ws.send('PONG');
+        ws.send('PING');
+        await Promise.race([answered, closed]);
+        if (closedWith !== undefined) break;
+        stepsSent++;
+        await vi.advanceTimersByTimeAsync(5_000);
       }
+      // Closed as idle (with PONGs counted as use it stays open: the test times out)...
+      expect(await closed).toBe(4401);
+      // ...at the idle end, a minute after the last use before the socket opened, not sooner.
+      expect(stepsSent).toBeGreaterThanOrEqual(11);
     } finally {
+      vi.useRealTimers();
       await idle.stop();
     }
   });

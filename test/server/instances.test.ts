@@ -134,7 +134,7 @@ describe.runIf(!process.env.DATABASE_URL)('the embedded database', () => {
 
 describe.runIf(Boolean(process.env.DATABASE_URL))('instances started together on an empty PostgreSQL', () => {
   it('migrate once: one waits for the other, and both serve', async () => {
-    const database = await freshDatabase();
+    const database = await freshDatabase({ empty: true });
     const servers = await Promise.all([startTestServer({}, database), startTestServer({}, database), startTestServer({}, database)]);
     try {
       for (const server of servers) expect((await new HttpClient(server.url).get('/readyz')).status).toBe(200);

@@ -10,7 +10,7 @@ import { freshDatabase } from '../helpers/database.js';
 describe.runIf(Boolean(process.env.DATABASE_URL))('rate limits on a fresh PostgreSQL', () => {
   it('are made by instances starting together, and counted once for all of them', async () => {
     for (let round = 0; round < 4; round++) {
-      const database = await freshDatabase();
+      const database = await freshDatabase({ empty: true });
       const config = loadConfig({
         PORT: '0',
         HOST: '127.0.0.1',
