@@ -22,6 +22,8 @@ export const nudgesTexts = {
   reasonNoMeeting: 'No meeting with other attendees in the next 24 hours.',
   reasonRetrying: (attempt: number, error: string) => `Delivery failed (attempt ${attempt}), retrying: ${error}`,
   reasonFailed: (error: string) => `Delivery failed: ${error}`,
+  /** The call channel: the chat was written (and mailed or pushed), the call was not placed. */
+  reasonCallFailed: (why: string) => `The call could not be placed: ${why}`,
 
   // The settings section and the history page
   settingsTitle: 'Nudges',
