@@ -15,5 +15,5 @@ export const rehearsalsRouter = router({
   feedback: rehearsalProcedure.input(rehearsalRefSchema).mutation(({ ctx, input }) => rehearsalFeedback(ctx, input)),
   retry: rehearsalProcedure.input(retryRehearsalSchema).mutation(({ ctx, input }) => retryRehearsal(ctx, input)),
   /** The rehearsal held by phone: rings the user's verified number. Not for API keys (a call rings a real phone). */
-  call: protectedProcedure.input(rehearsalRefSchema).mutation(({ ctx, input }) => callRehearsal(ctx, input)),
+  callMe: protectedProcedure.input(rehearsalRefSchema).mutation(({ ctx, input }) => callRehearsal(ctx, input)),
 });
