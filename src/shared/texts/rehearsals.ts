@@ -67,7 +67,6 @@ export const rehearsalTexts = {
   callFailed: 'The call could not be placed',
   callNotConfigured: 'Phone calls are not configured on this server.',
   callNeedsVerifiedPhone: 'Verify your phone number in Settings to rehearse by phone.',
-  voiceCall: 'Rehearse by voice in the browser',
   reportTitle: (name: string) => `Rehearsal with ${name}`,
   talkShareLabel: 'Your share of the words',
   youLabel: 'You',
