@@ -172,6 +172,15 @@ describe('a rehearsal held by phone', () => {
     // Bob's own call is bound to Bob's chat.
     await answerPlaced(call);
     expect((await server.deps.orm.em.fork().findOneOrFail(PhoneCall, { callSid: call.sid })).chat?.id).toBe(bobRehearsal.chatId);
+
+    // An API key, even with the chat scope that reaches rehearsals, rings no phone.
+    const key = await bob.http.post('/api/api-keys', { name: 'chat-key', scopes: ['chat'] });
+    expect(key.status).toBe(201);
+    const script = new HttpClient(server.url, { origin: false, headers: { authorization: `Bearer ${key.json.key}` } });
+    expect((await script.get(`/api/rehearsals/${bobRehearsal.id}`)).status).toBe(200);
+    const before = twilio.calls.length;
+    expect((await script.post(`/api/rehearsals/${bobRehearsal.id}/call`)).status).toBe(403);
+    expect(twilio.calls.length).toBe(before);
   });
 
   it('says why a call cannot be placed: no verified number; not configured', async () => {
