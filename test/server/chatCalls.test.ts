@@ -262,6 +262,11 @@ describe('a rehearsal continued after its report', () => {
 
 describe('nudges by phone', () => {
   const runsOf = async (http: HttpClient) => (await http.get('/api/nudges/runs')).json.runs as Array<{ id: number; status: string; channels: string[]; reason: string | null; chatId: number | null }>;
+  /** Twilio's status callback when the call ends, to the call's own callback URL (or `url`). */
+  const callEnded = (call: FakeCall, status: string, url = call.statusCallback!) => {
+    const target = new URL(url);
+    return postSignedWebhook({ authToken: twilio.authToken, signedUrl: url, targetUrl: `${server.url}${target.pathname}${target.search}`, params: { CallSid: call.sid, CallStatus: status } });
+  };
   const runNow = async (http: HttpClient) => {
     expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: false, push: false, call: true } })).status).toBe(200);
     const run = await http.post('/api/nudges/run', { kind: 'weekly_review' });
@@ -301,6 +306,26 @@ describe('nudges by phone', () => {
     const request = openai.replyRequests().at(-1)!.body;
     expect(request.messages!.filter((m) => m.role !== 'system').map((m) => m.content)[0]).toBe(messages[0]!.content);
     expect(systemText(request)).toContain('Jane Doe');
+    // The call ends normally: the run stays sent.
+    expect((await callEnded(call, 'completed')).status).toBe(204);
+    expect((await runsOf(http)).find((r) => r.id === run.id)).toMatchObject({ status: 'sent', channels: ['app', 'call'] });
+  });
+
+  it('a call placed but not answered fails its run with why; a forged status callback changes nothing', async () => {
+    const { http } = await userWithPhone();
+    const run = await runNow(http);
+    expect(run).toMatchObject({ status: 'sent', channels: ['app', 'call'] });
+    const call = twilio.calls.at(-1)!;
+    expect(new URL(call.statusCallback!).pathname).toBe('/api/twilio/voice/nudge-call-status');
+    // Signed by Twilio but with a made-up grant, or not signed at all: nothing happens.
+    const forged = new URL(call.statusCallback!);
+    forged.searchParams.set('grant', 'b'.repeat(64));
+    expect((await callEnded(call, 'no-answer', forged.toString())).status).toBe(204);
+    expect((await postSignedWebhook({ authToken: 'not-the-token', signedUrl: call.statusCallback!, targetUrl: `${server.url}${new URL(call.statusCallback!).pathname}${new URL(call.statusCallback!).search}`, params: { CallSid: call.sid, CallStatus: 'no-answer' } })).status).toBe(403);
+    expect((await runsOf(http)).find((r) => r.id === run.id)).toMatchObject({ status: 'sent' });
+
+    expect((await callEnded(call, 'no-answer')).status).toBe(204);
+    expect((await runsOf(http)).find((r) => r.id === run.id)).toMatchObject({ status: 'failed', channels: ['app'], reason: nudgesTexts.reasonCallNotAnswered('no-answer') });
   });
 
   it('fails the run with the reason when Twilio refuses the call, or there is no verified number', async () => {

@@ -147,6 +147,7 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/voice/heard', tag: 'Voice', summary: 'What the user heard of a reply they interrupted', auth: 'user', body: voiceHeardSchema, ok: { status: 200, description: '{ success }' } },
   { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
   { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
+  { method: 'post', path: webhookPaths.nudgeCallStatus, tag: 'Twilio webhooks', summary: 'How a nudge\'s call ended (Twilio status callback): busy, no answer, failed or canceled fails its run', auth: 'twilio', ok: { status: 204, description: 'Nothing' } },
   { method: 'post', path: webhookPaths.goalCheckIn, tag: 'Twilio webhooks', summary: 'A goal check-in call the coach placed (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
 ];

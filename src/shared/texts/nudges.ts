@@ -24,6 +24,8 @@ export const nudgesTexts = {
   reasonFailed: (error: string) => `Delivery failed: ${error}`,
   /** The call channel: the chat was written (and mailed or pushed), the call was not placed. */
   reasonCallFailed: (why: string) => `The call could not be placed: ${why}`,
+  reasonCallNotAnswered: (status: string) =>
+    `The call was placed but not answered (${({ busy: 'the line was busy', 'no-answer': 'nobody answered', failed: 'the call failed', canceled: 'the call was canceled' } as Record<string, string>)[status] ?? status}).`,
 
   // The settings section and the history page
   settingsTitle: 'Nudges',

@@ -35,11 +35,11 @@ function chatCallMac(deps: AppDeps, userId: number, chatId: number, expires: num
   return crypto.createHmac('sha256', deps.sessionPassword).update(`chat-call\0${userId}\0${chatId}\0${expires}`).digest('hex');
 }
 
-/** The webhook URL of a call about `chatId`, placed for `userId`. */
-export function chatCallUrl(deps: AppDeps, publicUrl: string, userId: number, chatId: number): string {
+/** The webhook URL (`path`: the call's TwiML, or its status callback) of a call about `chatId`, placed for `userId`. */
+export function chatCallUrl(deps: AppDeps, publicUrl: string, userId: number, chatId: number, path: string = webhookPaths.incoming): string {
   const expires = Math.floor(Date.now() / 1000) + chatCallGrantSeconds;
   const query = new URLSearchParams({ user: String(userId), chat: String(chatId), exp: String(expires), grant: chatCallMac(deps, userId, chatId, expires) });
-  return `${publicUrl}${webhookPaths.incoming}?${query}`;
+  return `${publicUrl}${path}?${query}`;
 }
 
 /**
@@ -61,7 +61,14 @@ export function chatOfCallQuery(deps: AppDeps, query: Record<string, string>): n
  * Asks Twilio to call the user's verified number about one of their chats. Throws ChatCallRefused
  * (with the reason for the person) when it cannot be placed.
  */
-export async function placeChatCall(deps: AppDeps, em: EntityManager, userId: number, chatId: number): Promise<{ callSid: string }> {
+export async function placeChatCall(
+  deps: AppDeps,
+  em: EntityManager,
+  userId: number,
+  chatId: number,
+  /** A status callback of the caller's own (bound to the chat like the call's URL): told how the call ended. */
+  options: { statusPath?: string } = {},
+): Promise<{ callSid: string }> {
   const settings = telephonySettingsOf(deps);
   if (!settings) throw new ChatCallRefused('not_configured', phoneTexts.notConfigured);
   const chat = await em.findOne(Chat, { id: chatId, owner: userId });
@@ -82,7 +89,7 @@ export async function placeChatCall(deps: AppDeps, em: EntityManager, userId: nu
     const callSid = await telephonyProviderOf(deps, settings).placeCall({
       to: phone,
       url: chatCallUrl(deps, settings.publicUrl, userId, chatId),
-      statusCallback: `${settings.publicUrl}${webhookPaths.status}`,
+      statusCallback: options.statusPath ? chatCallUrl(deps, settings.publicUrl, userId, chatId, options.statusPath) : `${settings.publicUrl}${webhookPaths.status}`,
     });
     return { callSid };
   } catch (error) {
