@@ -62,7 +62,7 @@ export const nudgesTexts = {
   historyKind: 'Nudge',
   historyStatus: 'Status',
   historyChannels: 'Channels',
-  channelsNotYet: 'Every nudge is also a chat in the app. Email comes from your connected Microsoft mailbox to yourself; push notifications come to the browsers where you turned them on. Phone delivery is coming.',
+  channelsNotYet: 'Every nudge is also a chat in the app. Email comes from your connected Microsoft mailbox to yourself; push notifications come to the browsers where you turned them on; a phone call comes to your verified number, and the coach talks the nudge through with you.',
   pushUnsupported: 'This browser cannot take push notifications.',
   pushDenied: 'Notifications are blocked for this site: allow them in the browser, then save again.',
   pushFailedTitle: 'Push notifications not turned on',
