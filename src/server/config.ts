@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { speechVoices } from '../shared/schemas/voice.js';
 import { trimEndChars } from '../shared/trimText.js';
 
 // The one place that reads the environment (architecture rule 5). Every variable is listed, with a
@@ -69,6 +70,8 @@ const envSchema = z.object({
   OTEL_SERVICE_NAME: z.preprocess(emptyAsUndefined, z.string().min(1).default('ai-coach')),
   OPENAI_TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
   OPENAI_SPEECH_MODEL: z.string().min(1).default('tts-1'),
+  OPENAI_SPEECH_VOICE: z.enum(speechVoices, { message: `must be one of ${speechVoices.join(', ')}` }).default('alloy'),
+  OPENAI_COUNTERPART_VOICE: z.enum(speechVoices, { message: `must be one of ${speechVoices.join(', ')}` }).default('onyx'),
   TWILIO_ACCOUNT_SID: z.preprocess(emptyAsUndefined, z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'must be AC followed by 32 hex digits').optional()),
   TWILIO_AUTH_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   TWILIO_PHONE_NUMBER: z.preprocess(emptyAsUndefined, z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be in international format, such as +15551234567').optional()),
@@ -78,6 +81,8 @@ const envSchema = z.object({
     .regex(/^\s*\+\d{1,4}(\s*,\s*\+\d{1,4})*\s*$/, 'must be comma-separated calling codes such as +1,+44')
     .default('+1,+44'),
   TWILIO_RELAY_VOICE: z.preprocess(emptyAsUndefined, z.string().regex(/^[\w.-]{1,100}$/, 'must be a voice name such as en-US-Journey-O').optional()),
+  TWILIO_RELAY_COUNTERPART_VOICE: z.string().regex(/^[\w.-]{1,100}$/, 'must be a voice name such as en-US-Journey-D').default('en-US-Journey-D'),
+  TWILIO_RELAY_COUNTERPART_TTS_PROVIDER: z.enum(['Google', 'Amazon', 'ElevenLabs'], { message: 'must be Google, Amazon or ElevenLabs' }).default('Google'),
   TWILIO_RELAY_LANGUAGE: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en-US').default('en-US'),
   TWILIO_RELAY_WELCOME_GREETING: z.preprocess(emptyAsUndefined, z.string().min(1).max(500).optional()),
   RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().min(0).default(60),
@@ -129,7 +134,11 @@ export type Config = {
   openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string; memoryModel: string | undefined };
   microsoft: MicrosoftConfig;
   /** Speech models at the same OpenAI-compatible server. */
-  voice: { transcriptionModel: string; speechModel: string };
+  /**
+   * Speech models at the same OpenAI-compatible server; the coach's voice and the one a rehearsal's
+   * other person speaks with (chosen on the server by the chat's role).
+   */
+  voice: { transcriptionModel: string; speechModel: string; coachVoice: (typeof speechVoices)[number]; counterpartVoice: (typeof speechVoices)[number] };
   twilio: {
     accountSid: string | undefined;
     authToken: string | undefined;
@@ -137,7 +146,13 @@ export type Config = {
     apiBaseUrl: string;
     allowedCountryPrefixes: string[];
     /** ConversationRelay's text-to-speech voice (Twilio's default when unset), language and greeting. */
-    relay: { voice: string | undefined; language: string; welcomeGreeting: string | undefined };
+    relay: {
+      voice: string | undefined;
+      language: string;
+      welcomeGreeting: string | undefined;
+      /** The voice (and its text-to-speech provider) of a rehearsal's other person on the phone. */
+      counterpart: { voice: string; ttsProvider: 'Google' | 'Amazon' | 'ElevenLabs' };
+    };
   };
   /** The origin the telephony provider calls back (webhooks are signed for it); no trailing slash. */
   publicUrl: string | undefined;
@@ -222,14 +237,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       previousTokenKeys: (e.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
       allowedTenants: (e.MICROSOFT_ALLOWED_TENANTS ?? '').split(',').map((id) => id.trim().toLowerCase()).filter(Boolean),
     },
-    voice: { transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL, speechModel: e.OPENAI_SPEECH_MODEL },
+    voice: { transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL, speechModel: e.OPENAI_SPEECH_MODEL, coachVoice: e.OPENAI_SPEECH_VOICE, counterpartVoice: e.OPENAI_COUNTERPART_VOICE },
     twilio: {
       accountSid: e.TWILIO_ACCOUNT_SID,
       authToken: e.TWILIO_AUTH_TOKEN,
       phoneNumber: e.TWILIO_PHONE_NUMBER,
       apiBaseUrl: trimEndChars(e.TWILIO_API_BASE_URL, '/'),
       allowedCountryPrefixes: e.TWILIO_ALLOWED_COUNTRY_PREFIXES.split(',').map((prefix) => prefix.trim()),
-      relay: { voice: e.TWILIO_RELAY_VOICE, language: e.TWILIO_RELAY_LANGUAGE, welcomeGreeting: e.TWILIO_RELAY_WELCOME_GREETING },
+      relay: {
+        voice: e.TWILIO_RELAY_VOICE,
+        language: e.TWILIO_RELAY_LANGUAGE,
+        welcomeGreeting: e.TWILIO_RELAY_WELCOME_GREETING,
+        counterpart: { voice: e.TWILIO_RELAY_COUNTERPART_VOICE, ttsProvider: e.TWILIO_RELAY_COUNTERPART_TTS_PROVIDER },
+      },
     },
     publicUrl: (e.PUBLIC_URL === undefined ? undefined : trimEndChars(e.PUBLIC_URL, '/')),
     sessions: { idleSeconds: e.SESSION_IDLE_TIMEOUT_SECONDS, lifetimeSeconds: e.SESSION_LIFETIME_SECONDS, socketRecheckSeconds: e.SESSION_SOCKET_RECHECK_SECONDS },

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { rehearsalTexts } from '../../src/shared/texts/index.js';
+import { rehearsalTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, say, userMessages } from './support/chatPage.js';
 
 // Issue 34: a demo visitor rehearses a sample meeting's conversation with the offline counterpart:
@@ -30,6 +30,9 @@ test('rehearse from a meeting, three turns, the report page, try again from here
 
   await expect(page).toHaveURL(/\/app\?chat=\d+/);
   await expect(page.getByRole('region', { name: t.rehearsalBadge })).toContainText(name);
+  // A voice call with the other person in the browser; no 'Call me' where phone calls are not configured.
+  await expect(page.getByRole('region', { name: t.rehearsalBadge }).getByRole('button', { name: voiceTexts.startVoiceCall })).toBeVisible();
+  await expect(page.getByRole('region', { name: t.rehearsalBadge }).getByRole('button', { name: t.callMe })).toHaveCount(0);
   const one = await say(page, 'Um, I want to talk about the roadmap.');
   await expect(one).toContainText(`${name}:`);
   await expect(one).toContainText(/stop you/);

@@ -107,6 +107,7 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/rehearsals', tag: 'Rehearsals', summary: 'Start a rehearsal: a chat in which the model plays the other person (counterpart may be left out with meetingId: the meeting\'s organizer or first other attendee)', auth: 'user', body: createRehearsalSchema, ok: { status: 201, description: '{ id, chatId }; 404 for an unknown meeting' } },
   { method: 'get', path: '/api/rehearsals/:id', tag: 'Rehearsals', summary: 'A rehearsal with its report', auth: 'user', ok: { status: 200, description: '{ id, chatId, counterpart, situation, goal, difficulty, meetingId, retryOf, report, createdAt }' } },
   { method: 'post', path: '/api/rehearsals/:id/feedback', tag: 'Rehearsals', summary: 'The report: talk share, filler words, longest turn and questions computed exactly; goal met, strengths and improvements judged. Stored and posted into the chat', auth: 'user', ok: { status: 200, description: '{ report: { talkRatio, fillerWords: { count, examples }, longestTurnWords, questionsAsked, userWords, counterpartWords, judged: { goalMet, goalReason, strengths, improvements: [{ quote, better }] } | null, createdAt } }' } },
+  { method: 'post', path: '/api/rehearsals/:id/call', tag: 'Rehearsals', summary: 'Hold the rehearsal by phone: the other person calls your verified number (with its own voice) and each spoken turn goes into the rehearsal\'s chat', auth: 'user', ok: { status: 202, description: '{ callSid, chatId, message }; 412 when phone calls are not configured or no number is verified, 404 for someone else\'s rehearsal, 429 after too many calls, 502 when Twilio refuses' } },
   { method: 'post', path: '/api/rehearsals/:id/retry', tag: 'Rehearsals', summary: 'Try again from one of your turns: a new rehearsal with the same set-up whose chat holds the turns before it', auth: 'user', body: retryRehearsalSchema.omit({ id: true }), ok: { status: 201, description: '{ id, chatId }' } },
   { method: 'get', path: '/api/meetings', tag: 'Meetings', summary: 'The coming meetings of your Microsoft calendar (series expanded, cancelled left out), ordered by start', auth: 'user', query: z.object({ days: z.string().regex(/^\d+$/).optional().describe('1 to 14, default 7'), timeZone: z.string().optional().describe("IANA time zone dating a demo visitor's sample week when they saved none") }), ok: { status: 200, description: '{ meetings: [{ id, subject, start, end, organizer, attendees, location, isOnline, joinUrl, bodyPreview, prepChatId, agendaSavedAt, needsReflection, sample }], timeZone, sample }; a demo visitor gets the sample week (sample: true); 409 without Microsoft Calendar' } },
   { method: 'post', path: '/api/meetings/:id/prep', tag: 'Meetings', summary: "Prepare a meeting: a chat 'Prep: {subject}' whose first coach message is its agenda", auth: 'user', ok: { status: 201, description: '{ chatId } (200 with the existing prep chat)' } },
@@ -146,6 +147,7 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/voice/heard', tag: 'Voice', summary: 'What the user heard of a reply they interrupted', auth: 'user', body: voiceHeardSchema, ok: { status: 200, description: '{ success }' } },
   { method: 'post', path: '/api/twilio/voice/call', tag: 'Phone', summary: 'Have the coach call a number', auth: 'user', body: phoneCallSchema, ok: { status: 200, description: '{ success, callSid, message }' } },
   { method: 'post', path: webhookPaths.incoming, tag: 'Twilio webhooks', summary: 'A call to the coach’s number (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
+  { method: 'post', path: webhookPaths.nudgeCallStatus, tag: 'Twilio webhooks', summary: 'How a nudge\'s call ended (Twilio status callback): busy, no answer, failed or canceled fails its run', auth: 'twilio', ok: { status: 204, description: 'Nothing' } },
   { method: 'post', path: webhookPaths.goalCheckIn, tag: 'Twilio webhooks', summary: 'A goal check-in call the coach placed (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
 ];
@@ -184,7 +186,8 @@ const securityOf: Record<Auth, Array<Record<string, string[]>> | undefined> = {
 const keyScopeOfPath: Array<[RegExp, ApiKeyScope]> = [
   [/^(?:get|post|put|delete) \/api\/chats/, 'chat'],
   [/^get \/api\/search/, 'chat'],
-  [/^(?:get|post) \/api\/rehearsals/, 'chat'],
+  // Not the call: it rings a real phone, for the signed-in owner only.
+  [/^(?:get|post) \/api\/rehearsals(?!\/:id\/call$)/, 'chat'],
   [/^(?:get|post) \/api\/openai\//, 'chat'],
   [/^(?:get|post|put|delete) \/api\/goals/, 'goals'],
   [/^(?:get|post|put|patch|delete) \/api\/memories/, 'memories'],

@@ -73,7 +73,12 @@ export const synthesizeSchema = z.object({
     .string({ message: voiceTexts.textRequired })
     .transform((value) => value.trim())
     .pipe(z.string().min(1, voiceTexts.textRequired).max(voiceLimits.maxSpeechChars, voiceTexts.textTooLong(voiceLimits.maxSpeechChars))),
-  voice: z.enum(speechVoices, { message: voiceTexts.unknownVoice }).default('alloy'),
+  /**
+   * Asked for by name; the server's choice when absent (the coach's voice, OPENAI_SPEECH_VOICE).
+   * Under a voice turn's allowance the turn's speaker decides: a rehearsal's other person speaks
+   * with OPENAI_COUNTERPART_VOICE whatever is asked.
+   */
+  voice: z.enum(speechVoices, { message: voiceTexts.unknownVoice }).optional(),
   /** mp3 (the spec's audio blob), or raw 24 kHz 16-bit PCM that the browser call plays as it arrives. */
   format: z.enum(['mp3', 'pcm'], { message: voiceTexts.unknownFormat }).default('mp3'),
   /**

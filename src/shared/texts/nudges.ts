@@ -22,6 +22,10 @@ export const nudgesTexts = {
   reasonNoMeeting: 'No meeting with other attendees in the next 24 hours.',
   reasonRetrying: (attempt: number, error: string) => `Delivery failed (attempt ${attempt}), retrying: ${error}`,
   reasonFailed: (error: string) => `Delivery failed: ${error}`,
+  /** The call channel: the chat was written (and mailed or pushed), the call was not placed. */
+  reasonCallFailed: (why: string) => `The call could not be placed: ${why}`,
+  reasonCallNotAnswered: (status: string) =>
+    `The call was placed but not answered (${({ busy: 'the line was busy', 'no-answer': 'nobody answered', failed: 'the call failed', canceled: 'the call was canceled' } as Record<string, string>)[status] ?? status}).`,
 
   // The settings section and the history page
   settingsTitle: 'Nudges',
@@ -58,7 +62,7 @@ export const nudgesTexts = {
   historyKind: 'Nudge',
   historyStatus: 'Status',
   historyChannels: 'Channels',
-  channelsNotYet: 'Every nudge is also a chat in the app. Email comes from your connected Microsoft mailbox to yourself; push notifications come to the browsers where you turned them on. Phone delivery is coming.',
+  channelsNotYet: 'Every nudge is also a chat in the app. Email comes from your connected Microsoft mailbox to yourself; push notifications come to the browsers where you turned them on; a phone call comes to your verified number, and the coach talks the nudge through with you.',
   pushUnsupported: 'This browser cannot take push notifications.',
   pushDenied: 'Notifications are blocked for this site: allow them in the browser, then save again.',
   pushFailedTitle: 'Push notifications not turned on',

@@ -128,4 +128,15 @@ export const phoneTexts = {
   pinWrong: 'That PIN is not right. Please try again.',
   pinLocked: 'That PIN is not right. We can still talk, but I cannot use your own coaching on this call.',
   apology: 'Sorry, I lost my train of thought just then. Could you say that again?',
+
+  // A call about one chat (a rehearsal by phone, a nudge by phone).
+  chatNotFound: 'That chat was not found.',
+  chatCallNoVerifiedPhone: 'Add and verify your phone number in Settings so the coach can call you.',
+  chatCallCountryNotAllowed: 'Calls to your verified number\'s country are not enabled on this server.',
+  chatCallRateLimited: 'Too many calls in the last few minutes. Please wait before asking for another.',
+  /** Spoken by the other person when a rehearsal is held by phone (in their voice): the user speaks first. */
+  rehearsalGreeting: (name: string) => `Hi, it's ${name}. You wanted to talk?`,
+  /** Spoken by the coach on a call about a chat (a weekly review). */
+  chatGreeting: (firstName: string | null, title: string) =>
+    `Hello${firstName ? ` ${firstName}` : ''}, this is your AI Coach, calling about ${title}. Shall we go through it together?`,
 } as const;

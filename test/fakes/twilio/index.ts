@@ -22,6 +22,8 @@ export type FakeTwilio = {
   messages: FakeMessage[];
   /** Requests refused (bad auth, bad number), with Twilio's error code. */
   refused: Array<{ status: number; code: number }>;
+  /** Numbers the account may not call: a call to one is refused as Twilio does (21215, geo permissions). */
+  refuseCallsTo: Set<string>;
   close(): Promise<void>;
 };
 
@@ -39,6 +41,7 @@ export async function startFakeTwilio(options: { port?: number; accountSid?: str
     calls: [],
     messages: [],
     refused: [],
+    refuseCallsTo: new Set(),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -67,6 +70,7 @@ export async function startFakeTwilio(options: { port?: number; accountSid?: str
     if (!/^\+[1-9]\d{6,14}$/.test(to)) return fail(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     if (!from) return fail(res, 400, 21603, "A 'From' phone number is required.");
     if (!url && !twiml) return fail(res, 400, 21205, 'Url or Twiml is required.');
+    if (fake.refuseCallsTo.has(to)) return fail(res, 400, 21215, `Account not authorized to call ${to}. Perhaps you need to enable some international permissions.`);
     const sid = `CA${crypto.randomBytes(16).toString('hex')}`;
     const call: FakeCall = { sid, accountSid, to, from, url, statusCallback: form.get('StatusCallback') ?? undefined, method: form.get('Method') ?? undefined, twiml };
     fake.calls.push(call);

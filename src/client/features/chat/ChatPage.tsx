@@ -277,7 +277,7 @@ function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMessageId?:
     <PageFrame>
       <ChatEventsFollower chatId={chatId} onDeleted={onDeleted} />
       {header}
-      {rehearsal && <RehearsalChatBar rehearsalId={rehearsal.id} name={rehearsal.counterpart.name} difficulty={rehearsal.difficulty} />}
+      {rehearsal && <RehearsalChatBar rehearsalId={rehearsal.id} chatId={chatId} name={rehearsal.counterpart.name} difficulty={rehearsal.difficulty} />}
       <Suspense
         fallback={
           <Center style={{ flex: 1 }} p="md">

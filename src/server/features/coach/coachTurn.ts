@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { chatLimits } from '../../../shared/constants.js';
 import { Message } from '../../db/entities/Message.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { ChatTurn, CoachModel, CoachRequest, CoachUser } from '../../providers/ai/types.js';
 import { assembleCoachContext } from './coachContext.js';
 import type { CoachFacts } from './facts.js';
@@ -41,9 +42,15 @@ export const spokenTurn = (path: 'voice' | 'phone'): TurnKind => ({ path, spoken
  */
 export async function loadTurnHistory(em: EntityManager, chatId: number | null, window: HistoryWindow, beforeId?: number): Promise<ChatTurn[]> {
   if (chatId === null) return [];
+  // In a rehearsal chat the other person answers: the reports posted into the chat as the coach's
+  // messages are not part of the conversation they had, and they never hear them (a rehearsal
+  // continued after its report would otherwise play on with the coach's verdict in its history).
+  const rehearsal = await em.findOne(Rehearsal, { chat: chatId }, { fields: ['reportMessageIds'] });
+  const leaveOut = rehearsal?.reportMessageIds ?? [];
+  const ids = { ...(beforeId !== undefined ? { $lt: beforeId } : {}), ...(leaveOut.length ? { $nin: leaveOut } : {}) };
   const rows = await em.find(
     Message,
-    { chat: chatId, ...(beforeId !== undefined ? { id: { $lt: beforeId } } : {}), status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
+    { chat: chatId, ...(Object.keys(ids).length ? { id: ids } : {}), status: { $in: ['complete', 'stopped'] }, content: { $ne: '' } },
     { orderBy: { id: 'desc' }, limit: window.turns },
   );
   const turns: ChatTurn[] = [];

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.js';
 import { meetingView, openCalendar, timeZoneOf } from '../meetings/calendar.js';
 import { ReconnectNeededError } from '../microsoft/connections.js';
 import { unsubscribeToken } from './unsubscribeToken.js';
+import { callNudge } from './nudgeCall.js';
 import { pushNudge } from './push.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
@@ -174,6 +175,15 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
       const pushed = await pushNudge(deps, em, userId, { title, body: content.split('\n')[0] ?? title, url: `/app?chat=${run.chat.id}` });
       if (pushed) channels.push('push');
       else reason = reason ? `${reason} ${nudgesTexts.reasonNoPushSubscription}` : nudgesTexts.reasonNoPushSubscription;
+    }
+    if (settings.channels.call) {
+      // Last: a call not placed fails the run (nudgeCall.ts), with what was delivered before it.
+      const callFailed = await callNudge(deps, em, userId, run.chat.id);
+      if (callFailed) {
+        run.channels = channels;
+        return await finish('failed', reason ? `${reason} ${callFailed}` : callFailed);
+      }
+      channels.push('call');
     }
     run.channels = channels;
     return await finish('sent', reason);

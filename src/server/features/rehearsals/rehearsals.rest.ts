@@ -12,5 +12,6 @@ export function rehearsalRestRoutes(deps: AppDeps): Router {
   routes.get('/api/rehearsals/:id', restRoute(deps, (caller, req) => caller.rehearsals.get({ id: idOf(req) as unknown as number })));
   routes.post('/api/rehearsals/:id/feedback', restRoute(deps, (caller, req) => caller.rehearsals.feedback({ id: idOf(req) as unknown as number })));
   routes.post('/api/rehearsals/:id/retry', restRoute(deps, (caller, req) => caller.rehearsals.retry({ ...req.body, id: idOf(req) as unknown as number }), 201));
+  routes.post('/api/rehearsals/:id/call', restRoute(deps, (caller, req) => caller.rehearsals.callMe({ id: idOf(req) as unknown as number }), 202));
   return routes;
 }

@@ -12,6 +12,7 @@ import { consumeModelTurn } from '../ai/modelQuota.js';
 import { requireCalendar } from '../meetings/calendar.js';
 import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
 import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/sampleMeetings.js';
+import { ChatCallRefused, placeChatCall } from '../telephony/chatCall.js';
 import { judgeRehearsal } from './judge.js';
 
 // Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
@@ -221,4 +222,20 @@ export async function retryRehearsal(ctx: AuthedContext, input: z.output<typeof 
     },
     earlier,
   );
+}
+
+/**
+ * The rehearsal held by phone: the other person calls the user's verified number, and each spoken
+ * turn of the call goes into the rehearsal's chat (telephony/chatCall.ts, the one spoken-turn engine).
+ */
+export async function callRehearsal(ctx: AuthedContext, input: { id: number }): Promise<{ callSid: string; chatId: number; message: string }> {
+  const rehearsal = await ownRehearsal(ctx, input.id);
+  try {
+    const { callSid } = await placeChatCall(ctx.deps, ctx.em, ctx.user.id, rehearsal.chat.id);
+    return { callSid, chatId: rehearsal.chat.id, message: rehearsalTexts.callPlaced(rehearsal.counterpartName) };
+  } catch (error) {
+    if (!(error instanceof ChatCallRefused)) throw error;
+    const code = ({ not_configured: 'PRECONDITION_FAILED', no_verified_phone: 'PRECONDITION_FAILED', country_not_allowed: 'BAD_REQUEST', chat_not_found: 'NOT_FOUND', rate_limited: 'TOO_MANY_REQUESTS', provider_failed: 'BAD_GATEWAY' } as const)[error.refusal];
+    throw new TRPCError({ code, message: error.message, cause: error });
+  }
 }

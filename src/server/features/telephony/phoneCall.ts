@@ -1,12 +1,15 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
 import { phoneTexts } from '../../../shared/texts/index.js';
+import { Chat } from '../../db/entities/Chat.js';
 import { PhoneCall } from '../../db/entities/PhoneCall.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
+import { chatOfCallQuery } from './chatCall.js';
 import { boundRelayUrl } from './relayGrant.js';
 
 // A call answered (incoming, or one the coach placed): the call's state is made once per CallSid
@@ -34,18 +37,34 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
     response.hangup();
     return response.toString();
   }
-  const call = await callStateOf(ctx.em, callSid, query, params);
+  // A call about one chat (chatCall.ts): the chat is bound by the URL's grant, or the call is refused.
+  const boundChat = chatOfCallQuery(ctx.deps, query);
+  if (boundChat === 'refused') {
+    response.hangup();
+    return response.toString();
+  }
+  const call = await callStateOf(ctx.em, callSid, query, params, boundChat);
   const owner = call.owner ? await ctx.em.findOne(User, call.owner.id) : null;
+  const chat = owner && call.chat ? await ctx.em.findOne(Chat, { id: call.chat.id, owner: owner.id }) : null;
+  // A rehearsal held by phone: the other person answers, with a voice other than the coach's.
+  const rehearsal = owner && chat?.isRehearsal ? await ctx.em.findOne(Rehearsal, { chat: chat.id, owner: owner.id }) : null;
   const { relay } = ctx.deps.config.twilio;
   // Every caller not yet known hears the same words: whether the number is verified, or has a PIN,
   // is not told to whoever holds (or spoofs) it.
-  const greeting = owner ? phoneTexts.greeting(firstNameOf(owner.fullName)) : (relay.welcomeGreeting ?? phoneTexts.welcomePin);
+  const greeting = rehearsal
+    ? phoneTexts.rehearsalGreeting(rehearsal.counterpartName)
+    : owner && chat
+      ? phoneTexts.chatGreeting(firstNameOf(owner.fullName), chat.title)
+      : owner
+        ? phoneTexts.greeting(firstNameOf(owner.fullName))
+        : (relay.welcomeGreeting ?? phoneTexts.welcomePin);
+  const voice = rehearsal ? { voice: relay.counterpart.voice, ttsProvider: relay.counterpart.ttsProvider } : relay.voice ? { voice: relay.voice } : {};
   const connect = response.connect();
   const conversation = connect.conversationRelay({
     url: boundRelayUrl(ctx.deps, ctx.publicUrl, call.id),
     welcomeGreeting: greeting,
     language: relay.language,
-    ...(relay.voice ? { voice: relay.voice } : {}),
+    ...voice,
     dtmfDetection: true,
     interruptible: 'any',
   });
@@ -55,7 +74,7 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
 }
 
 /** The call's state, made by the first webhook of the call; a later (or replayed) one reads it. */
-async function callStateOf(em: EntityManager, callSid: string, query: WebhookParams, params: WebhookParams): Promise<PhoneCall> {
+async function callStateOf(em: EntityManager, callSid: string, query: WebhookParams, params: WebhookParams, chatId: number | null): Promise<PhoneCall> {
   const existing = await em.findOne(PhoneCall, { callSid });
   if (existing) return existing;
   const outbound = (params.Direction ?? 'inbound').startsWith('outbound');
@@ -72,8 +91,10 @@ async function callStateOf(em: EntityManager, callSid: string, query: WebhookPar
       if (settings?.phonePinHash) pinUser = candidate;
     }
   }
+  // The chat a placed call is about: only the caller's own (its grant was checked by the caller of this).
+  const chat = outbound && owner !== null && chatId !== null ? ((await em.findOne(Chat, { id: chatId, owner }))?.id ?? null) : null;
   try {
-    const call = em.create(PhoneCall, { callSid, owner, pinUser, direction: outbound ? 'outbound' : 'inbound' });
+    const call = em.create(PhoneCall, { callSid, owner, pinUser, chat, direction: outbound ? 'outbound' : 'inbound' });
     await em.flush();
     return call;
   } catch (error) {

@@ -36,7 +36,7 @@ export async function placeCall(ctx: AuthedContext, input: z.output<typeof phone
   }
 }
 
-/** What the phone page shows: whether calls can be placed. */
-export function telephonyStatus(ctx: Pick<AuthedContext, 'deps'>) {
-  return { configured: telephonySettingsOf(ctx.deps) !== null };
+/** What the phone page and a rehearsal's 'Call me' show: whether calls can be placed, and to a verified number of the user's. */
+export async function telephonyStatus(ctx: Pick<AuthedContext, 'deps' | 'em' | 'user'>) {
+  return { configured: telephonySettingsOf(ctx.deps) !== null, verifiedPhone: (await verifiedPhoneOf(ctx.em, ctx.user.id)) !== null };
 }

@@ -27,6 +27,8 @@ export const webhookPaths = {
   status: '/api/twilio/voice/status',
   /** A goal check-in call the reminder job placed (features/goals/goalCheckInCall.ts). */
   goalCheckIn: '/api/twilio/voice/goal-check-in',
+  /** How a nudge's call ended (features/nudges/nudgeCall.ts): one not answered fails its run. */
+  nudgeCallStatus: '/api/twilio/voice/nudge-call-status',
 } as const;
 
 /** Twilio ConversationRelay's WebSocket (conversationRelay.ts). */

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
 import { goalCheckInCall } from '../goals/goalCheckInCall.js';
+import { nudgeCallStatus } from '../nudges/nudgeCall.js';
 import { answerCall, type WebhookParams } from './phoneCall.js';
 import { telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
@@ -18,6 +19,7 @@ export function twilioRestRoutes(deps: AppDeps): Router {
   routes.post(webhookPaths.incoming, formBody, signedWebhook(deps, answerCall));
   routes.post(webhookPaths.status, formBody, signedWebhook(deps, async () => null));
   routes.post(webhookPaths.goalCheckIn, formBody, signedWebhook(deps, goalCheckInCall));
+  routes.post(webhookPaths.nudgeCallStatus, formBody, signedWebhook(deps, nudgeCallStatus));
   return routes;
 }
 

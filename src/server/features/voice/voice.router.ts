@@ -2,7 +2,7 @@ import { synthesizeSchema, transcribeAudioSchema, transcribeSchema, voiceAudioTu
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { synthesize } from './synthesize.js';
 import { transcribe, voiceReady } from './transcribe.js';
-import { claimUploadBudget, reserveUploadBudget, takeVoiceBudget, voiceProcedure } from './voiceBudget.js';
+import { claimUploadBudget, reserveUploadBudget, speechVoiceFor, takeVoiceBudget, voiceProcedure } from './voiceBudget.js';
 import { voiceAudioTurn, voiceHeard, voiceKeep, voiceTurn } from './voiceTurn.js';
 
 export const voiceRouter = router({
@@ -27,7 +27,7 @@ export const voiceRouter = router({
     // A voice reply's sentence under its turn's allowance, or a request with a budget of its own.
     const turn = await takeVoiceBudget(ctx, input.allowance, input.text);
     try {
-      return await synthesize(ctx, input, signal);
+      return await synthesize(ctx, { ...input, voice: speechVoiceFor(ctx, input.voice, input.allowance) }, signal);
     } catch (error) {
       await turn.refund();
       throw error;

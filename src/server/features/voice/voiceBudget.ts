@@ -25,7 +25,7 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
  * to, while it is valid; past that, or with a forged or foreign one, a request takes a daily turn
  * as any other.
  */
-export function speechAllowanceFor(ctx: AuthedContext, reply = ''): SpeechAllowance {
+export function speechAllowanceFor(ctx: AuthedContext, reply = '', speaker: TurnSpeaker = 'coach'): SpeechAllowance {
   const nonce = tokenNonce();
   const expires = Date.now() + voiceSpeechAllowance.validSeconds * 1000;
   const now = Date.now();
@@ -33,7 +33,7 @@ export function speechAllowanceFor(ctx: AuthedContext, reply = ''): SpeechAllowa
   const entry = { text: reply, expires };
   allowanceReplies.set(nonce, entry);
   return {
-    token: signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: expires, n: nonce }),
+    token: signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: expires, n: nonce, ...(speaker === 'counterpart' ? { s: 'counterpart' } : {}) }),
     addText: (text) => {
       if (entry.text.length < 16_000) entry.text += text;
     },
@@ -51,7 +51,22 @@ const allowanceReplies = new Map<string, { text: string; expires: number }>();
 const spokenForm = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const speechPurpose = 'voice-speech';
-const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16) });
+const speechPayload = z.object({ u: z.number().int(), x: z.number(), n: z.string().min(16), s: z.literal('counterpart').optional() });
+
+/** Who speaks a turn's reply: the coach, or a rehearsal's other person (another voice). */
+export type TurnSpeaker = 'coach' | 'counterpart';
+
+/**
+ * The voice a sentence is spoken with: under a turn's allowance (the user's own, signed), the
+ * voice of whoever spoke the turn, chosen on the server by the chat's role; otherwise the voice
+ * asked for, else the coach's.
+ */
+export function speechVoiceFor(ctx: AuthedContext, asked: string | undefined, allowance: string | undefined): string {
+  const { coachVoice, counterpartVoice } = ctx.deps.config.voice;
+  const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
+  if (payload && payload.u === ctx.user.id) return payload.s === 'counterpart' ? counterpartVoice : coachVoice;
+  return asked ?? coachVoice;
+}
 
 /**
  * Takes the budget of one paid audio request (above): its voice point, then a sentence of the

@@ -11,7 +11,7 @@ import { RateLimitError, voiceKeepValidSeconds } from '../limits/rateLimits.js';
 import { prepareSpokenTurn, recordHeard, runSpokenTurn, saveSpokenTurn, takeTurnBudget, type PreparedTurn, type Speaker } from './spokenTurn.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { transcribe } from './transcribe.js';
-import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget, type SpeechAllowance } from './voiceBudget.js';
+import { claimUploadBudget, speechAllowanceFor, takeVoiceBudget, type SpeechAllowance, type TurnSpeaker } from './voiceBudget.js';
 
 // One turn of a browser voice call, through the spoken-turn engine: the budgets are taken first
 // (a refusal is a 429 before anything streams), then the reply streams token by token while the
@@ -55,7 +55,7 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
     }
     const budget = await takeTurnBudget(ctx.deps, speaker);
     // The allowance comes with the transcript, before the reply: the reply's words are added to it as the model writes them.
-    const speech = speechAllowanceFor(ctx);
+    const speech = speechAllowanceFor(ctx, '', speakerOf(chat));
     return { events: turnEvents(ctx, chat, text, input.provisional, budget, signal, { prepared: await prepared, first: { type: 'transcript', text, allowance: speech.token }, speech }) };
   } catch (error) {
     // The preparation is settled before the error goes on: nothing runs on after the request.
@@ -63,6 +63,9 @@ export async function voiceAudioTurn(ctx: AuthedContext, input: z.output<typeof 
     throw error;
   }
 }
+
+/** Who answers in the chat: a rehearsal's other person, or the coach (their replies are spoken with different voices). */
+const speakerOf = (chat: { isRehearsal: boolean } | null): TurnSpeaker => (chat?.isRehearsal ? 'counterpart' : 'coach');
 
 /** A recording without words: its (empty) transcript and an empty `done`; nothing asked or saved. */
 async function* silentTurn(chatId: number | null): AsyncGenerator<VoiceTurnEvent> {
@@ -85,7 +88,7 @@ async function* turnEvents(
   { prepared, first, allowanceWithDone = false, speech }: { prepared?: PreparedTurn; first?: VoiceTurnEvent; allowanceWithDone?: boolean; speech?: SpeechAllowance } = {},
 ): AsyncGenerator<VoiceTurnEvent> {
   // Given with `done`, the allowance covers the whole reply at once.
-  const allowance = (reply: string) => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx, reply).token } : {});
+  const allowance = (reply: string) => (allowanceWithDone ? { allowance: speechAllowanceFor(ctx, reply, speakerOf(chat)).token } : {});
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop);
