@@ -465,10 +465,14 @@ describe('scheduled runs on a clock the test moves', () => {
     expect(content).toContain('- Ari Moss');
   });
 
-  it('delivers after a restart a run that came due while the server was down', async () => {
+  it('delivers after a restart a run that came due while the server was down, and waits for the end of quiet hours', async () => {
     await setClock(new Date('2026-04-20T05:00:00Z'));
     const { http, user } = await newUser('restart');
     await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '10:00' } });
+    // Due at 19:00 in Tokyo (10:00 UTC), but the server is back at 20:00 there: quiet hours.
+    const tokyo = await newUser('restart_quiet');
+    await setTimeZone(tokyo.http, 'Asia/Tokyo');
+    await tokyo.http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '19:00' } });
     await server.stop();
     await setClock(new Date('2026-04-20T11:00:00Z'));
     server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
@@ -476,6 +480,14 @@ describe('scheduled runs on a clock the test moves', () => {
     const [run] = await scheduled(user.id);
     expect(run).toMatchObject({ status: 'sent' });
     expect(run!.chat).toBeTruthy();
+    const [waiting] = await scheduled(tokyo.user.id);
+    expect(waiting).toMatchObject({ status: 'queued', reason: nudgesTexts.reasonQuietHours('2026-04-21 07:00 (Asia/Tokyo)') });
+    await setClock(new Date('2026-04-20T21:59:00Z'));
+    await server.deps.nudges.tick();
+    expect((await scheduled(tokyo.user.id))[0]).toMatchObject({ status: 'queued' });
+    await setClock(new Date('2026-04-20T22:00:00Z'));
+    await server.deps.nudges.tick();
+    expect((await scheduled(tokyo.user.id))[0]).toMatchObject({ status: 'sent' });
   });
 });
 
