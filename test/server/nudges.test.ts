@@ -465,6 +465,25 @@ describe('scheduled runs on a clock the test moves', () => {
     expect(content).toContain('- Ari Moss');
   });
 
+  it('queues a job for a queued run that has none (planned before the queue held them, or lost in a crash)', async () => {
+    await setClock(new Date('2026-04-27T09:00:00Z'));
+    const { http, user } = await newUser('orphan');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: false, day: 'mon', time: '08:30' } });
+    // A run row written without its job.
+    const [{ id: runId }] = await em().getConnection().execute(
+      `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "created_at", "updated_at") values (?, 'weekly_review', 'queued', 'manual', '["app"]'::jsonb, ?::timestamptz, 0, now(), now()) returning "id"`,
+      [user.id, '2026-04-27T08:00:00Z'],
+    );
+    await server.deps.nudges.tick();
+    expect((await runsOf(http))[0]).toMatchObject({ id: runId, status: 'queued' });
+    await server.deps.nudges.planMissing();
+    await server.deps.nudges.planMissing(); // still one job for it
+    const jobs = await em().getConnection().execute(`select "state" from "pgboss"."job" where "singleton_key" = ?`, [`run-${runId}`]);
+    expect(jobs).toEqual([{ state: 'created' }]);
+    await server.deps.nudges.tick();
+    expect((await runsOf(http))[0]).toMatchObject({ id: runId, status: 'sent' });
+  });
+
   it('delivers after a restart a run that came due while the server was down, and waits for the end of quiet hours', async () => {
     await setClock(new Date('2026-04-20T05:00:00Z'));
     const { http, user } = await newUser('restart');

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
+import type { PgliteConnection } from '@mikro-orm/pglite';
 import { ormOptions } from '../../src/server/db/orm.js';
+import { installJobQueue } from '../../src/server/jobs/jobQueue.js';
 
 // Vitest globalSetup: creates one migrated PGlite cluster before the workers start. Every test
 // server on the embedded database then starts from a copy of it (freshDatabase), instead of
@@ -16,6 +18,8 @@ export default async function setup() {
   const orm = await MikroORM.init(ormOptions({ kind: 'pglite', directory }));
   try {
     await orm.migrator.up();
+    // The job queue's schema too (pg-boss), as the build's first-start image has it.
+    await installJobQueue(await (orm.em.getConnection() as unknown as PgliteConnection).getNativeClient());
   } finally {
     await orm.close(true);
   }

@@ -26,25 +26,45 @@ export type JobQueue = {
   stop(): Promise<void>;
 };
 
+const common = {
+  schema: 'pgboss',
+  // The instance registry and the queue statistics are not used: fewer writes.
+  registerInstance: false,
+  persistQueueStats: false,
+  persistWarnings: false,
+  monitorVacuum: false,
+  reindex: false,
+} as const;
+
+/**
+ * Installs pg-boss's schema and the app's queues in a new embedded database (build time, for the
+ * first-start image, and the tests' template), so a first start does not spend its time on it.
+ */
+export async function installJobQueue(pglite: PGliteLike): Promise<void> {
+  const boss = new PgBoss({ ...common, backend: 'pglite', db: fromPglite(pglite), supervise: false, schedule: false });
+  await boss.start();
+  await createQueues(boss);
+  await boss.stop({ graceful: false });
+}
+
 export async function startJobQueue(options: { target: DatabaseTarget; orm: MikroORM; log: Logger; clock?: Clock }): Promise<JobQueue> {
   const { target, orm, log } = options;
   const clock = options.clock ?? systemClock;
-  const common = {
-    clock,
-    schema: 'pgboss',
-    // The instance registry and the queue statistics are not used: fewer writes.
-    registerInstance: false,
-    persistQueueStats: false,
-    persistWarnings: false,
-    monitorVacuum: false,
-    reindex: false,
-  } as const;
   const boss =
     target.kind === 'postgresql'
-      ? new PgBoss({ ...common, connectionString: target.url, max: 3, application_name: 'ai-coach-jobs' })
-      : new PgBoss({ ...common, backend: 'pglite', db: fromPglite((await orm.em.getConnection().getNativeClient()) as unknown as PGliteLike) });
+      ? new PgBoss({ ...common, clock, connectionString: target.url, max: 3, application_name: 'ai-coach-jobs' })
+      : new PgBoss({ ...common, clock, backend: 'pglite', db: fromPglite((await orm.em.getConnection().getNativeClient()) as unknown as PGliteLike) });
   boss.on('error', (error) => log.warn({ err: error }, 'the job queue reported an error'));
   await boss.start();
+  await createQueues(boss);
+  return {
+    boss,
+    clock,
+    stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
+  };
+}
+
+async function createQueues(boss: PgBoss): Promise<void> {
   // One job per planned nudge run: 'stately' keeps one queued and one active job per singleton key
   // (the run), so a run sent twice (planning on two instances, a sweep after a crash) is queued
   // once. A failed delivery is retried 4 times, after about 1, 2, 4 and 8 minutes (pg-boss's
@@ -52,9 +72,4 @@ export async function startJobQueue(options: { target: DatabaseTarget; orm: Mikr
   // minutes.
   await boss.createQueue(queueNames.nudgeRun, { policy: 'stately', retryLimit: 4, retryDelay: 60, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300 });
   await boss.createQueue(queueNames.goalReminders, { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300 });
-  return {
-    boss,
-    clock,
-    stop: () => boss.stop({ graceful: true, timeout: 10_000 }),
-  };
 }

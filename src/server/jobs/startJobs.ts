@@ -41,11 +41,13 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   teardown.defer('orphaned replies sweep', () => orphanSweep.stop());
   await orphanSweep.firstRun;
   // The durable job queue (pg-boss, in this database): the nudges and the goal reminders run on it.
+  const queueStarted = performance.now();
   const queue = await startJobQueue({ target, orm: db, log, clock: deps.queueClock });
   teardown.defer('job queue', () => queue.stop());
   // Goal check-in reminders due (while the server was down too) are claimed at start, then each
   // minute; those that asked for a call are called.
   await startGoalReminderJob(db, log, queue, (claimed) => callGoalReminders(deps, claimed));
+  log.info({ ms: Math.round(performance.now() - queueStarted) }, 'job queue started');
   // Nudges (weekly reviews, meeting briefs) due while the server was down run at start, then as
   // they come due (features/nudges/nudgeQueue.ts).
   deps.nudges.start(deps, queue);
