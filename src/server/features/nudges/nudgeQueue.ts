@@ -51,7 +51,6 @@ export type NudgeWorker = {
 /** How a run is queued: the worker's enqueue (a no-op before the queue has started). */
 export type RunSender = (runId: number, dueAt: Date) => Promise<void>;
 
-export const maxAttempts = 5;
 const pollMs = 15_000;
 const planEveryMs = 3_600_000;
 const briefPlanEveryMs = 10 * 60_000;
@@ -114,7 +113,6 @@ async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, run
   const finish = async (status: 'sent' | 'skipped' | 'failed', reason: string | null, chat?: Chat): Promise<Outcome> => {
     run.status = status;
     run.reason = reason;
-    run.lockedUntil = null;
     run.updatedAt = now;
     if (chat) run.chat = chat;
     await em.flush();
