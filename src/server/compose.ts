@@ -1,6 +1,7 @@
 import { createNudgeWorker } from './features/nudges/nudgeQueue.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
+import type { Clock } from 'pg-boss';
 import type pg from 'pg';
 import { loadCoachFacts } from './coachFacts.js';
 import type { Config } from './config.js';
@@ -36,8 +37,8 @@ export async function composeDeps(
     teardown: Teardown;
     /** The coach model; by default the configured OpenAI-compatible model or the offline coach. */
     coach?: CoachModel;
-    /** The nudges' clock (tests move it); the system clock by default. */
-    nudgeClock?: () => Date;
+    /** The job queue's clock (tests move it: pg-boss's TestClock); the system clock by default. */
+    queueClock?: Clock;
     /** The open WebSocket connections by endpoint, for the metrics (known once the sockets exist). */
     openSockets: () => Record<string, number>;
   },
@@ -105,7 +106,8 @@ export async function composeDeps(
     }),
     microsoft,
     telemetry,
-    nudges: createNudgeWorker(log, parts.nudgeClock),
+    nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined),
+    queueClock: parts.queueClock,
   };
   // Replies running on shutdown are stopped and stored as stopped, before what they write to goes.
   teardown.defer('coach replies', () => deps.replies.drain());

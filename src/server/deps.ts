@@ -9,6 +9,7 @@ import type { CoachModel } from './providers/ai/types.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
+import type { Clock } from 'pg-boss';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -27,4 +28,6 @@ export type AppDeps = {
   telemetry: Telemetry;
   /** The nudges' queue worker (features/nudges/nudgeQueue.ts) and its clock. */
   nudges: NudgeWorker;
+  /** The job queue's clock (jobs/jobQueue.ts): pg-boss's TestClock in tests, else the system clock. */
+  queueClock?: Clock;
 };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import type { Clock } from 'pg-boss';
 import type { RequestHandler } from 'express';
 import { createApp } from './app.js';
 import { composeDeps } from './compose.js';
@@ -45,8 +46,8 @@ export type StartOptions = {
    * server locks and starts it itself.
    */
   embedded?: EmbeddedDatabase;
-  /** The nudges' clock (tests move it); the system clock by default. */
-  nudgeClock?: () => Date;
+  /** The job queue's clock, the nudges' too (tests move it: pg-boss's TestClock); the system clock by default. */
+  queueClock?: Clock;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -77,7 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orm: database.orm,
       teardown,
       coach: options.coach,
-      nudgeClock: options.nudgeClock,
+      queueClock: options.queueClock,
       openSockets: () => upgrades?.openSockets() ?? { '/trpc': 0, '/ws': 0 },
     });
     await startJobs(deps, target, teardown);

@@ -184,15 +184,19 @@ describe('check-in reminders', () => {
     const first = await startTestServer({ DEMO_MODE: 'false' }, database);
     const { http } = await signUp(first.url, `restart-${Date.now()}`);
     const goal = (await http.post('/api/goals', okr)).json;
+    // Its reminder comes due while the server is down.
+    await first.deps.orm.em.fork().getConnection().execute(`update "goal" set "next_reminder_at" = now() - interval '1 hour' where "id" = ?`, [goal.id]);
     await first.stop();
 
     const second = await startTestServer({ DEMO_MODE: 'false' }, database);
     try {
+      // The job queue's job at start claims it (jobs/jobQueue.ts), once.
+      await eventually(async () => (await second.deps.orm.em.fork().count(GoalReminder, { goal: goal.id })) === 1, 20_000);
       const later = new Date(Date.now() + 8 * 86_400_000);
       // Claims in parallel, as two instances would (on PostgreSQL they are two connections).
       const claims = (await Promise.all([claimDueReminders(second.deps.orm, later), claimDueReminders(second.deps.orm, later), claimDueReminders(second.deps.orm, later)])).flat();
       expect(claims.filter((c) => c.goalId === goal.id)).toHaveLength(1);
-      expect(await second.deps.orm.em.fork().count(GoalReminder, { goal: goal.id })).toBe(1);
+      expect(await second.deps.orm.em.fork().count(GoalReminder, { goal: goal.id })).toBe(2);
     } finally {
       await second.stop();
       await database.dispose();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import webpush from 'web-push';
+import { TestClock } from 'pg-boss';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { vapidKeys } from '../../src/server/features/nudges/vapid.js';
@@ -26,9 +27,10 @@ vi.setConfig({ testTimeout: 60_000 });
 let graph: FakeGraph;
 let database: FreshDatabase;
 let server: TestServer;
-// The nudges' clock: the real one unless a test fixes it.
-let fixed: Date | null = null;
-const nudgeClock = () => fixed ?? new Date();
+// The job queue's clock, the nudges' too: pg-boss's TestClock, which the database's job_now()
+// reads as well (so the queue decides what is due by it). Set to the real time before each test.
+const queueClock = new TestClock();
+const setClock = (at: Date | number) => queueClock.setTime(at);
 let users = 0;
 
 const hour = 3_600_000;
@@ -37,15 +39,15 @@ const inHours = (h: number) => new Date(Math.floor((Date.now() + h * hour) / 60_
 beforeAll(async () => {
   graph = await startFakeGraph();
   database = await freshDatabase();
-  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { nudgeClock });
+  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
 });
 afterAll(async () => {
   await server?.stop();
   await database?.dispose();
   await graph?.close();
 });
-beforeEach(() => {
-  fixed = null;
+beforeEach(async () => {
+  await setClock(Date.now());
 });
 
 const newUser = async (prefix = 'nudge') => signUp(server.url, `${prefix}_${++users}_${Date.now() % 100000}`);
@@ -363,21 +365,21 @@ describe('scheduled runs on a clock the test moves', () => {
 
   it('waits for the end of quiet hours, then sends, and plans the next week', async () => {
     // Monday 2026-03-23, 06:00 in Paris: the review is planned for 21:00, inside quiet hours.
-    fixed = new Date('2026-03-23T05:00:00Z');
+    await setClock(new Date('2026-03-23T05:00:00Z'));
     const { http, user } = await newUser('quiet');
     await setTimeZone(http, 'Europe/Paris');
     const saved = await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '21:00' } });
     expect(saved.json.nextRun.at).toBe('2026-03-23T20:00:00.000Z');
-    fixed = new Date('2026-03-23T20:00:00Z');
+    await setClock(new Date('2026-03-23T20:00:00Z'));
     await server.deps.nudges.tick();
     const [waiting] = await scheduled(user.id);
     expect(waiting).toMatchObject({ status: 'queued', reason: nudgesTexts.reasonQuietHours('2026-03-24 07:00 (Europe/Paris)') });
     expect(waiting!.dueAt.toISOString()).toBe('2026-03-24T06:00:00.000Z');
     // Still quiet: nothing claimed.
-    fixed = new Date('2026-03-24T05:59:00Z');
+    await setClock(new Date('2026-03-24T05:59:00Z'));
     await server.deps.nudges.tick();
     expect((await scheduled(user.id))[0]!.status).toBe('queued');
-    fixed = new Date('2026-03-24T06:00:00Z');
+    await setClock(new Date('2026-03-24T06:00:00Z'));
     await server.deps.nudges.tick();
     const runs = await scheduled(user.id);
     expect(runs[0]).toMatchObject({ status: 'sent' });
@@ -388,13 +390,13 @@ describe('scheduled runs on a clock the test moves', () => {
   });
 
   it('skips a scheduled run past the weekly cap, with that reason', async () => {
-    fixed = new Date('2026-04-06T06:00:00Z'); // Monday 08:00 in Paris
+    await setClock(new Date('2026-04-06T06:00:00Z')); // Monday 08:00 in Paris
     const { http, user } = await newUser('cap');
     await setTimeZone(http, 'Europe/Paris');
     await http.put('/api/nudges/settings', { ...defaultNudgeSettings, maxPerWeek: 1 });
     const manual = await http.post('/api/nudges/run', { kind: 'weekly_review' });
     await eventually(async () => (await runsOf(http)).find((r) => r.id === manual.json.runId && r.status === 'sent'), 20_000);
-    fixed = new Date('2026-04-06T06:30:00Z'); // 08:30 in Paris: the planned review
+    await setClock(new Date('2026-04-06T06:30:00Z')); // 08:30 in Paris: the planned review
     await server.deps.nudges.tick();
     const [capped] = await scheduled(user.id);
     expect(capped).toMatchObject({ status: 'skipped', reason: nudgesTexts.reasonWeeklyCap(1) });
@@ -402,33 +404,41 @@ describe('scheduled runs on a clock the test moves', () => {
   });
 
   it('retries a failed delivery with back-off', async () => {
-    fixed = new Date('2026-04-13T05:00:00Z');
+    await setClock(new Date('2026-04-13T05:00:00Z'));
     const { http, user } = await newUser('retry');
     const token = `retry-token-${users}`;
     graph.addMailbox({ tokens: [token], displayName: 'Retry User', mail: `retry${users}@contoso.example` });
     expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
     await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '09:00' } });
     graph.throttle({ status: 503, times: 1000, retryAfterSeconds: 0 });
-    fixed = new Date('2026-04-13T09:00:00Z');
+    await setClock(new Date('2026-04-13T09:00:00Z'));
     await server.deps.nudges.tick();
     const [first] = await scheduled(user.id);
     expect(first).toMatchObject({ status: 'queued', attempts: 1 });
     expect(first!.reason).toMatch(/^Delivery failed \(attempt 1\), retrying/);
-    expect(first!.dueAt.toISOString()).toBe('2026-04-13T09:01:00.000Z');
-    fixed = new Date('2026-04-13T09:01:00Z');
+    // pg-boss's back-off: 1 to 2 minutes after the first attempt (its jitter), then 2 to 4.
+    const firstWait = first!.dueAt.getTime() - Date.parse('2026-04-13T09:00:00Z');
+    expect(firstWait).toBeGreaterThanOrEqual(60_000);
+    expect(firstWait).toBeLessThanOrEqual(121_000); // rounded up to the second
+    // Not before its time.
+    await setClock(first!.dueAt.getTime() - 1_000);
+    expect(await server.deps.nudges.tick()).toBe(0);
+    await setClock(first!.dueAt);
     await server.deps.nudges.tick();
     const [second] = await scheduled(user.id);
     expect(second).toMatchObject({ status: 'queued', attempts: 2 });
-    expect(second!.dueAt.toISOString()).toBe('2026-04-13T09:03:00.000Z'); // twice the wait
+    const secondWait = second!.dueAt.getTime() - first!.dueAt.getTime();
+    expect(secondWait).toBeGreaterThanOrEqual(120_000); // twice the wait
+    expect(secondWait).toBeLessThanOrEqual(241_000);
     graph.throttle({ status: 503, times: 0 });
-    fixed = new Date('2026-04-13T09:03:00Z');
+    await setClock(second!.dueAt);
     await server.deps.nudges.tick();
-    expect((await scheduled(user.id))[0]).toMatchObject({ status: 'sent', reason: null });
+    expect((await scheduled(user.id))[0]).toMatchObject({ status: 'sent', reason: null, attempts: 3 });
   });
 
   it('plans one brief per meeting with others, due its lead time ahead, and sends it then', async () => {
     const start = new Date(Math.floor((Date.now() + 2 * hour) / 60_000) * 60_000);
-    fixed = new Date(start.getTime() - 70 * 60_000);
+    await setClock(new Date(start.getTime() - 70 * 60_000));
     const { http, user } = await newUser('sched_brief');
     const token = `sched-brief-token-${users}`;
     const box = graph.addMailbox({ tokens: [token], displayName: 'Brief User', mail: `schedbrief${users}@contoso.example` });
@@ -446,7 +456,7 @@ describe('scheduled runs on a clock the test moves', () => {
     expect(planned!.dueAt.toISOString()).toBe(new Date(start.getTime() - 60 * 60_000).toISOString());
     await server.deps.nudges.tick();
     expect((await scheduled(user.id))[0]!.status).toBe('queued'); // not yet due
-    fixed = new Date(start.getTime() - 60 * 60_000);
+    await setClock(new Date(start.getTime() - 60 * 60_000));
     await server.deps.nudges.tick();
     const [sent] = await scheduled(user.id);
     expect(sent).toMatchObject({ status: 'sent' });
@@ -455,17 +465,48 @@ describe('scheduled runs on a clock the test moves', () => {
     expect(content).toContain('- Ari Moss');
   });
 
-  it('delivers after a restart a run that came due while the server was down', async () => {
-    fixed = new Date('2026-04-20T05:00:00Z');
+  it('queues a job for a queued run that has none (planned before the queue held them, or lost in a crash)', async () => {
+    await setClock(new Date('2026-04-27T09:00:00Z'));
+    const { http, user } = await newUser('orphan');
+    await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: false, day: 'mon', time: '08:30' } });
+    // A run row written without its job.
+    const [{ id: runId }] = await em().getConnection().execute(
+      `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "created_at", "updated_at") values (?, 'weekly_review', 'queued', 'manual', '["app"]'::jsonb, ?::timestamptz, 0, now(), now()) returning "id"`,
+      [user.id, '2026-04-27T08:00:00Z'],
+    );
+    await server.deps.nudges.tick();
+    expect((await runsOf(http))[0]).toMatchObject({ id: runId, status: 'queued' });
+    await server.deps.nudges.planMissing();
+    await server.deps.nudges.planMissing(); // still one job for it
+    const jobs = await em().getConnection().execute(`select "state" from "pgboss"."job" where "singleton_key" = ?`, [`run-${runId}`]);
+    expect(jobs).toEqual([{ state: 'created' }]);
+    await server.deps.nudges.tick();
+    expect((await runsOf(http))[0]).toMatchObject({ id: runId, status: 'sent' });
+  });
+
+  it('delivers after a restart a run that came due while the server was down, and waits for the end of quiet hours', async () => {
+    await setClock(new Date('2026-04-20T05:00:00Z'));
     const { http, user } = await newUser('restart');
     await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '10:00' } });
+    // Due at 19:00 in Tokyo (10:00 UTC), but the server is back at 20:00 there: quiet hours.
+    const tokyo = await newUser('restart_quiet');
+    await setTimeZone(tokyo.http, 'Asia/Tokyo');
+    await tokyo.http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '19:00' } });
     await server.stop();
-    fixed = new Date('2026-04-20T11:00:00Z');
-    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { nudgeClock });
+    await setClock(new Date('2026-04-20T11:00:00Z'));
+    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
     await server.deps.nudges.firstRun;
     const [run] = await scheduled(user.id);
     expect(run).toMatchObject({ status: 'sent' });
     expect(run!.chat).toBeTruthy();
+    const [waiting] = await scheduled(tokyo.user.id);
+    expect(waiting).toMatchObject({ status: 'queued', reason: nudgesTexts.reasonQuietHours('2026-04-21 07:00 (Asia/Tokyo)') });
+    await setClock(new Date('2026-04-20T21:59:00Z'));
+    await server.deps.nudges.tick();
+    expect((await scheduled(tokyo.user.id))[0]).toMatchObject({ status: 'queued' });
+    await setClock(new Date('2026-04-20T22:00:00Z'));
+    await server.deps.nudges.tick();
+    expect((await scheduled(tokyo.user.id))[0]).toMatchObject({ status: 'sent' });
   });
 });
 
@@ -473,11 +514,11 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreS
   let shared: FreshDatabase;
   let a: TestServer;
   let b: TestServer;
-  let clock = new Date('2026-05-04T06:00:00Z');
+  const clock = new TestClock(new Date('2026-05-04T06:00:00Z'));
   beforeAll(async () => {
     shared = await freshDatabase();
-    a = await startTestServer({ DEMO_MODE: 'false' }, shared, { nudgeClock: () => clock });
-    b = await startTestServer({ DEMO_MODE: 'false' }, shared, { nudgeClock: () => clock });
+    a = await startTestServer({ DEMO_MODE: 'false' }, shared, { queueClock: clock });
+    b = await startTestServer({ DEMO_MODE: 'false' }, shared, { queueClock: clock });
   });
   afterAll(async () => {
     await a?.stop();
@@ -488,7 +529,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('two instances on one PostgreS
   it('delivers each due run once', async () => {
     const people = await Promise.all([1, 2, 3, 4, 5].map((i) => signUp(a.url, `twice_${i}_${Date.now() % 100000}`)));
     for (const { http } of people) expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '09:00' } })).status).toBe(200);
-    clock = new Date('2026-05-04T09:00:00Z');
+    await clock.setTime(new Date('2026-05-04T09:00:00Z'));
     const [fromA, fromB] = await Promise.all([a.deps.nudges.tick(), b.deps.nudges.tick()]);
     expect(fromA + fromB).toBe(5);
     for (const { http } of people) {

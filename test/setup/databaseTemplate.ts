@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
+import type { PgliteConnection } from '@mikro-orm/pglite';
 import pg from 'pg';
 import { type DatabaseTarget } from '../../src/server/db/embedded.js';
 import { ormOptions } from '../../src/server/db/orm.js';
+import { installJobQueue, installJobQueueAt } from '../../src/server/jobs/jobQueue.js';
 
 // Vitest globalSetup: migrates one database before the workers start, and every test server then
 // starts from a copy of it (freshDatabase) instead of running every migration again.
@@ -41,6 +43,12 @@ async function migrate(target: DatabaseTarget) {
   const orm = await MikroORM.init(ormOptions(target));
   try {
     await orm.migrator.up();
+    // The job queue's schema too (pg-boss), as the build's first-start image has it.
+    if (target.kind === 'pglite') {
+      await installJobQueue(await (orm.em.getConnection() as unknown as PgliteConnection).getNativeClient());
+    } else {
+      await installJobQueueAt(target.url);
+    }
   } finally {
     await orm.close(true);
   }

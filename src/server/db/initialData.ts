@@ -4,6 +4,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PgliteConnection } from '@mikro-orm/pglite';
 import { initialDataFile, ormOptions } from './orm.js';
+import { installJobQueue } from '../jobs/jobQueue.js';
 
 // The first start on an empty DATA_DIR used to spend most of its time creating the PGlite
 // cluster (initdb, in WebAssembly) and then running every migration. `npm run build` does both
@@ -23,6 +24,7 @@ export async function buildInitialData(outFile: string = initialDataFile): Promi
     try {
       await orm.migrator.up();
       const pglite = await (orm.em.getConnection() as unknown as PgliteConnection).getNativeClient();
+      await installJobQueue(pglite);
       const image = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
       fs.writeFileSync(`${outFile}.tmp`, image);
       fs.renameSync(`${outFile}.tmp`, outFile);

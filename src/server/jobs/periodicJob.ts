@@ -10,8 +10,9 @@ export type PeriodicJob = {
 /**
  * Runs `work` now and then every `intervalMs`, one run at a time (a tick that finds a run still
  * going is skipped, so slow runs never pile up), never throwing: a failure is logged with
- * `failure` and the schedule goes on. The timer never keeps the process alive. The data retention, the goal
- * reminders and the orphaned-reply sweep run on it.
+ * `failure` and the schedule goes on. The timer never keeps the process alive. The data retention
+ * and the orphaned-reply sweep run on it (per instance); the nudges and the goal reminders run on
+ * the job queue (jobQueue.ts).
  */
 export function startPeriodicJob(options: {
   work: (first: boolean) => Promise<unknown>;

@@ -10,6 +10,7 @@ import { notificationsEnabled, renewSubscriptions } from '../features/meetings/s
 import { startDataRetentionJob } from '../features/privacy/dataRetention.js';
 import { buildMessageSearchIndex } from '../features/search/messageSearchIndex.js';
 import type { Teardown } from '../teardown.js';
+import { startJobQueue } from './jobQueue.js';
 import { startPeriodicJob } from './periodicJob.js';
 
 /**
@@ -39,13 +40,17 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   });
   teardown.defer('orphaned replies sweep', () => orphanSweep.stop());
   await orphanSweep.firstRun;
+  // The durable job queue (pg-boss, in this database): the nudges and the goal reminders run on it.
+  const queueStarted = performance.now();
+  const queue = await startJobQueue({ target, orm: db, log, clock: deps.queueClock });
+  teardown.defer('job queue', () => queue.stop());
   // Goal check-in reminders due (while the server was down too) are claimed at start, then each
   // minute; those that asked for a call are called.
-  const goalReminders = startGoalReminderJob(db, log, (claimed) => callGoalReminders(deps, claimed));
-  teardown.defer('goal reminders', () => goalReminders.stop());
+  await startGoalReminderJob(db, log, queue, (claimed) => callGoalReminders(deps, claimed));
+  log.info({ ms: Math.round(performance.now() - queueStarted) }, 'job queue started');
   // Nudges (weekly reviews, meeting briefs) due while the server was down run at start, then as
   // they come due (features/nudges/nudgeQueue.ts).
-  deps.nudges.start(deps);
+  deps.nudges.start(deps, queue);
   teardown.defer('nudges', () => deps.nudges.stop());
   // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
   if (notificationsEnabled(deps)) {

@@ -17,9 +17,10 @@ export const NudgeSettingSchema = defineEntity({
 export class NudgeSetting extends NudgeSettingSchema.class {}
 NudgeSettingSchema.setClass(NudgeSetting);
 
-// One nudge, planned or asked for, and the queue's job for it: a 'queued' row whose dueAt has come
-// is claimed by one instance (FOR UPDATE SKIP LOCKED, with a lease in lockedUntil) and ends 'sent',
-// 'skipped' or 'failed', or goes back to 'queued' later (quiet hours, a retry's back-off).
+// One nudge, planned or asked for: the history the user sees. Its job is in the job queue (pg-boss,
+// jobs/jobQueue.ts), due at dueAt; the run ends 'sent', 'skipped' or 'failed', or stays 'queued'
+// with a later dueAt (quiet hours, a retry's back-off). lockedUntil is no longer used (the queue
+// holds the lease).
 export const NudgeRunSchema = defineEntity({
   name: 'NudgeRun',
   tableName: 'nudge_run',

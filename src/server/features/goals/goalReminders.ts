@@ -1,12 +1,15 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { GoalReminder } from '../../db/entities/Goal.js';
-import { startPeriodicJob } from '../../jobs/periodicJob.js';
+import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
 
-// Check-in reminders (issue 12) are jobs in the database: a goal with the weekly cadence carries
-// its next reminder time. One statement claims the due goals (FOR UPDATE SKIP LOCKED), moves
-// their next time a week on and records a reminder for each, so two instances never remind
-// twice, and a restart loses none (the due time is in the row, not in a timer).
+// Check-in reminders (issue 12): a goal with the weekly cadence carries its next reminder time.
+// One statement claims the due goals (FOR UPDATE SKIP LOCKED), moves their next time a week on and
+// records a reminder for each, so two instances never remind twice, and a restart loses none (the
+// due time is in the row, not in a timer). The claim runs as a job of the job queue (pg-boss,
+// jobs/jobQueue.ts), the nudges' queue: a schedule kept in the database queues one each minute
+// (one for all instances), and one is queued at start for the reminders that came due while the
+// server was down; a failed one is retried.
 
 const weekInterval = `interval '7 days'`;
 
@@ -45,19 +48,16 @@ export async function markRemindersSeen(em: EntityManager, userId: number, ids: 
 }
 
 /**
- * Claims due reminders now and then every `intervalMs`, and hands them to `deliver` (the calls of
- * those that asked for one); stop() ends it (shutdown).
+ * Schedules the claim of due reminders on the job queue, each minute and once at start, and hands
+ * them to `deliver` (the calls of those that asked for one). Stopping the queue stops it.
  */
-export function startGoalReminderJob(orm: MikroORM, log: Logger, deliver: (claimed: ClaimedReminder[]) => Promise<unknown> = async () => {}, intervalMs = 60_000) {
-  return startPeriodicJob({
-    intervalMs,
-    log,
-    failure: 'goal reminders could not be claimed',
-    work: async () => {
-      const claimed = await claimDueReminders(orm);
-      if (!claimed.length) return;
-      log.info({ reminders: claimed.length }, 'goal check-in reminders due');
-      await deliver(claimed);
-    },
+export async function startGoalReminderJob(orm: MikroORM, log: Logger, queue: JobQueue, deliver: (claimed: ClaimedReminder[]) => Promise<unknown> = async () => {}) {
+  await queue.boss.work(queueNames.goalReminders, { pollingIntervalSeconds: 5 }, async () => {
+    const claimed = await claimDueReminders(orm, new Date(queue.clock.now()));
+    if (!claimed.length) return;
+    log.info({ reminders: claimed.length }, 'goal check-in reminders due');
+    await deliver(claimed);
   });
+  await queue.boss.schedule(queueNames.goalReminders, '* * * * *');
+  await queue.boss.send(queueNames.goalReminders, {});
 }

@@ -14,14 +14,17 @@ import { pushNudge } from './push.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
+import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
 
-// The nudges' durable queue is the nudge_run table itself: a run is a row, 'queued' with the time
-// it is due. Every instance polls; one statement claims due rows with FOR UPDATE SKIP LOCKED and
-// leases them (lockedUntil), so two instances never run the same nudge, and a run that came due
-// while every instance was down is claimed by the first poll after start. A lease that ran out
-// (its instance died mid-run) makes the row claimable again. Times are compared with the worker's
-// clock, passed as a parameter, so tests can move it (and the same code runs on the embedded
-// database and on PostgreSQL).
+// Nudge runs are jobs of the durable job queue (pg-boss, jobs/jobQueue.ts): a planned or asked-for
+// run is a row of nudge_run (the history the user sees: queued, sent, skipped, failed, and why)
+// and a job of the 'nudge-run' queue that starts at the run's due time, with the run as its
+// singleton key. pg-boss hands a due job to one instance only (however many run), keeps it through
+// a restart (a job that came due while every instance was down is fetched by the first poll after
+// start), retries a failed delivery with back-off and gives back the job of an instance that died
+// mid-run. The queue decides what is due by the database's clock (job_now()); tests move it with
+// pg-boss's TestClock, and the worker's own clock (quiet hours, the weekly cap, the plans) reads
+// the same clock, so both agree.
 
 export type NudgeClock = () => Date;
 
@@ -29,29 +32,30 @@ export type NudgeWorker = {
   clock: NudgeClock;
   /** The address this server listens on: links in emails when PUBLIC_URL is unset. */
   baseUrl: string;
-  /** Claims and runs every due nudge once; resolves with how many were claimed. */
+  /** Fetches the due jobs and runs them once each; resolves with how many were fetched. */
   tick(): Promise<number>;
   /** Asks for a tick soon (after the one under way): a run now. */
   kick(): void;
-  /** Plans the weekly review of users who have none planned (at start, then hourly). */
+  /** Queues the job of a run, due at `dueAt` (a run already queued is not queued twice). */
+  enqueue(runId: number, dueAt: Date): Promise<void>;
+  /** Plans the weekly review of users who have none planned, and queues the job of every queued run that has none (at start, then hourly). */
   planMissing(): Promise<number>;
   /** Plans the briefs of meetings coming up (at start, then every 10 minutes). */
   planBriefs(): Promise<number>;
-  /** Starts planning and polling, with the first tick at once. */
-  start(deps: AppDeps): void;
+  /** Starts planning and polling the queue, with the first tick at once. */
+  start(deps: AppDeps, queue: JobQueue): void;
   /** The first planning and tick (start-up waits for it; tests too). */
   readonly firstRun: Promise<void>;
   stop(): Promise<void>;
 };
 
-const leaseMs = 5 * 60_000;
-export const maxAttempts = 5;
-/** A failed delivery waits 1, 2, 4, 8 minutes before its next attempt. */
-export const retryDelayMs = (attempt: number) => 60_000 * 2 ** (attempt - 1);
+/** How a run is queued: the worker's enqueue (a no-op before the queue has started). */
+export type RunSender = (runId: number, dueAt: Date) => Promise<void>;
+
 const pollMs = 15_000;
 const planEveryMs = 3_600_000;
 const briefPlanEveryMs = 10 * 60_000;
-const claimBatch = 20;
+const fetchBatch = 20;
 
 export async function loadNudgeSettings(em: EntityManager, userId: number): Promise<NudgeSettings> {
   const row = await em.findOne(NudgeSetting, { user: userId });
@@ -66,82 +70,74 @@ export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => [
 ];
 
 /** Replaces the user's planned weekly review with one at the next day and time (none when turned off). */
-export async function planWeeklyReview(em: EntityManager, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date | null> {
-  const connection = em.getConnection();
-  await connection.execute(`delete from "nudge_run" where "owner_id" = ? and "kind" = 'weekly_review' and "status" = 'queued' and "trigger" = 'scheduled'`, [userId]);
+export async function planWeeklyReview(em: EntityManager, send: RunSender, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date | null> {
+  // The job of a run deleted here finds no run and ends (processRun).
+  await em.getConnection().execute(`delete from "nudge_run" where "owner_id" = ? and "kind" = 'weekly_review' and "status" = 'queued' and "trigger" = 'scheduled'`, [userId]);
   if (!settings.weeklyReview.enabled) return null;
-  return insertPlanned(em, userId, settings, timeZone, now);
+  return insertPlanned(em, send, userId, settings, timeZone, now);
 }
 
-async function insertPlanned(em: EntityManager, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date> {
+async function insertPlanned(em: EntityManager, send: RunSender, userId: number, settings: NudgeSettings, timeZone: string, now: Date): Promise<Date> {
   const at = nextWeeklyRun(now, timeZone, settings.weeklyReview.day, settings.weeklyReview.time);
-  await em.getConnection().execute(
+  const inserted: Array<{ id: number }> = await em.getConnection().execute(
     `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "created_at", "updated_at")
      values (?, 'weekly_review', 'queued', 'scheduled', ?::jsonb, ?::timestamptz, 0, ?::timestamptz, ?::timestamptz)
-     on conflict ("owner_id", "kind") where "status" = 'queued' and "trigger" = 'scheduled' and "kind" = 'weekly_review' do nothing`,
+     on conflict ("owner_id", "kind") where "status" = 'queued' and "trigger" = 'scheduled' and "kind" = 'weekly_review' do nothing returning "id"`,
     [userId, JSON.stringify(activeChannels(settings)), at.toISOString(), now.toISOString(), now.toISOString()],
   );
+  for (const { id } of inserted) await send(id, at);
   return at;
 }
 
 /** A run the user asked for: due at once. */
-export async function queueManualRun(em: EntityManager, userId: number, kind: NudgeKind, now: Date): Promise<number> {
+export async function queueManualRun(em: EntityManager, send: RunSender, userId: number, kind: NudgeKind, now: Date): Promise<number> {
   const settings = await loadNudgeSettings(em, userId);
   const run = em.create(NudgeRun, { owner: userId, kind, status: 'queued', trigger: 'manual', channels: activeChannels(settings), dueAt: now, attempts: 0, createdAt: now, updatedAt: now });
   await em.flush();
+  await send(run.id, now);
   return run.id;
 }
 
-type ClaimedRow = { id: number };
+/** What became of a job's run: done (sent, skipped, failed or gone), waiting (a new job queued), or a delivery to retry. */
+type Outcome = { done: true } | { retry: string };
 
-export async function claimDueRuns(orm: MikroORM, now: Date, batch = claimBatch): Promise<number[]> {
-  const rows: ClaimedRow[] = await orm.em.fork().getConnection().execute(
-    `with due as (
-       select "id" from "nudge_run"
-       where "status" = 'queued' and "due_at" <= ?::timestamptz and ("locked_until" is null or "locked_until" < ?::timestamptz)
-       order by "due_at", "id" limit ? for update skip locked
-     )
-     update "nudge_run" as r set "locked_until" = ?::timestamptz, "attempts" = r."attempts" + 1
-     from due where r."id" = due."id" returning r."id"`,
-    [now.toISOString(), now.toISOString(), batch, new Date(now.getTime() + leaseMs).toISOString()],
-  );
-  return rows.map((row) => row.id);
-}
-
-/** What one claimed run ends as (or waits for). */
-async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Promise<void> {
+/** Runs the run of one fetched job, attempt `attempt` of `lastAttempt` (one function delivering a claimed run). */
+async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, runId: number, attempt: number, lastAttempt: number): Promise<Outcome> {
   const em = deps.orm.em.fork();
-  const run = await em.findOneOrFail(NudgeRun, runId, { populate: ['owner'] });
+  const run = await em.findOne(NudgeRun, runId, { populate: ['owner'] });
+  // Replanned (its settings changed) or already ended: nothing to do.
+  if (!run || run.status !== 'queued') return { done: true };
   const userId = run.owner.id;
   const settings = await loadNudgeSettings(em, userId);
   const timeZone = await timeZoneOf(em, userId);
   const now = clock();
-  const finish = async (status: 'sent' | 'skipped' | 'failed', reason: string | null, chat?: Chat) => {
+  const finish = async (status: 'sent' | 'skipped' | 'failed', reason: string | null, chat?: Chat): Promise<Outcome> => {
     run.status = status;
     run.reason = reason;
-    run.lockedUntil = null;
     run.updatedAt = now;
     if (chat) run.chat = chat;
     await em.flush();
-    if (run.trigger === 'scheduled' && run.kind === 'weekly_review' && settings.weeklyReview.enabled) await insertPlanned(em, userId, settings, timeZone, now);
+    if (run.trigger === 'scheduled' && run.kind === 'weekly_review' && settings.weeklyReview.enabled) await insertPlanned(em, send, userId, settings, timeZone, now);
+    return { done: true };
   };
 
   if (run.trigger === 'scheduled') {
     const enabled = run.kind === 'weekly_review' ? settings.weeklyReview.enabled : settings.meetingBrief.enabled;
     if (!enabled) return finish('skipped', nudgesTexts.reasonTurnedOff);
     if (inQuietHours(now, timeZone, settings.quietHours)) {
+      // A new job for the run, starting at the end of the quiet hours; this one ends.
       const end = quietHoursEnd(now, timeZone, settings.quietHours);
       run.dueAt = end;
       run.reason = nudgesTexts.reasonQuietHours(formatLocal(end, timeZone));
-      run.lockedUntil = null;
-      run.attempts = Math.max(0, run.attempts - 1);
       run.updatedAt = now;
       await em.flush();
-      return;
+      await send(run.id, end);
+      return { done: true };
     }
     const sent = await em.count(NudgeRun, { owner: userId, status: 'sent', updatedAt: { $gt: new Date(now.getTime() - 7 * 86_400_000) } });
     if (sent >= settings.maxPerWeek) return finish('skipped', nudgesTexts.reasonWeeklyCap(settings.maxPerWeek));
   }
+  run.attempts = attempt;
 
   try {
     let title: string;
@@ -190,13 +186,12 @@ async function processRun(deps: AppDeps, clock: NudgeClock, runId: number): Prom
   } catch (error) {
     const message = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
     deps.log.warn({ err: error, runId }, 'a nudge could not be delivered');
-    if (run.attempts < maxAttempts) {
-      run.dueAt = new Date(now.getTime() + retryDelayMs(run.attempts));
-      run.reason = nudgesTexts.reasonRetrying(run.attempts, message);
-      run.lockedUntil = null;
+    // The queue retries the job with back-off (the worker records when); the last attempt fails the run.
+    if (attempt < lastAttempt) {
+      run.reason = nudgesTexts.reasonRetrying(attempt, message);
       run.updatedAt = now;
       await em.flush();
-      return;
+      return { retry: message };
     }
     return finish('failed', nudgesTexts.reasonFailed(message));
   }
@@ -264,7 +259,7 @@ const briefLookAheadMs = 30 * 60_000;
  * their lead time (plus a margin) gets one scheduled run, due `minutesBefore` ahead of it (at once
  * when that moment has passed). One per meeting, however often or wherever this runs.
  */
-async function planMeetingBriefs(deps: AppDeps, now: Date): Promise<number> {
+async function planMeetingBriefs(deps: AppDeps, send: RunSender, now: Date): Promise<number> {
   const em = deps.orm.em.fork();
   const rows: Array<{ user_id: number }> = await em.getConnection().execute(
     `select s."user_id" from "nudge_setting" s join "app_user" u on u."id" = s."user_id"
@@ -289,20 +284,26 @@ async function planMeetingBriefs(deps: AppDeps, now: Date): Promise<number> {
       const meeting = meetingView(event);
       if (meeting.startAt.getTime() <= now.getTime() || !meeting.attendees.some((a) => a.email.toLowerCase() !== own)) continue;
       const due = new Date(Math.max(now.getTime(), meeting.startAt.getTime() - lead));
-      const inserted: unknown[] = await em.getConnection().execute(
+      const inserted: Array<{ id: number }> = await em.getConnection().execute(
         `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "event_id", "created_at", "updated_at")
          values (?, 'meeting_brief', 'queued', 'scheduled', ?::jsonb, ?::timestamptz, 0, ?, ?::timestamptz, ?::timestamptz)
          on conflict ("owner_id", "event_id") where "event_id" is not null do nothing returning "id"`,
         [userId, JSON.stringify(activeChannels(settings)), due.toISOString(), meeting.id.slice(0, 512), now.toISOString(), now.toISOString()],
       );
+      for (const { id } of inserted) await send(id, due);
       planned += inserted.length;
     }
   }
   return planned;
 }
 
-/** Users (not demo, not guests) whose weekly review is on but not planned: planned now. */
-async function planMissingReviews(orm: MikroORM, now: Date): Promise<number> {
+/**
+ * Users (not demo, not guests) whose weekly review is on but not planned: planned now. Then every
+ * queued run gets its job again: the queue keeps one per run (its singleton key), so this only
+ * adds those lost between a run's row and its job (an instance that died in between) and those
+ * of runs planned before the queue held them.
+ */
+async function planMissingReviews(orm: MikroORM, send: RunSender, now: Date): Promise<number> {
   const em = orm.em.fork();
   const rows: Array<{ id: number }> = await em.getConnection().execute(
     `select u."id" from "app_user" u
@@ -314,30 +315,63 @@ async function planMissingReviews(orm: MikroORM, now: Date): Promise<number> {
   );
   for (const { id } of rows) {
     const settings = await loadNudgeSettings(em, id);
-    await insertPlanned(em, id, settings, await timeZoneOf(em, id), now);
+    await insertPlanned(em, send, id, settings, await timeZoneOf(em, id), now);
   }
+  const queued: Array<{ id: number; due_at: string | Date }> = await em.getConnection().execute(
+    `select r."id", r."due_at" from "nudge_run" r where r."status" = 'queued'
+     and not exists (select 1 from "pgboss"."job" j where j."name" = ? and j."singleton_key" = 'run-' || r."id" and j."state" < 'completed')
+     order by r."id" limit 5000`,
+    [queueNames.nudgeRun],
+  );
+  for (const run of queued) await send(run.id, new Date(run.due_at));
   return rows.length;
 }
 
-/** The worker, idle until start(deps): the app's dependencies include it. */
+const singletonKey = (runId: number) => `run-${runId}`;
+
+/** The worker, idle until start(deps, queue): the app's dependencies include it. */
 export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date()): NudgeWorker {
   let deps: AppDeps | null = null;
+  let queue: JobQueue | null = null;
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = false;
   let poll: NodeJS.Timeout | undefined;
   let plan: NodeJS.Timeout | undefined;
   let firstRun: Promise<void> = Promise.resolve();
-  const tickOnce = async (app: AppDeps): Promise<number> => {
-    const ids = await claimDueRuns(app.orm, clock());
-    for (const id of ids) {
-      await processRun(app, clock, id).catch((error) => log.warn({ err: error, runId: id }, 'a nudge run failed'));
+  const enqueue: RunSender = async (runId, dueAt) => {
+    if (!queue || stopped) return; // queued by the sweep at start
+    await queue.boss.send(queueNames.nudgeRun, { runId }, { singletonKey: singletonKey(runId), startAfter: dueAt });
+  };
+  const tickOnce = async (app: AppDeps, jobs: JobQueue): Promise<number> => {
+    const fetched = await jobs.boss.fetch<{ runId: number }>(queueNames.nudgeRun, { batchSize: fetchBatch, includeMetadata: true });
+    for (const job of fetched) {
+      const { runId } = job.data;
+      try {
+        const outcome = await processRun(app, clock, enqueue, runId, job.retryCount + 1, job.retryLimit + 1);
+        if ('retry' in outcome) {
+          await jobs.boss.fail(queueNames.nudgeRun, job, { message: outcome.retry });
+          // The history says when the queue tries again (its back-off), to the second: rounded up,
+          // as the database keeps microseconds.
+          const next = await jobs.boss.getJobById(queueNames.nudgeRun, job.id);
+          if (next?.state === 'retry') {
+            const at = Math.ceil(new Date(next.startAfter).getTime() / 1000) * 1000;
+            await app.orm.em.fork().nativeUpdate(NudgeRun, { id: runId, status: 'queued' }, { dueAt: new Date(at) });
+          }
+        } else {
+          await jobs.boss.complete(queueNames.nudgeRun, job);
+        }
+      } catch (error) {
+        log.warn({ err: error, runId }, 'a nudge run failed');
+        await jobs.boss.fail(queueNames.nudgeRun, job, { message: error instanceof Error ? error.message : 'unknown error' }).catch(() => {});
+      }
     }
-    return ids.length;
+    return fetched.length;
   };
   const tick = (): Promise<number> => {
     const app = deps;
-    if (!app || stopped) return Promise.resolve(0);
+    const jobs = queue;
+    if (!app || !jobs || stopped) return Promise.resolve(0);
     if (running) {
       again = true;
       return running;
@@ -347,10 +381,10 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
       try {
         do {
           again = false;
-          total += await tickOnce(app);
+          total += await tickOnce(app, jobs);
         } while (again && !stopped);
       } catch (error) {
-        log.warn({ err: error }, 'nudges could not be claimed');
+        log.warn({ err: error }, 'nudges could not be fetched');
       } finally {
         running = null;
       }
@@ -358,9 +392,9 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
     })();
     return running;
   };
-  const planMissing = async () => (deps && !stopped ? planMissingReviews(deps.orm, clock()) : 0);
+  const planMissing = async () => (deps && !stopped ? planMissingReviews(deps.orm, enqueue, clock()) : 0);
   const planQuietly = () => planMissing().catch((error) => log.warn({ err: error }, 'weekly reviews could not be planned'));
-  const planBriefs = async () => (deps && !stopped ? planMeetingBriefs(deps, clock()) : 0);
+  const planBriefs = async () => (deps && !stopped ? planMeetingBriefs(deps, enqueue, clock()) : 0);
   const planBriefsQuietly = () => planBriefs().catch((error) => log.warn({ err: error }, 'meeting briefs could not be planned'));
   let briefs: NodeJS.Timeout | undefined;
   return {
@@ -368,13 +402,15 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
     baseUrl: 'http://127.0.0.1',
     tick,
     kick: () => void tick(),
+    enqueue,
     planMissing,
     planBriefs,
     get firstRun() {
       return firstRun;
     },
-    start(app: AppDeps) {
+    start(app: AppDeps, jobs: JobQueue) {
       deps = app;
+      queue = jobs;
       firstRun = (async () => {
         await planQuietly();
         await planBriefsQuietly();

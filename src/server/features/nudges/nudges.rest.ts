@@ -35,7 +35,7 @@ function page(res: Response, status: number, title: string, body: string) {
 async function unsubscribe(deps: AppDeps, req: Request, res: Response) {
   const token = typeof req.query.token === 'string' ? req.query.token : '';
   const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
-  if (!found || !(await turnNudgeOff(deps.orm.em.fork(), found.userId, found.kind, deps.nudges.clock()))) {
+  if (!found || !(await turnNudgeOff(deps.orm.em.fork(), deps.nudges.enqueue, found.userId, found.kind, deps.nudges.clock()))) {
     page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);
     return;
   }

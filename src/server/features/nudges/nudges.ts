@@ -23,12 +23,12 @@ export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<type
   if (row) row.settings = input;
   else ctx.em.create(NudgeSetting, { user: ctx.user, settings: input });
   await ctx.em.flush();
-  await planWeeklyReview(ctx.em, ctx.user.id, input, await timeZoneOf(ctx.em, ctx.user.id), ctx.deps.nudges.clock());
+  await planWeeklyReview(ctx.em, ctx.deps.nudges.enqueue, ctx.user.id, input, await timeZoneOf(ctx.em, ctx.user.id), ctx.deps.nudges.clock());
   return getNudgeSettings(ctx);
 }
 
 export async function runNudgeNow(ctx: AuthedContext, input: z.output<typeof runNudgeSchema>): Promise<{ runId: number }> {
-  const runId = await queueManualRun(ctx.em, ctx.user.id, input.kind, ctx.deps.nudges.clock());
+  const runId = await queueManualRun(ctx.em, ctx.deps.nudges.enqueue, ctx.user.id, input.kind, ctx.deps.nudges.clock());
   ctx.deps.nudges.kick();
   return { runId };
 }

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { NudgeKind } from '../../../shared/schemas/nudges.js';
 import { NudgeSetting } from '../../db/entities/Nudge.js';
-import { loadNudgeSettings, planWeeklyReview } from './nudgeQueue.js';
+import { loadNudgeSettings, planWeeklyReview, type RunSender } from './nudgeQueue.js';
 import { timeZoneOf } from '../meetings/calendar.js';
 
 // What the one-click unsubscribe link does (the link itself: unsubscribeToken.ts).
 
 /** Turns the nudge off (and its planned run away); false when the account is gone. */
-export async function turnNudgeOff(em: EntityManager, userId: number, kind: NudgeKind, now: Date): Promise<boolean> {
+export async function turnNudgeOff(em: EntityManager, send: RunSender, userId: number, kind: NudgeKind, now: Date): Promise<boolean> {
   const settings = structuredClone(await loadNudgeSettings(em, userId));
   if (kind === 'weekly_review') settings.weeklyReview.enabled = false;
   else settings.meetingBrief.enabled = false;
@@ -19,6 +19,6 @@ export async function turnNudgeOff(em: EntityManager, userId: number, kind: Nudg
     em.create(NudgeSetting, { user: userId, settings });
   }
   await em.flush();
-  await planWeeklyReview(em, userId, settings, await timeZoneOf(em, userId), now);
+  await planWeeklyReview(em, send, userId, settings, await timeZoneOf(em, userId), now);
   return true;
 }
