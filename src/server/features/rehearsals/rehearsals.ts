@@ -28,13 +28,16 @@ export type RehearsalView = {
   meetingId: string | null;
   retryOf: number | null;
   report: RehearsalReport | null;
+  /** The demo's finished example (issue 38): the template's, or a visitor's copy. */
+  sample: boolean;
   createdAt: string;
 };
 
 export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
   return {
     id: rehearsal.id,
-    chatId: rehearsal.chat.id,
+    // A visitor's copy of the demo's example chat answers to the template's id, as in the chat list.
+    chatId: rehearsal.chat.sampleOf ?? rehearsal.chat.id,
     counterpart: { name: rehearsal.counterpartName, role: rehearsal.counterpartRole ?? null, relationship: rehearsal.counterpartRelationship ?? null },
     situation: rehearsal.situation,
     goal: rehearsal.goal,
@@ -42,6 +45,7 @@ export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
     meetingId: rehearsal.meetingId ?? null,
     retryOf: rehearsal.retryOf ?? null,
     report: rehearsal.report ?? null,
+    sample: rehearsal.isSample,
     createdAt: rehearsal.createdAt.toISOString(),
   };
 }
@@ -106,7 +110,7 @@ async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pi
 }
 
 async function ownRehearsal(ctx: AuthedContext, id: number): Promise<Rehearsal> {
-  const rehearsal = await ctx.em.findOne(Rehearsal, { id, owner: ctx.user.id });
+  const rehearsal = await ctx.em.findOne(Rehearsal, { id, owner: ctx.user.id }, { populate: ['chat'] });
   if (!rehearsal) throw new TRPCError({ code: 'NOT_FOUND', message: rehearsalTexts.notFound });
   return rehearsal;
 }
@@ -117,13 +121,13 @@ export async function getRehearsal(ctx: AuthedContext, input: { id: number }): P
 
 /** The user's rehearsals, newest first. */
 export async function listRehearsals(ctx: AuthedContext): Promise<{ rehearsals: RehearsalView[] }> {
-  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200 });
+  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200, populate: ['chat'] });
   return { rehearsals: rows.map(rehearsalView) };
 }
 
 /** The rehearsal of a chat, for the chat page (its 'Try again from here' and report buttons). */
 export async function rehearsalOfChat(ctx: AuthedContext, input: { chatId: number }): Promise<{ rehearsal: RehearsalView | null }> {
-  const rehearsal = await ctx.em.findOne(Rehearsal, { owner: ctx.user.id, chat: input.chatId });
+  const rehearsal = await ctx.em.findOne(Rehearsal, { owner: ctx.user.id, chat: input.chatId }, { populate: ['chat'] });
   return { rehearsal: rehearsal ? rehearsalView(rehearsal) : null };
 }
 
@@ -178,7 +182,7 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
 }
 
 /** The report as the coach's message in the chat. */
-function reportText(report: RehearsalReport): string {
+export function reportText(report: RehearsalReport): string {
   const t = rehearsalTexts;
   const lines = [
     `**${t.reportHeading}**`,
