@@ -29,10 +29,16 @@ describe('chat REST paths', () => {
   it('lists the demo user four sample chats', async () => {
     const res = await new HttpClient(server.url).get('/api/chats');
     expect(res.status).toBe(200);
-    expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual(
-      ['Career growth with GROW', 'Preparing a difficult conversation', 'Quarterly OKR planning', 'Weekly team meeting agenda'],
-    );
-    expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4]);
+    // The four sample chats (1 to 4), then the example rehearsal's and weekly review's (issue 38).
+    expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual([
+      'Career growth with GROW',
+      'Preparing a difficult conversation',
+      'Quarterly OKR planning',
+      'Rehearsal: Priya Shah',
+      expect.stringMatching(/^Weekly review: \d{4}-\d{2}-\d{2}$/),
+      'Weekly team meeting agenda',
+    ]);
+    expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it("writes a JSON answer with res.json's headers, and leaves conditional requests to Express", async () => {
@@ -45,7 +51,7 @@ describe('chat REST paths', () => {
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
     expect(res.headers.get('etag')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(JSON.parse(body)).toHaveLength(4);
+    expect(JSON.parse(body)).toHaveLength(6);
     const head = await fetch(`${server.url}/api/chats`, { method: 'HEAD' });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(Buffer.byteLength(body)), '']);
     // No ETag or Last-Modified: Express answers a conditional request in full, as before.
