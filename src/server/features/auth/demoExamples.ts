@@ -13,7 +13,7 @@ import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
 import { sampleWeek } from '../meetings/sampleMeetings.js';
 import { chooseFocus, renderWeeklyReview, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
 import { offlineJudgement } from '../rehearsals/judge.js';
-import { reportText } from '../rehearsals/rehearsals.js';
+import { reportText } from '../rehearsals/reportText.js';
 
 // Issue 38: beside its sample chats, goals and memories (demoWeek.ts), the demo template carries
 // one finished example of each of the coach's newer moves, marked as samples:

@@ -13,6 +13,7 @@ import { requireCalendar } from '../meetings/calendar.js';
 import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
 import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/sampleMeetings.js';
 import { judgeRehearsal } from './judge.js';
+import { reportText } from './reportText.js';
 
 // Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
 // (the counterpart's context is loaded by rehearsalFacts.ts and played through the one coach turn),
@@ -179,28 +180,6 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
   await ctx.em.flush();
   ctx.deps.chatBus.publish(rehearsal.chat.id, { type: 'message.created', message: message.toDto() });
   return { report };
-}
-
-/** The report as the coach's message in the chat. */
-export function reportText(report: RehearsalReport): string {
-  const t = rehearsalTexts;
-  const lines = [
-    `**${t.reportHeading}**`,
-    '',
-    `- ${t.talkShare(Math.round(report.talkRatio * 100))}`,
-    `- ${t.fillers(report.fillerWords.count)}${report.fillerWords.examples.length ? `: ${report.fillerWords.examples.map((e) => `“${e}”`).join(', ')}` : ''}`,
-    `- ${t.longestTurn(report.longestTurnWords)}`,
-    `- ${t.questions(report.questionsAsked)}`,
-  ];
-  const judged = report.judged;
-  if (!judged) {
-    lines.push('', t.judgedUnavailable);
-    return lines.join('\n');
-  }
-  lines.push('', `**${t.goalMet[judged.goalMet]}.** ${judged.goalReason}`);
-  if (judged.strengths.length) lines.push('', `**${t.strengthsHeading}**`, ...judged.strengths.map((s) => `- ${s}`));
-  if (judged.improvements.length) lines.push('', `**${t.improvementsHeading}**`, ...judged.improvements.map((i) => `- “${i.quote}” → ${i.better}`));
-  return lines.join('\n');
 }
 
 /** A new rehearsal with the same set-up, whose chat holds the turns before one of the user's messages. */
