@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chatTexts, commonTexts, goalTexts, meetingsTexts, memoryTexts } from '../../src/shared/texts/index.js';
+import { chatTexts, commonTexts, goalTexts, meetingsTexts, memoryTexts, nudgesTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, replyFinished } from './support/chatPage.js';
 
 // Issue 38: a demo visitor sees a week in the product (sample goals, memories and meetings, each
@@ -61,4 +61,31 @@ test('a sample meeting is prepared with the coach, and its agenda actions send n
   const prepared = page.getByRole('article').first();
   await expect(prepared.getByRole('button', { name: new RegExp(`^${meetingsTexts.openPrep}:`) })).toBeVisible();
   await expect(prepared.getByText(meetingsTexts.agendaSaved)).toHaveCount(0);
+});
+
+test('the example rehearsal is listed as a sample, its report page opens, and the example review is in the history', async ({ page }, testInfo) => {
+  await page.goto('/rehearsals');
+  await expect(page.getByRole('heading', { level: 1, name: rehearsalTexts.pageTitle })).toBeVisible();
+  const example = page.getByRole('listitem', { name: rehearsalTexts.reportTitle('Priya Shah') });
+  await expect(example.getByText(commonTexts.sampleBadge, { exact: true })).toBeVisible();
+  await expect(example.getByText(rehearsalTexts.goalMet.yes, { exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('rehearsals.png'), fullPage: true });
+
+  await example.getByRole('button', { name: rehearsalTexts.viewReport }).click();
+  await expect(page).toHaveURL(/\/rehearsals\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name: rehearsalTexts.reportTitle('Priya Shah') })).toBeVisible();
+  await expect(page.getByText(commonTexts.sampleBadge, { exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: rehearsalTexts.talkShareLabel })).toBeVisible();
+  await expect(page.getByText(/basically/).first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('rehearsal-report.png'), fullPage: true });
+
+  await page.goto('/nudges');
+  const run = page.getByTestId('nudge-run');
+  await expect(run).toHaveCount(1);
+  await expect(run.getByText(commonTexts.sampleBadge, { exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('nudges.png'), fullPage: true });
+  await run.getByRole('button', { name: nudgesTexts.openChat }).click();
+  await expect(page).toHaveURL(/\/app\?chat=\d+/);
+  await expect(coachMessages(page).filter({ hasText: nudgesTexts.reviewIntro('').slice(0, 26) })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('weekly-review.png') });
 });

@@ -29,24 +29,32 @@ describe('chat REST paths', () => {
   it('lists the demo user four sample chats', async () => {
     const res = await new HttpClient(server.url).get('/api/chats');
     expect(res.status).toBe(200);
-    expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual(
-      ['Career growth with GROW', 'Preparing a difficult conversation', 'Quarterly OKR planning', 'Weekly team meeting agenda'],
-    );
-    expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4]);
+    // The four sample chats (1 to 4), then the example rehearsal's and weekly review's (issue 38).
+    expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual([
+      'Career growth with GROW',
+      'Preparing a difficult conversation',
+      'Quarterly OKR planning',
+      'Rehearsal: Priya Shah',
+      expect.stringMatching(/^Weekly review: \d{4}-\d{2}-\d{2}$/),
+      'Weekly team meeting agenda',
+    ]);
+    expect(res.json.map((chat: { id: number }) => chat.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it("writes a JSON answer with res.json's headers, and leaves conditional requests to Express", async () => {
     // http/rest.ts writes answers itself (one string, like a bare server); the headers a client
     // sees are the ones Express's res.json sets, and If-None-Match still gets Express's answer.
-    const res = await fetch(`${server.url}/api/chats`);
+    // Uncompressed (the template's six chats pass compression's 1 kB threshold): a length to check.
+    const identity = { 'accept-encoding': 'identity' };
+    const res = await fetch(`${server.url}/api/chats`, { headers: identity });
     const body = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
     expect(res.headers.get('etag')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(JSON.parse(body)).toHaveLength(4);
-    const head = await fetch(`${server.url}/api/chats`, { method: 'HEAD' });
+    expect(JSON.parse(body)).toHaveLength(6);
+    const head = await fetch(`${server.url}/api/chats`, { method: 'HEAD', headers: identity });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(Buffer.byteLength(body)), '']);
     // No ETag or Last-Modified: Express answers a conditional request in full, as before.
     const conditional = await fetch(`${server.url}/api/chats`, { headers: { 'if-none-match': '*', 'if-modified-since': new Date().toUTCString() } });
@@ -215,13 +223,13 @@ describe('chat ownership', () => {
     const demo = new HttpClient(server.url);
     expect((await demo.post('/api/auth/login', authTexts.demoCredentials)).status).toBe(200);
     const chats = (await demo.get('/api/chats')).json as Array<{ id: number; title: string }>;
-    // The four samples, as the guest's own copies: they answer to the samples' ids (the template's
-    // chats 1 to 4), and the rows are the guest's.
-    expect(chats.map((chat) => chat.id).sort()).toEqual([1, 2, 3, 4]);
+    // The four samples and the example rehearsal's and review's chats, as the guest's own copies:
+    // they answer to the samples' ids (the template's chats 1 to 6), and the rows are the guest's.
+    expect(chats.map((chat) => chat.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     const guestId = (await demo.get('/api/auth/session')).json.user.id as number;
     const copies = await server.deps.orm.em.fork().find(Chat, { owner: guestId });
-    expect(copies.map((chat) => chat.sampleOf).sort()).toEqual([1, 2, 3, 4]);
-    expect(copies.every((chat) => chat.id > 4)).toBe(true);
+    expect(copies.map((chat) => chat.sampleOf).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(copies.every((chat) => chat.id > 6)).toBe(true);
     const config = server.deps.config as { demoMode: boolean };
     config.demoMode = false;
     try {

@@ -4,8 +4,13 @@ import { Goal } from '../../src/server/db/entities/Goal.js';
 import { MeetingPrep } from '../../src/server/db/entities/MeetingPrep.js';
 import { Memory } from '../../src/server/db/entities/Memory.js';
 import { User } from '../../src/server/db/entities/User.js';
+import { Message } from '../../src/server/db/entities/Message.js';
+import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
+import { Rehearsal } from '../../src/server/db/entities/Rehearsal.js';
 import { refreshDemoSamples } from '../../src/server/features/auth/demoWeek.js';
-import { meetingsTexts } from '../../src/shared/texts/index.js';
+import { computeReport } from '../../src/shared/rehearsalReport.js';
+import type { ComputedReport } from '../../src/shared/schemas/rehearsals.js';
+import { meetingsTexts, nudgesTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
@@ -218,12 +223,156 @@ describe("the template's samples", () => {
   it('are written anew once they are a day old, and not before', async () => {
     const templateUser = await template();
     const before = await em().find(Goal, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
-    expect(await refreshDemoSamples(server.deps.orm)).toBe(false);
-    expect(await refreshDemoSamples(server.deps.orm, Date.now() + 2 * day)).toBe(true);
+    expect(await refreshDemoSamples(server.deps)).toBe(false);
+    expect(await refreshDemoSamples(server.deps, Date.now() + 2 * day)).toBe(true);
     const after = await em().find(Goal, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
     expect(after).toHaveLength(2);
     expect(after[0]!.id).toBeGreaterThan(before.at(-1)!.id);
     expect(after[0]!.createdAt.getTime() - before[0]!.createdAt.getTime()).toBeGreaterThan(1.9 * day);
     expect(await em().count(Memory, { owner: templateUser.id, isSample: true, kind: 'commitment' })).toBe(1);
+  });
+});
+
+// Issue 38: one finished example of a rehearsal and of a weekly review in the template, copied
+// with a visitor's space; the template's ids of its samples keep naming the visitor's copies.
+type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
+type Run = { id: number; kind: string; status: string; sample: boolean; chatId: number | null; channels: string[] };
+type ChatMessage = { id: number; role: string; content: string; status: string };
+
+async function examplesOf(http: HttpClient) {
+  const rehearsals = await http.get('/api/rehearsals');
+  expect(rehearsals.status).toBe(200);
+  const runs = await http.get('/api/nudges/runs');
+  expect(runs.status).toBe(200);
+  return { rehearsals: rehearsals.json.rehearsals as RehearsalView[], runs: runs.json.runs as Run[] };
+}
+
+describe('the example rehearsal and weekly review', () => {
+  it('a visitor without a cookie sees the finished rehearsal with its computed report, and the review in the history', async () => {
+    const visitor = new HttpClient(server.url);
+    const { rehearsals, runs } = await examplesOf(visitor);
+    expect(rehearsals).toHaveLength(1);
+    const [rehearsal] = rehearsals;
+    expect(rehearsal).toMatchObject({ sample: true, counterpart: { name: 'Priya Shah' } });
+    expect(await visitor.get(`/api/rehearsals/${rehearsal!.id}`)).toMatchObject({ status: 200, json: { id: rehearsal!.id, sample: true } });
+
+    // The report is the one computed from the chat's turns (the report posted into it left out), judged offline.
+    const messages = (await visitor.get(`/api/chats/${rehearsal!.chatId}/messages`)).json as ChatMessage[];
+    const turns = messages.slice(0, -1).map((m) => ({ role: m.role === 'user' ? ('user' as const) : ('counterpart' as const), content: m.content }));
+    expect(turns.length).toBeGreaterThanOrEqual(6);
+    const { createdAt: _at, judged, ...computed } = rehearsal!.report!;
+    expect(computed).toEqual(computeReport(turns));
+    expect(computed.fillerWords.count).toBeGreaterThan(0);
+    expect(judged).toMatchObject({ goalMet: 'yes' });
+    for (const improvement of judged!.improvements) expect(turns.some((t) => t.role === 'user' && t.content.includes(improvement.quote))).toBe(true);
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: expect.stringContaining(rehearsalTexts.reportHeading) });
+
+    // The weekly review: a sent run, its chat with the coach's first message written from the sample facts.
+    expect(runs).toEqual([expect.objectContaining({ kind: 'weekly_review', status: 'sent', sample: true, channels: ['app'] })]);
+    const chats = (await visitor.get('/api/chats')).json as Array<{ id: number; title: string; isRehearsal: boolean }>;
+    const reviewChat = chats.find((c) => c.id === runs[0]!.chatId)!;
+    const date = reviewChat.title.replace(/^Weekly review: /, '');
+    expect(reviewChat.title).toBe(nudgesTexts.weeklyReviewTitle(date));
+    expect(chats.find((c) => c.id === rehearsal!.chatId)).toMatchObject({ isRehearsal: true });
+    const review = (await visitor.get(`/api/chats/${reviewChat.id}/messages`)).json as ChatMessage[];
+    expect(review).toHaveLength(1);
+    const content = review[0]!.content;
+    expect(content.startsWith(nudgesTexts.reviewIntro(date))).toBe(true);
+    const goals = (await visitor.get('/api/goals')).json.goals as Array<{ title: string }>;
+    for (const goal of goals) expect(content).toContain(goal.title);
+    const week = await sampleWeekOf(visitor, 'UTC');
+    expect(week.meetings.some((m) => content.includes(m.subject))).toBe(true);
+    expect(content).not.toContain(nudgesTexts.reviewNoCalendar);
+    expect(visitor.cookieHeader).toBe('');
+  });
+
+  it("are copied into a visitor's space on the first write, pointing at the copied chats; the template is unchanged", async () => {
+    const templateUser = await template();
+    const templateRehearsal = await em().findOneOrFail(Rehearsal, { owner: templateUser.id, isSample: true });
+    const templateMessages = await em().count(Message, { chat: { owner: templateUser.id } });
+    const visitor = new HttpClient(server.url);
+    const before = await examplesOf(visitor);
+    const goals = (await visitor.get('/api/goals')).json.goals as Array<{ id: number; title: string; keyResults: Array<{ id: number; checkIns: unknown[] }> }>;
+    const goal = goals[0]!;
+    const memories = (await visitor.get('/api/memories')).json.memories as Array<{ id: number; text: string }>;
+
+    // The first write: a check-in on a sample goal, named by the template's ids (as the page holds them).
+    const checkIn = await visitor.post(`/api/goals/${goal.id}/check-ins`, { keyResultId: goal.keyResults[0]!.id, value: 7, note: 'first write' });
+    expect(checkIn.status).toBe(201);
+    const guestId = (await visitor.get('/api/auth/session')).json.user.id as number;
+    expect(guestId).not.toBe(templateUser.id);
+
+    // A template goal id read after the first write answers the copy, with the check-in.
+    const read = await visitor.get(`/api/goals/${goal.id}`);
+    expect(read.status).toBe(200);
+    const copy = await em().findOneOrFail(Goal, { owner: guestId, title: goal.title });
+    expect(copy.sampleOf).toBe(goal.id);
+    expect(read.json.id).toBe(copy.id);
+    expect(read.json.keyResults[0].checkIns).toHaveLength(goal.keyResults[0]!.checkIns.length + 1);
+    expect((await em().findOneOrFail(Goal, goal.id)).owner.id).toBe(templateUser.id);
+    // A template memory id names the copy too.
+    const memory = memories[0]!;
+    expect(await visitor.request('PATCH', `/api/memories/${memory.id}`, { text: `${memory.text} (edited)` })).toMatchObject({ status: 200 });
+    expect(await em().findOneOrFail(Memory, { owner: guestId, sampleOf: memory.id })).toMatchObject({ text: `${memory.text} (edited)` });
+    expect(await em().findOneOrFail(Memory, memory.id)).toMatchObject({ text: memory.text });
+
+    // The copies of the examples, in the visitor's own chats.
+    const after = await examplesOf(visitor);
+    expect(after.rehearsals).toHaveLength(1);
+    const ownRehearsal = await em().findOneOrFail(Rehearsal, { owner: guestId }, { populate: ['chat'] });
+    expect(ownRehearsal).toMatchObject({ isSample: true, sampleOf: templateRehearsal.id });
+    expect(ownRehearsal.chat.owner.id).toBe(guestId);
+    expect(after.rehearsals[0]).toMatchObject({ id: ownRehearsal.id, chatId: before.rehearsals[0]!.chatId, report: before.rehearsals[0]!.report, sample: true });
+    expect(ownRehearsal.reportMessageIds).toHaveLength(1);
+    expect((await em().findOneOrFail(Message, ownRehearsal.reportMessageIds![0]!)).chat.id).toBe(ownRehearsal.chat.id);
+    expect(await visitor.get(`/api/rehearsals/${templateRehearsal.id}`)).toMatchObject({ status: 200, json: { id: ownRehearsal.id } });
+    expect(after.runs).toEqual([expect.objectContaining({ sample: true, status: 'sent', chatId: before.runs[0]!.chatId })]);
+    const ownRun = await em().findOneOrFail(NudgeRun, { owner: guestId }, { populate: ['chat'] });
+    expect(ownRun.chat!.owner.id).toBe(guestId);
+    expect(ownRun.chat!.sampleOf).toBe(before.runs[0]!.chatId);
+    const reviewCopy = (await visitor.get(`/api/chats/${before.runs[0]!.chatId}/messages`)).json as ChatMessage[];
+    expect(reviewCopy).toHaveLength(1);
+
+    // Nothing was written into the template.
+    expect(await em().count(Rehearsal, { owner: templateUser.id })).toBe(1);
+    expect(await em().count(NudgeRun, { owner: templateUser.id })).toBe(1);
+    expect(await em().count(Message, { chat: { owner: templateUser.id } })).toBe(templateMessages);
+    expect(await examplesOf(new HttpClient(server.url))).toEqual(before);
+  });
+
+  it("a retry of the example from one of its turns is a visitor's first write, in their space", async () => {
+    const visitor = new HttpClient(server.url);
+    const [example] = (await examplesOf(visitor)).rehearsals;
+    const messages = (await visitor.get(`/api/chats/${example!.chatId}/messages`)).json as ChatMessage[];
+    const secondTurn = messages.filter((m) => m.role === 'user')[1]!;
+    const retry = await visitor.post(`/api/rehearsals/${example!.id}/retry`, { fromMessageId: secondTurn.id });
+    expect(retry.status).toBe(201);
+    expect(visitor.cookieHeader).toMatch(/ai_coach_session=/);
+    const earlier = (await visitor.get(`/api/chats/${retry.json.chatId}/messages`)).json as ChatMessage[];
+    expect(earlier.map((m) => m.content)).toEqual(messages.slice(0, messages.indexOf(secondTurn)).map((m) => m.content));
+    const guestId = (await visitor.get('/api/auth/session')).json.user.id as number;
+    expect(await em().findOneOrFail(Rehearsal, retry.json.id)).toMatchObject({ isSample: false, retryOf: (await em().findOneOrFail(Rehearsal, { owner: guestId, isSample: true })).id });
+  });
+
+  it('are dated anew with the samples, under the same chat ids', async () => {
+    const templateUser = await template();
+    const run = await em().findOneOrFail(NudgeRun, { owner: templateUser.id, isSample: true }, { populate: ['chat'] });
+    const rehearsal = await em().findOneOrFail(Rehearsal, { owner: templateUser.id, isSample: true });
+    // (The samples' test above dated them two days on.)
+    const later = Date.now() + 5 * day;
+    expect(await refreshDemoSamples(server.deps, later)).toBe(true);
+    const runAfter = await em().findOneOrFail(NudgeRun, { owner: templateUser.id, isSample: true }, { populate: ['chat'] });
+    expect(runAfter.chat!.id).toBe(run.chat!.id);
+    expect(runAfter.chat!.title).toBe(nudgesTexts.weeklyReviewTitle(dateIn(later, 'UTC')));
+    expect(runAfter.createdAt.getTime()).toBe(later);
+    const rehearsalAfter = await em().findOneOrFail(Rehearsal, { owner: templateUser.id, isSample: true });
+    expect(rehearsalAfter.id).toBe(rehearsal.id);
+    expect(rehearsalAfter.createdAt.getTime()).toBe(later - 2 * day);
+    expect(await em().count(Chat, { owner: templateUser.id })).toBe(6);
+  });
+
+  it('registered accounts never get them', async () => {
+    const { http } = await signUp(server.url, 'dw_registered2', 'Reg Istered');
+    expect(await examplesOf(http)).toEqual({ rehearsals: [], runs: [] });
   });
 });

@@ -59,7 +59,8 @@ async function guest() {
 describe('a private guest space for every visitor', () => {
   it('gives two visitors without cookies spaces of their own: what one writes, the other never sees', async () => {
     const samples = await sampleTitles();
-    expect(samples).toHaveLength(4);
+    // The four sample chats, and the chats of the example rehearsal and weekly review (issue 38).
+    expect(samples).toHaveLength(6);
     const alice = new HttpClient(server.url);
     const bob = new HttpClient(server.url);
     // Reads without a session are the template: the demo profile and the four samples.
@@ -75,7 +76,7 @@ describe('a private guest space for every visitor', () => {
     expect(aliceSession.json.user.fullName).toBe('Alex Morgan');
     const aliceChats = (await alice.get('/api/chats')).json.map((c: { title: string }) => c.title);
     expect(aliceChats).toContain('my private divorce notes');
-    expect(aliceChats.filter((t: string) => samples.includes(t))).toHaveLength(4);
+    expect(aliceChats.filter((t: string) => samples.includes(t))).toHaveLength(6);
 
     // Bob, with no cookie, and Bob after a write of his own: never Alice's chat.
     expect((await bob.get('/api/chats')).json.map((c: { title: string }) => c.title)).not.toContain('my private divorce notes');
@@ -87,7 +88,7 @@ describe('a private guest space for every visitor', () => {
 
     // Nothing was ever written into the template.
     expect(await sampleTitles()).toEqual(samples);
-    expect(await em().count(Chat, { owner: await templateId() })).toBe(4);
+    expect(await em().count(Chat, { owner: await templateId() })).toBe(6);
   });
 
   it('sends a first message aimed at a sample chat into the guest’s copy of it, never the template', async () => {
@@ -118,7 +119,7 @@ describe('a private guest space for every visitor', () => {
     expect(a.json.user.id).not.toBe(await templateId());
     await one.post('/api/chats', { title: 'one only' });
     expect((await two.get('/api/chats')).json.map((c: { title: string }) => c.title)).not.toContain('one only');
-    expect((await two.get('/api/chats')).json).toHaveLength(4);
+    expect((await two.get('/api/chats')).json).toHaveLength(6);
   });
 
   it('keeps the guest’s chats and goals when the guest registers: the guest becomes the account', async () => {

@@ -22,7 +22,7 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   // Search across chats: the message content index, built without blocking writes (messageSearchIndex.ts).
   const searchIndex = buildMessageSearchIndex(target, db, log);
   teardown.defer('search index', () => searchIndex.stop());
-  await prepareDemoAccount(db, config.demoMode);
+  await prepareDemoAccount(deps, config.demoMode);
   // Data retention runs at start (before anyone is served) and then daily.
   const retention = startDataRetentionJob(db, log);
   teardown.defer('data retention', () => retention.stop());
@@ -65,9 +65,9 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   // Guest spaces unused for DEMO_GUEST_IDLE_HOURS go with all their data, at start and hourly.
   const guestCleanup = startGuestCleanupJob({ orm: db, sessions: deps.sessions, log }, config.guestIdleHours);
   teardown.defer('guest cleanup', () => guestCleanup.stop());
-  // The demo template's sample goals and memories are dated from the day: written anew daily.
+  // The demo template's sample goals and memories, and its example review, are dated from the day: written anew daily.
   if (config.demoMode) {
-    const demoSamples = startPeriodicJob({ work: (first) => (first ? Promise.resolve() : refreshDemoSamples(db)), intervalMs: 3_600_000, log, failure: 'demo samples not refreshed' });
+    const demoSamples = startPeriodicJob({ work: (first) => (first ? Promise.resolve() : refreshDemoSamples(deps)), intervalMs: 3_600_000, log, failure: 'demo samples not refreshed' });
     teardown.defer('demo samples refresh', () => demoSamples.stop());
   }
 }

@@ -79,6 +79,8 @@ export type NudgeRunView = {
   /** When it runs (queued) or ran. */
   dueAt: string;
   trigger: 'scheduled' | 'manual';
+  /** The demo's example weekly review (issue 38). */
+  sample: boolean;
 };
 
 const base64url = (field: string, max: number) => z.string({ message: nudgesTexts.pushKeyInvalid(field) }).regex(/^[A-Za-z0-9_-]+=*$/, nudgesTexts.pushKeyInvalid(field)).min(8, nudgesTexts.pushKeyInvalid(field)).max(max, nudgesTexts.pushKeyInvalid(field));

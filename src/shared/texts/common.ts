@@ -1,6 +1,6 @@
 export const commonTexts = {
   brand: 'AI Coach',
-  /** Marks the demo's sample goals, memories and meetings. */
+  /** Marks the demo's sample goals, memories, meetings, example rehearsal and weekly review. */
   sampleBadge: 'Sample',
   sampleBadgeLabel: 'Sample data for the demo',
   notFoundTitle: '404 Page Not Found',

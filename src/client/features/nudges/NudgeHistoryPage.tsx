@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { nudgesTexts } from '../../../shared/texts';
+import { commonTexts, nudgesTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -55,7 +55,16 @@ export function NudgeHistoryPage() {
                 {list.map((r) => (
                   <Table.Tr key={r.id} data-testid="nudge-run">
                     <Table.Td>{new Date(r.status === 'queued' ? r.dueAt : r.createdAt).toLocaleString()}</Table.Td>
-                    <Table.Td>{nudgesTexts.kindLabel[r.kind] ?? r.kind}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs">
+                        {nudgesTexts.kindLabel[r.kind] ?? r.kind}
+                        {r.sample && (
+                          <Badge size="xs" variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
+                            {commonTexts.sampleBadge}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
                     <Table.Td>
                       <Stack gap={2}>
                         <Badge color={statusColor[r.status] ?? 'gray'} variant="light">

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { rehearsalTexts } from '../../../shared/texts';
+import { commonTexts, rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { trpc } from '../../lib/trpc';
 import { StartRehearsalDialog } from './StartRehearsalDialog';
@@ -40,6 +40,11 @@ export function RehearsalsPage() {
                     </Text>
                   </div>
                   <Group gap="xs">
+                    {r.sample && (
+                      <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
+                        {commonTexts.sampleBadge}
+                      </Badge>
+                    )}
                     <Badge variant="light">{t.difficulties[r.difficulty]}</Badge>
                     {r.report?.judged && <Badge color={r.report.judged.goalMet === 'yes' ? 'teal' : r.report.judged.goalMet === 'partly' ? 'yellow' : 'red'}>{t.goalMet[r.report.judged.goalMet]}</Badge>}
                     <Button size="xs" variant="light" onClick={() => void navigate({ to: '/app', search: { chat: r.chatId } })}>

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Group, List, Progress, Skeleton, Stack, Tex
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { findFillers } from '../../../shared/rehearsalReport';
-import { rehearsalTexts } from '../../../shared/texts';
+import { commonTexts, rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -97,6 +97,11 @@ export function ReportPage(props: { id: number }) {
     <PageFrame title={t.reportTitle(r.counterpart.name)} subtitle={r.situation}>
       <Stack gap="md" p="md" maw={820}>
         <Group gap="xs">
+          {r.sample && (
+            <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
+              {commonTexts.sampleBadge}
+            </Badge>
+          )}
           <Badge variant="light">{t.difficulties[r.difficulty]}</Badge>
           <Button size="xs" variant="light" onClick={() => void navigate({ to: '/app', search: { chat: r.chatId } })}>
             {t.openChat}

@@ -42,6 +42,8 @@ export const NudgeRunSchema = defineEntity({
     attempts: p.integer().default(0),
     /** A scheduled meeting brief's Graph event. */
     eventId: p.string().length(512).nullable(),
+    /** The demo's example weekly review (the template's, or a visitor's copy of it): never queued. */
+    isSample: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

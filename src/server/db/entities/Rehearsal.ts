@@ -30,6 +30,10 @@ export const RehearsalSchema = defineEntity({
     report: p.json<RehearsalReport>().nullable(),
     /** The coach messages that posted reports into the chat: not part of what was said. */
     reportMessageIds: p.json<number[]>().nullable(),
+    /** The demo's finished example (the template's, or a visitor's copy of it). */
+    isSample: p.boolean().default(false),
+    /** A visitor's copy of the template's example: the template row's id, which keeps naming the copy (principal.ts). */
+    sampleOf: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -1,8 +1,9 @@
-import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { authTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { User } from '../../db/entities/User.js';
+import type { AppDeps } from '../../deps.js';
 import { demoSampleChats } from './demoSamples.js';
 import { refreshDemoSamples } from './demoWeek.js';
 
@@ -20,8 +21,8 @@ import { refreshDemoSamples } from './demoWeek.js';
 export const demoPasswordHash =
   'scrypt$131072$8$1$lmSM5LeBHsYtLFiC8KwoBg==$Rujzsr5oUK8FX8SZBpO6eR1d5NR2QW+ZK98ut6v6q3WkwrZJihQqMJTyYCF99AfcqJxlZRIge8UBT99kQCHdWg==';
 
-export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Promise<void> {
-  const em = orm.em.fork();
+export async function prepareDemoAccount(deps: AppDeps, demoMode: boolean): Promise<void> {
+  const em = deps.orm.em.fork();
   if (!demoMode) {
     await em.nativeDelete(User, { isDemo: true });
     return;
@@ -33,7 +34,7 @@ export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Prom
       existing.passwordHash = demoPasswordHash;
       await em.flush();
     }
-    await refreshDemoSamples(orm);
+    await refreshDemoSamples(deps);
     return;
   }
   try {
@@ -61,5 +62,5 @@ export async function prepareDemoAccount(orm: MikroORM, demoMode: boolean): Prom
     // Another instance created it at the same moment.
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
   }
-  await refreshDemoSamples(orm);
+  await refreshDemoSamples(deps);
 }

@@ -1,9 +1,13 @@
-import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import { LockMode, type EntityManager } from '@mikro-orm/core';
 import type { GoalFramework } from '../../../shared/schemas/goals.js';
 import type { MemoryKind } from '../../../shared/schemas/memories.js';
 import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
 import { Memory } from '../../db/entities/Memory.js';
+import { NudgeRun } from '../../db/entities/Nudge.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import { User } from '../../db/entities/User.js';
+import type { AppDeps } from '../../deps.js';
+import { writeDemoExamples } from './demoExamples.js';
 
 // Issue 38: the demo template carries a week of sample data beside its four sample chats, so a
 // visitor sees the product alive: two goals with a few weeks of check-ins (one with weekly
@@ -11,7 +15,8 @@ import { User } from '../../db/entities/User.js';
 // row is marked as a sample (isSample), which the screens show. The dates are relative to the
 // day the samples were written, so the template's are written again once a day
 // (refreshDemoSamples); a visitor's copies are dated from the moment they are made. The sample
-// meetings are not stored at all (meetings/sampleMeetings.ts).
+// meetings are not stored at all (meetings/sampleMeetings.ts); the example rehearsal and weekly
+// review are in demoExamples.ts.
 
 const day = 86_400_000;
 
@@ -71,7 +76,9 @@ const sampleMemories: SampleMemory[] = [
 const isoDate = (at: number) => new Date(at).toISOString().slice(0, 10);
 
 /** Writes the sample goals and memories for `owner`, dated from `now`. */
-export async function writeDemoSamples(em: EntityManager, owner: User, now = Date.now(), options: { remindersFrom?: number } = {}): Promise<void> {
+export async function writeDemoSamples(em: EntityManager, owner: User, now = Date.now(), options: { remindersFrom?: number } = {}): Promise<{ goals: Goal[]; memories: Memory[] }> {
+  const goals: Goal[] = [];
+  const memories: Memory[] = [];
   for (const sample of sampleGoals) {
     const createdAt = new Date(now - sample.startedDaysAgo * day);
     const goal = em.create(Goal, {
@@ -87,6 +94,7 @@ export async function writeDemoSamples(em: EntityManager, owner: User, now = Dat
       createdAt,
       updatedAt: createdAt,
     });
+    goals.push(goal);
     for (const [position, kr] of sample.keyResults.entries()) {
       const keyResult = em.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
       for (const [daysAgo, value, note] of kr.checkIns) {
@@ -96,7 +104,7 @@ export async function writeDemoSamples(em: EntityManager, owner: User, now = Dat
   }
   for (const sample of sampleMemories) {
     const createdAt = new Date(now - sample.daysAgo * day);
-    em.create(Memory, {
+    const memory = em.create(Memory, {
       owner,
       text: sample.text,
       kind: sample.kind,
@@ -105,31 +113,48 @@ export async function writeDemoSamples(em: EntityManager, owner: User, now = Dat
       createdAt,
       updatedAt: createdAt,
     });
+    memories.push(memory);
   }
   await em.flush();
+  return { goals, memories };
 }
 
-/** A visitor's own copy of the samples, made with their guest space (inside its transaction). */
-export async function copyDemoSamples(em: EntityManager, guest: User, now = Date.now()): Promise<void> {
-  await writeDemoSamples(em, guest, now, { remindersFrom: now + 2 * day });
+/**
+ * A visitor's own copy of the samples, made with their guest space (inside its transaction): dated
+ * from now, each remembering the template's row it copies (sampleOf), so the template's ids keep
+ * naming the copies (principal.ts).
+ */
+export async function copyDemoSamples(em: EntityManager, templateId: number, guest: User, now = Date.now()): Promise<void> {
+  const copies = await writeDemoSamples(em, guest, now, { remindersFrom: now + 2 * day });
+  const goals = await em.find(Goal, { owner: templateId, isSample: true }, { fields: ['id', 'title'] });
+  const memories = await em.find(Memory, { owner: templateId, isSample: true }, { fields: ['id', 'text'] });
+  for (const goal of copies.goals) goal.sampleOf = goals.find((g) => g.title === goal.title)?.id ?? null;
+  for (const memory of copies.memories) memory.sampleOf = memories.find((m) => m.text === memory.text)?.id ?? null;
+  await em.flush();
 }
 
 /**
  * The template's samples, written when missing and written anew once they are a day old (their
  * dates are relative: the commitment stays due this week). Instances starting together take the
- * template's row lock in turn; the second finds the samples fresh.
+ * template's row lock in turn; the second finds the samples fresh. The example rehearsal and
+ * weekly review (demoExamples.ts) are written when missing and dated anew with the samples.
  */
-export async function refreshDemoSamples(orm: MikroORM, now = Date.now()): Promise<boolean> {
-  return orm.em.fork().transactional(async (tx) => {
+export async function refreshDemoSamples(deps: AppDeps, now = Date.now()): Promise<boolean> {
+  return deps.orm.em.fork().transactional(async (tx) => {
     const demo = await tx.findOne(User, { isDemo: true }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
     if (!demo) return false;
     const demoId = demo.id;
     const oldest = sampleGoals[0]!;
     const fresh = await tx.count(Goal, { owner: demoId, isSample: true, createdAt: { $gt: new Date(now - (oldest.startedDaysAgo + 1) * day) } });
-    if (fresh >= sampleGoals.length) return false;
-    await tx.nativeDelete(Goal, { owner: demoId, isSample: true });
-    await tx.nativeDelete(Memory, { owner: demoId, isSample: true });
-    await writeDemoSamples(tx, tx.getReference(User, demoId), now);
+    const examples = (await tx.count(Rehearsal, { owner: demoId, isSample: true })) > 0 && (await tx.count(NudgeRun, { owner: demoId, isSample: true })) > 0;
+    if (fresh >= sampleGoals.length && examples) return false;
+    const owner = await tx.findOneOrFail(User, demoId);
+    if (fresh < sampleGoals.length) {
+      await tx.nativeDelete(Goal, { owner: demoId, isSample: true });
+      await tx.nativeDelete(Memory, { owner: demoId, isSample: true });
+      await writeDemoSamples(tx, owner, now);
+    }
+    await writeDemoExamples(deps, tx, owner, now);
     return true;
   });
 }

@@ -10,6 +10,7 @@ import { startPeriodicJob, type PeriodicJob } from '../../jobs/periodicJob.js';
 import type { DbContext } from '../../trpc/context.js';
 import type { SessionStore } from './sessionStore.js';
 import { deleteUserRows } from '../privacy/deleteAccount.js';
+import { copyDemoExamples } from './demoExamples.js';
 import { copyDemoSamples } from './demoWeek.js';
 
 // Issue 22: a private guest space for every demo visitor. A visitor without a session reads the
@@ -42,16 +43,21 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
     // The template's chats as they are (its samples), oldest first so ids keep their order.
     const chats = await tx.find(Chat, { owner: template.id, isTemporary: false }, { orderBy: { id: 'asc' } });
     const messages = await tx.find(Message, { chat: { $in: chats.map((c) => c.id) }, status: 'complete' }, { orderBy: { id: 'asc' } });
+    const chatCopies = new Map<number, Chat>();
+    const messageCopies = new Map<number, Message>();
     for (const chat of chats) {
       // The copy remembers its sample: the sample's id keeps naming it (principal.ts, Chat.toDto).
-      const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, createdAt: chat.createdAt, updatedAt: chat.updatedAt, sampleOf: chat.id });
+      const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, isRehearsal: chat.isRehearsal, createdAt: chat.createdAt, updatedAt: chat.updatedAt, sampleOf: chat.id });
+      chatCopies.set(chat.id, copy);
       for (const message of messages.filter((m) => (m.chat as { id: number }).id === chat.id)) {
-        tx.create(Message, { chat: copy, role: message.role, content: message.content, status: 'complete', createdAt: message.createdAt });
+        messageCopies.set(message.id, tx.create(Message, { chat: copy, role: message.role, content: message.content, status: 'complete', createdAt: message.createdAt }));
       }
     }
     await tx.flush();
-    // The template's sample goals and memories (demoWeek.ts), the visitor's own from now on.
-    await copyDemoSamples(tx, guest);
+    // The template's sample goals and memories (demoWeek.ts) and its example rehearsal and weekly
+    // review (demoExamples.ts), the visitor's own from now on.
+    await copyDemoSamples(tx, template.id, guest);
+    await copyDemoExamples(tx, template.id, guest, chatCopies, messageCopies);
     return guest;
   });
   await ctx.session.start(user.id, { overSocket: options.overSocket });

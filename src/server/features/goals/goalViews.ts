@@ -13,11 +13,16 @@ export async function goalViews(em: EntityManager, goals: Goal[], now = new Date
   if (goals.length === 0) return [];
   // Plain rows, not entities: a long-lived account has thousands of check-ins, and hydrating each
   // as an entity costs far more than the query itself.
+  // Inside a transaction (the demo's example review, written in the samples' refresh), in it: on
+  // the embedded database a statement outside would wait for the transaction's connection.
   const connection = em.getConnection();
+  const tx = em.getTransactionContext();
   const goalIds = goals.map((g) => g.id);
   const keyResults: KeyResultRow[] = await connection.execute(
     `select "id", "goal_id", "title", "start", "target", "unit" from "key_result" where "goal_id" in (?) order by "position", "id"`,
     [goalIds],
+    'all',
+    tx,
   );
   const checkIns: CheckInRow[] = !keyResults.length
     ? []
@@ -25,11 +30,15 @@ export async function goalViews(em: EntityManager, goals: Goal[], now = new Date
       ? await connection.execute(
           `select "key_result_id", "value", "note", "created_at" from "check_in" where "key_result_id" in (?) order by "created_at", "id"`,
           [keyResults.map((kr) => kr.id)],
+          'all',
+          tx,
         )
       : await connection.execute(
           `select distinct on ("key_result_id") "key_result_id", "value", "note", "created_at" from "check_in"
            where "key_result_id" in (?) order by "key_result_id", "created_at" desc, "id" desc`,
           [keyResults.map((kr) => kr.id)],
+          'all',
+          tx,
         );
   const checkInsOf = new Map<number, CheckInRow[]>();
   for (const checkIn of checkIns) {

@@ -36,7 +36,7 @@ export async function runNudgeNow(ctx: AuthedContext, input: z.output<typeof run
 const maxRuns = 100;
 
 export async function listNudgeRuns(ctx: AuthedContext): Promise<{ runs: NudgeRunView[] }> {
-  const runs = await ctx.em.find(NudgeRun, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: maxRuns });
+  const runs = await ctx.em.find(NudgeRun, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: maxRuns, populate: ['chat'] });
   return {
     runs: runs.map((run) => ({
       id: run.id,
@@ -44,10 +44,12 @@ export async function listNudgeRuns(ctx: AuthedContext): Promise<{ runs: NudgeRu
       status: run.status,
       channels: run.channels,
       reason: run.reason ?? null,
-      chatId: run.chat ? run.chat.id : null,
+      // A visitor's copy of the demo's example review chat answers to the template's id, as in the chat list.
+      chatId: run.chat ? (run.chat.sampleOf ?? run.chat.id) : null,
       createdAt: run.createdAt.toISOString(),
       dueAt: run.dueAt.toISOString(),
       trigger: run.trigger,
+      sample: run.isSample,
     })),
   };
 }

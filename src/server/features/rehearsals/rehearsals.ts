@@ -14,6 +14,7 @@ import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
 import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/sampleMeetings.js';
 import { ChatCallRefused, placeChatCall } from '../telephony/chatCall.js';
 import { judgeRehearsal } from './judge.js';
+import { reportText } from './reportText.js';
 
 // Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
 // (the counterpart's context is loaded by rehearsalFacts.ts and played through the one coach turn),
@@ -29,13 +30,16 @@ export type RehearsalView = {
   meetingId: string | null;
   retryOf: number | null;
   report: RehearsalReport | null;
+  /** The demo's finished example (issue 38): the template's, or a visitor's copy. */
+  sample: boolean;
   createdAt: string;
 };
 
 export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
   return {
     id: rehearsal.id,
-    chatId: rehearsal.chat.id,
+    // A visitor's copy of the demo's example chat answers to the template's id, as in the chat list.
+    chatId: rehearsal.chat.sampleOf ?? rehearsal.chat.id,
     counterpart: { name: rehearsal.counterpartName, role: rehearsal.counterpartRole ?? null, relationship: rehearsal.counterpartRelationship ?? null },
     situation: rehearsal.situation,
     goal: rehearsal.goal,
@@ -43,6 +47,7 @@ export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
     meetingId: rehearsal.meetingId ?? null,
     retryOf: rehearsal.retryOf ?? null,
     report: rehearsal.report ?? null,
+    sample: rehearsal.isSample,
     createdAt: rehearsal.createdAt.toISOString(),
   };
 }
@@ -107,7 +112,7 @@ async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pi
 }
 
 async function ownRehearsal(ctx: AuthedContext, id: number): Promise<Rehearsal> {
-  const rehearsal = await ctx.em.findOne(Rehearsal, { id, owner: ctx.user.id });
+  const rehearsal = await ctx.em.findOne(Rehearsal, { id, owner: ctx.user.id }, { populate: ['chat'] });
   if (!rehearsal) throw new TRPCError({ code: 'NOT_FOUND', message: rehearsalTexts.notFound });
   return rehearsal;
 }
@@ -118,13 +123,13 @@ export async function getRehearsal(ctx: AuthedContext, input: { id: number }): P
 
 /** The user's rehearsals, newest first. */
 export async function listRehearsals(ctx: AuthedContext): Promise<{ rehearsals: RehearsalView[] }> {
-  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200 });
+  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 200, populate: ['chat'] });
   return { rehearsals: rows.map(rehearsalView) };
 }
 
 /** The rehearsal of a chat, for the chat page (its 'Try again from here' and report buttons). */
 export async function rehearsalOfChat(ctx: AuthedContext, input: { chatId: number }): Promise<{ rehearsal: RehearsalView | null }> {
-  const rehearsal = await ctx.em.findOne(Rehearsal, { owner: ctx.user.id, chat: input.chatId });
+  const rehearsal = await ctx.em.findOne(Rehearsal, { owner: ctx.user.id, chat: input.chatId }, { populate: ['chat'] });
   return { rehearsal: rehearsal ? rehearsalView(rehearsal) : null };
 }
 
@@ -176,28 +181,6 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
   await ctx.em.flush();
   ctx.deps.chatBus.publish(rehearsal.chat.id, { type: 'message.created', message: message.toDto() });
   return { report };
-}
-
-/** The report as the coach's message in the chat. */
-function reportText(report: RehearsalReport): string {
-  const t = rehearsalTexts;
-  const lines = [
-    `**${t.reportHeading}**`,
-    '',
-    `- ${t.talkShare(Math.round(report.talkRatio * 100))}`,
-    `- ${t.fillers(report.fillerWords.count)}${report.fillerWords.examples.length ? `: ${report.fillerWords.examples.map((e) => `“${e}”`).join(', ')}` : ''}`,
-    `- ${t.longestTurn(report.longestTurnWords)}`,
-    `- ${t.questions(report.questionsAsked)}`,
-  ];
-  const judged = report.judged;
-  if (!judged) {
-    lines.push('', t.judgedUnavailable);
-    return lines.join('\n');
-  }
-  lines.push('', `**${t.goalMet[judged.goalMet]}.** ${judged.goalReason}`);
-  if (judged.strengths.length) lines.push('', `**${t.strengthsHeading}**`, ...judged.strengths.map((s) => `- ${s}`));
-  if (judged.improvements.length) lines.push('', `**${t.improvementsHeading}**`, ...judged.improvements.map((i) => `- “${i.quote}” → ${i.better}`));
-  return lines.join('\n');
 }
 
 /** A new rehearsal with the same set-up, whose chat holds the turns before one of the user's messages. */
