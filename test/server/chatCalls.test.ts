@@ -278,6 +278,8 @@ describe('nudges by phone', () => {
     const { http, phone, user } = await userWithPhone();
     const run = await runNow(http);
     expect(run).toMatchObject({ status: 'sent', channels: ['app', 'call'], reason: null, chatId: expect.any(Number) });
+    // The next planned review says it will call too.
+    expect((await runsOf(http)).find((r) => r.status === 'queued')).toMatchObject({ channels: ['app', 'call'] });
     const call = twilio.calls.at(-1)!;
     expect(call.to).toBe(phone);
     expect(new URL(call.url).searchParams.get('chat')).toBe(String(run.chatId));

@@ -62,11 +62,13 @@ export async function loadNudgeSettings(em: EntityManager, userId: number): Prom
   return row?.settings ?? defaultNudgeSettings;
 }
 
-// What a run is planned to use: the app always, email and push when on (calls are not made yet).
+// What a run is planned to use: the app always, email, push and a call when on. Once it runs, its
+// channels are those that delivered.
 export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => [
   'app',
   ...(settings.channels.email ? (['email'] as const) : []),
   ...(settings.channels.push ? (['push'] as const) : []),
+  ...(settings.channels.call ? (['call'] as const) : []),
 ];
 
 /** Replaces the user's planned weekly review with one at the next day and time (none when turned off). */
