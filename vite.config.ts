@@ -44,6 +44,117 @@ const colorSchemeFirst: Plugin = {
   transformIndexHtml: () => [{ tag: 'script', children: colorSchemeScript, injectTo: 'head-prepend' }],
 };
 
+// /app's first view in a few chunks (issue 39). Rolldown's default splitting makes one chunk for
+// each set of lazily loaded modules that share a module, so the app shell, the chat page and the
+// onboarding dialog came as dozens of small chunks (103 scripts on a first visit). Here the
+// modules of that first view (what the app shell's, the chat page's and the onboarding dialog's
+// modules import, minus the entry's own) are put in at most three chunks, by who else needs them:
+// - `home-app`: those the landing page's first view (routes/index.tsx) imports too; both fetch it
+//   whole, so / gets fewer scripts and no more bytes;
+// - `app-public`: those something public loaded later needs too (the sign-in dialog, /login, the
+//   public pages' lazily loaded parts): they fetch this chunk rather than pieces of it;
+// - `app`: the rest, needed by /app alone.
+// Only static imports are followed from those roots: what the app loads when first needed (other
+// pages, dialogs, the Markdown renderer, the WebSocket client) stays in chunks of its own. Computed
+// from the module graph in the first call of `name`, after `test` has listed every module.
+// A module the entry uses but the walk from it misses would land in a group, and the entry (so /)
+// would fetch that group: `npm run bench:bundle` shows it in /'s files.
+const firstViewRoots = {
+  app: [/[\\/]routes[\\/]_app\.tsx\?tsr-split=(component|pendingComponent)$/, /[\\/]routes[\\/]_app[\\/]app\.tsx\?tsr-split=component$/, /[\\/]features[\\/]onboarding[\\/]OnboardingModal\.tsx$/],
+  home: [/[\\/]routes[\\/]index\.tsx\?tsr-split=component$/],
+  entry: /[\\/]src[\\/]client[\\/]main\.tsx$/,
+  // Modules of the app's own pages: not followed when looking for what public pages need.
+  appPage: /[\\/]routes[\\/]_app(\.tsx|[\\/][^?]*)\?tsr-split=/,
+};
+type ModuleGraphInfo = { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[]; isEntry: boolean; exports: readonly string[]; code: string | null };
+// A package's index that re-exports the whole package (@mantine/core, @tabler/icons-react): an
+// import of one name from it is followed to the module that defines that name, not to every
+// module of the package, which the bundle leaves out anyway.
+const isBarrel = (id: string, module: ModuleGraphInfo) => /[\\/]node_modules[\\/]/.test(id) && module.importedIds.length > 30;
+const packageRoot = (id: string) => id.match(/^.*[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/]+[\\/]/)?.[0] ?? id;
+const importedNames = (code: string) => {
+  const names = new Set<string>();
+  for (const match of code.matchAll(/(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'][^"'.][^"']*["']/g)) {
+    for (const part of match[1].split(',')) {
+      const name = part.trim().split(/\s+as\s+/)[0]?.trim();
+      if (name) names.add(name);
+    }
+  }
+  return names;
+};
+function firstViewChunks() {
+  const ids: string[] = [];
+  let groups: Map<string, string> | undefined;
+  const compute = (info: (id: string) => ModuleGraphInfo | null) => {
+    // The modules of a package that define each exported name (a file's own name for Tabler's icons,
+    // which export only `default`).
+    const definedBy = new Map<string, string[]>();
+    const define = (name: string, id: string) => definedBy.set(name, [...(definedBy.get(name) ?? []), id]);
+    for (const id of ids) {
+      const module = info(id);
+      if (!module || !/[\\/]node_modules[\\/]/.test(id) || isBarrel(id, module)) continue;
+      for (const name of module.exports) if (name !== 'default') define(name, id);
+      define(path.basename(id).replace(/\.[cm]?js$/, ''), id);
+    }
+    const follow = (module: ModuleGraphInfo, dynamic: boolean) => {
+      const next: string[] = [];
+      let names: Set<string> | undefined;
+      for (const imported of module.importedIds) {
+        const target = info(imported);
+        if (!target || !isBarrel(imported, target)) {
+          next.push(imported);
+          continue;
+        }
+        names ??= importedNames(module.code ?? '');
+        const root = packageRoot(imported);
+        for (const name of names) for (const definer of definedBy.get(name) ?? []) if (definer.startsWith(root)) next.push(definer);
+      }
+      if (dynamic) next.push(...module.dynamicallyImportedIds);
+      return next;
+    };
+    const reach = (roots: Iterable<string>, dynamic: boolean, skip: (id: string) => boolean = () => false) => {
+      const seen = new Set<string>();
+      const stack = [...roots];
+      for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
+        if (seen.has(id) || skip(id)) continue;
+        seen.add(id);
+        const module = info(id);
+        if (module) stack.push(...follow(module, dynamic));
+      }
+      return seen;
+    };
+    const matching = (patterns: RegExp[]) => ids.filter((id) => patterns.some((pattern) => pattern.test(id)));
+    const appRoots = matching(firstViewRoots.app);
+    const homeRoots = matching(firstViewRoots.home);
+    if (appRoots.length < 3 || homeRoots.length === 0 || !ids.some((id) => firstViewRoots.entry.test(id))) throw new Error(`first-view chunks: roots not found (${appRoots.length} app, ${homeRoots.length} home)`);
+    const entries = ids.filter((id) => info(id)?.isEntry || firstViewRoots.entry.test(id));
+    const inEntry = reach(entries, false);
+    const home = reach(homeRoots, false);
+    // Everything public: from the entry, static and lazy imports, not into the app's pages.
+    const isAppPage = (id: string) => firstViewRoots.appPage.test(id) || appRoots.includes(id);
+    const publicModules = reach([...entries, ...homeRoots], true, isAppPage);
+    const result = new Map<string, string>();
+    for (const id of reach(appRoots, false)) {
+      // The roots stay chunks of their own: the router, the prerendered pages and the benches find
+      // them by their source in the build manifest.
+      if (inEntry.has(id) || appRoots.includes(id)) continue;
+      result.set(id, home.has(id) ? 'home-app' : publicModules.has(id) ? 'app-public' : 'app');
+    }
+    return result;
+  };
+  return {
+    debugName: 'first-view',
+    test: (id: string) => {
+      ids.push(id);
+      return true;
+    },
+    name: (id: string, ctx: { getModuleInfo: (id: string) => ModuleGraphInfo | null }) => {
+      groups ??= compute((moduleId) => ctx.getModuleInfo(moduleId));
+      return groups.get(id) ?? null;
+    },
+  };
+}
+
 // Two builds (npm run build): the client (dist/client), then `vite build --ssr` of
 // src/client/prerender.tsx (dist/prerender), which scripts/prerender.mjs uses to write the public
 // pages as static HTML into dist/client/prerendered/ (issue 10: the largest paint needs no script).
@@ -91,6 +202,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // loads it. Stylesheets of lazily loaded chunks are still put in by the helper.
         modulePreload: false,
         rolldownOptions: {
+          output: { codeSplitting: { includeDependenciesRecursively: false, groups: [firstViewChunks()] } },
           treeshake: {
             // @trpc/client's package.json does not say its modules are free of side effects, so
             // its WebSocket client (about 3 KB gzipped) stayed in the tRPC chunk although the app

@@ -85,7 +85,11 @@ export function ChatComposer(props: {
     const early = takeEarlyInput();
     if (!early || (!early.value && !early.focused)) return;
     adopted.current = early;
-    if (early.value) setValue(early.value);
+    if (!early.value) return;
+    setValue(early.value);
+    // Typed into the placeholder, so no key reached onKeyDown below: the WebSocket client that
+    // carries the reply loads now, as it does while typing into this input.
+    preloadSocket();
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: after each commit of a new value, until the taken text is in the input
   useLayoutEffect(() => {
