@@ -361,3 +361,11 @@ function error(res: http.ServerResponse, status: number, message: string, type: 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The system messages of a chat request, joined: the coach's (or the other person's) context as the model got it. */
+export function systemTextOf(request: FakeChatRequest): string {
+  return (request.messages ?? [])
+    .filter((m) => m.role === 'system')
+    .map((m) => String(m.content))
+    .join('\n');
+}

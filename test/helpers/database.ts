@@ -33,7 +33,8 @@ export async function freshDatabase(options: { empty?: boolean } = {}): Promise<
   };
 }
 
-async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
+/** Runs `work` on a client of the PostgreSQL server at `url` (to create or drop databases). */
+export async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

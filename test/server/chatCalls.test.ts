@@ -6,7 +6,8 @@ import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { nudgesTexts } from '../../src/shared/texts/nudges.js';
 import { phoneTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
-import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
+import { startFakeOpenAI, systemTextOf, type FakeOpenAI } from '../fakes/openai.js';
+import { rehearsalSetUp } from '../helpers/rehearsal.js';
 import { postSignedWebhook, startFakeTwilio, type FakeCall, type FakeTwilio } from '../fakes/twilio/index.js';
 import { connectRelay, type RelayClient } from '../fakes/twilio/relay.js';
 import { eventually, signUp } from '../helpers/clients.js';
@@ -51,18 +52,9 @@ afterAll(async () => {
 beforeEach(() => openai.reset());
 
 const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
-const systemText = (request: FakeChatRequest) =>
-  (request.messages ?? [])
-    .filter((m) => m.role === 'system')
-    .map((m) => String(m.content))
-    .join('\n');
+const systemText = systemTextOf;
 
-const setUp = {
-  counterpart: { name: 'Sam Rivera', role: 'Head of Sales', relationship: 'my skip-level manager' },
-  situation: 'The product launch date slips by two weeks because the vendor delivered late.',
-  goal: 'GOAL-MARKER get Sam to accept the new launch date',
-  difficulty: 'tough',
-};
+const setUp = rehearsalSetUp;
 
 /** A user whose profile phone is verified (as the SMS code would leave it). */
 async function userWithPhone(options: { verified?: boolean } = {}) {

@@ -3,7 +3,8 @@ import { Message } from '../../src/server/db/entities/Message.js';
 import { Rehearsal } from '../../src/server/db/entities/Rehearsal.js';
 import { asksQuestion, computeReport, findFillers } from '../../src/shared/rehearsalReport.js';
 import { chatTexts } from '../../src/shared/texts/index.js';
-import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
+import { startFakeOpenAI, systemTextOf, type FakeOpenAI } from '../fakes/openai.js';
+import { rehearsalSetUp } from '../helpers/rehearsal.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -28,18 +29,9 @@ afterAll(async () => {
 
 const newUser = async () => signUp(server.url, `reh-${++users}-${Date.now()}`, 'Jane Doe');
 const em = () => server.deps.orm.em.fork();
-const systemText = (request: FakeChatRequest) =>
-  (request.messages ?? [])
-    .filter((m) => m.role === 'system')
-    .map((m) => String(m.content))
-    .join('\n');
+const systemText = systemTextOf;
 
-const setUp = {
-  counterpart: { name: 'Sam Rivera', role: 'Head of Sales', relationship: 'my skip-level manager' },
-  situation: 'The product launch date slips by two weeks because the vendor delivered late.',
-  goal: 'GOAL-MARKER get Sam to accept the new launch date',
-  difficulty: 'tough',
-};
+const setUp = rehearsalSetUp;
 
 async function say(http: HttpClient, chatId: number, content: string) {
   const sent = await http.post(`/api/chats/${chatId}/messages`, { content });

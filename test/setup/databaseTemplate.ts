@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/core';
 import type { PgliteConnection } from '@mikro-orm/pglite';
-import pg from 'pg';
 import { type DatabaseTarget } from '../../src/server/db/embedded.js';
 import { ormOptions } from '../../src/server/db/orm.js';
+import { withAdmin } from '../helpers/database.js';
 import { installJobQueue, installJobQueueAt } from '../../src/server/jobs/jobQueue.js';
 
 // Vitest globalSetup: migrates one database before the workers start, and every test server then
@@ -51,15 +51,5 @@ async function migrate(target: DatabaseTarget) {
     }
   } finally {
     await orm.close(true);
-  }
-}
-
-async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
   }
 }

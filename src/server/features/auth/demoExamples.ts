@@ -13,6 +13,7 @@ import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
 import { sampleWeek } from '../meetings/sampleMeetings.js';
 import { chooseFocus, renderWeeklyReview, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
 import { offlineJudgement } from '../rehearsals/judge.js';
+import { setUpOf } from '../rehearsals/setUp.js';
 import { reportText } from '../rehearsals/reportText.js';
 
 // Issue 38: beside its sample chats, goals and memories (demoWeek.ts), the demo template carries
@@ -137,15 +138,7 @@ export async function copyDemoExamples(em: EntityManager, templateId: number, gu
     em.create(Rehearsal, {
       owner: guest,
       chat,
-      counterpartName: rehearsal.counterpartName,
-      counterpartRole: rehearsal.counterpartRole ?? null,
-      counterpartRelationship: rehearsal.counterpartRelationship ?? null,
-      counterpartEmail: rehearsal.counterpartEmail ?? null,
-      situation: rehearsal.situation,
-      goal: rehearsal.goal,
-      difficulty: rehearsal.difficulty,
-      meetingId: rehearsal.meetingId ?? null,
-      retryOf: null,
+      ...setUpOf(rehearsal, null),
       report: rehearsal.report ?? null,
       reportMessageIds: (rehearsal.reportMessageIds ?? []).flatMap((id) => {
         const copy = messages.get(id);

@@ -15,6 +15,7 @@ import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/s
 import { ChatCallRefused, placeChatCall } from '../telephony/chatCall.js';
 import { judgeRehearsal } from './judge.js';
 import { reportText } from './reportText.js';
+import { setUpOf, type SetUp } from './setUp.js';
 
 // Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
 // (the counterpart's context is loaded by rehearsalFacts.ts and played through the one coach turn),
@@ -92,14 +93,6 @@ export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof 
     retryOf: null,
   });
 }
-
-type SetUp = Pick<Rehearsal, 'counterpartName' | 'situation' | 'goal' | 'difficulty'> & {
-  counterpartRole: string | null;
-  counterpartRelationship: string | null;
-  counterpartEmail: string | null;
-  meetingId: string | null;
-  retryOf: number | null;
-};
 
 async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pick<Message, 'role' | 'content' | 'status'>> = []) {
   return ctx.em.transactional(async (em) => {
@@ -192,17 +185,7 @@ export async function retryRehearsal(ctx: AuthedContext, input: z.output<typeof 
   const earlier = transcript.slice(0, from).map((turn) => ({ role: turn.role === 'user' ? ('user' as const) : ('assistant' as const), content: turn.content, status: 'complete' as const }));
   return createRehearsal(
     ctx,
-    {
-      counterpartName: rehearsal.counterpartName,
-      counterpartRole: rehearsal.counterpartRole ?? null,
-      counterpartRelationship: rehearsal.counterpartRelationship ?? null,
-      counterpartEmail: rehearsal.counterpartEmail ?? null,
-      situation: rehearsal.situation,
-      goal: rehearsal.goal,
-      difficulty: rehearsal.difficulty,
-      meetingId: rehearsal.meetingId ?? null,
-      retryOf: rehearsal.id,
-    },
+    setUpOf(rehearsal, rehearsal.id),
     earlier,
   );
 }
