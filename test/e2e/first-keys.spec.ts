@@ -26,6 +26,26 @@ async function sentMessages(page: Page): Promise<string[]> {
   return messages.filter((message) => message.role === 'user').map((message) => message.content);
 }
 
+/**
+ * Holds the app's scripts (all but the boot script that loads them after the first paint) until
+ * `release()`: the typing before it lands in the placeholder whatever the machine's speed, and the
+ * typing after it spans the takeover.
+ */
+async function holdTheApp(page: Page) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js') && !url.pathname.startsWith('/assets/boot-'),
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
 /** The placeholder's input, or null once the app has replaced the placeholder. */
 function placeholderValue(page: Page) {
   return page.evaluate(() => document.querySelector<HTMLTextAreaElement>('[data-app-placeholder] textarea')?.value ?? null);
@@ -33,6 +53,7 @@ function placeholderValue(page: Page) {
 
 test('keys typed into /app’s input from its first paint, on a CPU slowed 4x, are all in the message sent', async ({ page }) => {
   await slowPhone(page);
+  const release = await holdTheApp(page);
   await page.goto('/app', { waitUntil: 'commit' });
   // The first paint: the placeholder's input, before the app has run.
   const early = page.locator('[data-app-placeholder] textarea');
@@ -42,6 +63,7 @@ test('keys typed into /app’s input from its first paint, on a CPU slowed 4x, a
   expect(await placeholderValue(page)).toBe('week');
   // The caret moved, then more typed, slowly: the app takes over somewhere in here.
   await page.keyboard.press('Home');
+  release();
   await page.keyboard.type('Plan my ', { delay: 40 });
   await page.keyboard.press('End');
   await page.keyboard.type(' with the team, then the board review', { delay: 40 });
@@ -60,12 +82,14 @@ test('keys typed into /app’s input from its first paint, on a CPU slowed 4x, a
 
 test('a message typed and sent with Enter in /app’s placeholder, on a CPU slowed 4x, is sent once the app has taken over', async ({ page }) => {
   await slowPhone(page);
+  const release = await holdTheApp(page);
   await page.goto('/app', { waitUntil: 'commit' });
   await page.locator('[data-app-placeholder] textarea').click();
   await page.keyboard.type('Hi coach');
   await page.keyboard.press('Enter');
   // Enter in the placeholder starts no new line: it sends when the app has taken over.
   expect(await placeholderValue(page)).toBe('Hi coach');
+  release();
 
   await expect(userMessages(page).last()).toContainText('Hi coach', { timeout: 60_000 });
   expect(await sentMessages(page)).toEqual(['Hi coach']);
