@@ -5,8 +5,10 @@
 type TrpcSocket = typeof import('./trpcSocket');
 let socket: Promise<TrpcSocket> | undefined;
 
+let ready: TrpcSocket | undefined;
+
 export const loadSocket = (): Promise<TrpcSocket> =>
-  (socket ??= import('./trpcSocket').catch((error: unknown) => {
+  (socket ??= import('./trpcSocket').then((loaded) => (ready = loaded)).catch((error: unknown) => {
     // Not loaded (offline, a deploy replaced the chunk): the next subscription tries again.
     socket = undefined;
     throw error;
@@ -17,3 +19,6 @@ export const preloadSocket = (): void => void loadSocket().catch(() => undefined
 
 /** The WebSocket client, when a subscription (or a preload) has loaded it. */
 export const loadedSocket = async () => (socket ? await socket.then((loaded) => loaded.wsClient, () => undefined) : undefined);
+
+/** The WebSocket client if it has been loaded by now (a load under way has opened no socket yet). */
+export const readySocket = () => ready?.wsClient;

@@ -6,7 +6,7 @@ import type { AppRouter } from '../../server/trpc/root';
 import { fetchWithHttpErrors } from './errors';
 import { forgetUserLocalCopies } from './localCopies';
 import { queryClient } from './queryClient';
-import { loadedSocket, loadSocket } from './socketLoader';
+import { loadedSocket, loadSocket, readySocket } from './socketLoader';
 
 export { queryClient };
 
@@ -59,28 +59,40 @@ function isVisitorWithoutSession(): boolean {
 }
 
 let adopting: Promise<void> | null = null;
-async function adoptGuestSpace() {
-  // Closing the socket itself (not the client) makes the client reconnect and resend its subscriptions.
-  (await loadedSocket())?.connection?.ws?.close();
+/**
+ * Takes over the guest space the first write made. Only answers read before that write began are
+ * stale: what a screen wrote into the cache since (a new chat's first messages, seeded from the
+ * send's answer while this runs) already comes from the space, and marking it stale would read it
+ * again and lose what it holds (a reply that failed meanwhile, and its toast).
+ */
+async function adoptGuestSpace(writeStartedAt: number) {
+  // Closing the socket itself (not the client) makes the client reconnect and resend its
+  // subscriptions. A client still loading has opened no socket: it will open one with the cookie.
+  readySocket()?.connection?.ws?.close();
   const session = await queryClient.fetchQuery({ ...trpc.auth.session.queryOptions(), staleTime: 0 });
   if (!session.signedIn) return;
-  await queryClient.invalidateQueries({ refetchType: 'none' });
+  await queryClient.invalidateQueries({ refetchType: 'none', predicate: (query) => query.state.dataUpdatedAt <= writeStartedAt });
 }
 
 const guestSpaceLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
   observable((observer) => {
-    const firstWrite = op.type === 'mutation' && !op.path.startsWith('auth.') && isVisitorWithoutSession();
+    // A write that starts while the space is being taken over is the space's (its cookie is set).
+    const firstWrite = op.type === 'mutation' && !op.path.startsWith('auth.') && adopting === null && isVisitorWithoutSession();
+    const writeStartedAt = Date.now();
+    let mine: Promise<void> | undefined;
+    const adopted = () => {
+      adopting ??= adoptGuestSpace(writeStartedAt).finally(() => {
+        adopting = null;
+      });
+      mine ??= adopting;
+      return mine;
+    };
+    // The first write's answer is handed on once the space is taken over: a caller awaiting it
+    // (tRPC's promise settles at the first value) then writes next as the space, never as a visitor.
     return next(op).subscribe({
-      next: (value) => observer.next(value),
+      next: (value) => (firstWrite ? void adopted().then(() => observer.next(value)) : observer.next(value)),
       error: (error) => observer.error(error),
-      complete: () => {
-        if (firstWrite) {
-          adopting ??= adoptGuestSpace().finally(() => {
-            adopting = null;
-          });
-          void adopting.then(() => observer.complete());
-        } else observer.complete();
-      },
+      complete: () => (firstWrite ? void adopted().then(() => observer.complete()) : observer.complete()),
     });
   });
 
