@@ -10,6 +10,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/server/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/setup/tls.ts', 'test/setup/databaseTemplate.ts'],
+    setupFiles: ['test/setup/passwordCost.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -174,7 +174,7 @@ describe('login', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.json.message).toMatch(/^Too many failed login attempts\. Please wait \d+ minutes? and try again\.$/);
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
-  }, 90_000); // six scrypt checks at N=2^17
+  });
 
   it('signs the demo credentials into a fresh private guest space while demo mode is on (issue 22)', async () => {
     const client = new HttpClient(demo.url);
@@ -325,5 +325,5 @@ describe('access key guessing', () => {
     } finally {
       await gated.stop();
     }
-  }, 90_000); // a server start that hashes the demo password at N=2^17
+  }, 90_000); // a server start of its own
 });

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { User } from '../../src/server/db/entities/User.js';
+import { productionScryptCost, setScryptCostForTests } from '../../src/server/features/auth/password.js';
 import { eventually, signUp, trpcClientFor } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, trpcBatch } from '../helpers/trust.js';
@@ -11,8 +12,8 @@ import { openSocket, trpcBatch } from '../helpers/trust.js';
 
 let server: TestServer;
 
-// Many of these tests check dozens of passwords at scrypt N=2^17 (about 0.3 s each, several
-// seconds on a busy machine) and start extra servers.
+// Many of these tests check dozens of passwords (at the tests' scrypt cost, test/setup/passwordCost.ts)
+// and start extra servers.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 beforeAll(async () => {
@@ -154,6 +155,9 @@ describe('the access key is a way in', () => {
 
 describe('passwords and transport', () => {
   it('hashes at scrypt N=2^17 and upgrades an older hash at the next login', async () => {
+    // The production cost for this test (test/setup/passwordCost.ts lowers it for the others).
+    setScryptCostForTests(productionScryptCost.N);
+    onTestFinished(() => setScryptCostForTests(2 ** 10));
     const scrypt = promisify(crypto.scrypt) as (p: string, s: Buffer, k: number, o: crypto.ScryptOptions) => Promise<Buffer>;
     const salt = crypto.randomBytes(16);
     const key = await scrypt('old-secret', salt, 64, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });

@@ -9,8 +9,8 @@ import { openSocket } from '../helpers/trust.js';
 
 let server: TestServer;
 
-// Many of these tests check dozens of passwords at scrypt N=2^17 (about 0.3 s each, several
-// seconds on a busy machine) and start extra servers.
+// Many of these tests check dozens of passwords (at the tests' scrypt cost, test/setup/passwordCost.ts)
+// and start extra servers.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 beforeAll(async () => {

@@ -10,9 +10,21 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-const params = { N: 2 ** 17, r: 8, p: 1 };
+/** OWASP's minimum for scrypt: what every hash is made with outside the server tests. */
+export const productionScryptCost = { N: 2 ** 17, r: 8, p: 1 } as const;
+let params: { N: number; r: number; p: number } = productionScryptCost;
 const keyLength = 64;
-const maxmem = 128 * params.N * params.r * 2;
+/** scrypt needs 128 * N * r bytes; twice the production cost's leaves room, and bounds a stored hash. */
+const maxmem = 128 * productionScryptCost.N * productionScryptCost.r * 2;
+
+/**
+ * The server tests only (test/setup/passwordCost.ts): hash at a lower N, so that hundreds of
+ * sign-ups do not spend minutes of CI in scrypt. Outside Vitest it throws; no setting reaches it.
+ */
+export function setScryptCostForTests(N: number) {
+  if (!process.env.VITEST) throw new Error('The scrypt cost is fixed outside the tests');
+  params = { ...productionScryptCost, N };
+}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
@@ -22,7 +34,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   // Without a stored hash still spend the same work, so timing does not tell which usernames exist.
-  const [scheme, n, r, p, saltText, keyText] = (stored ?? dummyHash).split('$');
+  const [scheme, n, r, p, saltText, keyText] = (stored ?? dummyHash()).split('$');
   if (scheme !== 'scrypt' || !saltText || !keyText) return false;
   const expected = Buffer.from(keyText, 'base64');
   const actual = await scrypt(password, Buffer.from(saltText, 'base64'), expected.length, {
@@ -34,11 +46,12 @@ export async function verifyPassword(password: string, stored: string | null | u
   return stored != null && actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
 }
 
-/** True when a stored hash was made with other parameters than today's. */
+/** True when a stored hash was made at a lower cost than today's (never to lower one). */
 export function needsRehash(stored: string | null | undefined): boolean {
   if (!stored) return false;
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) !== params.N || Number(r) !== params.r || Number(p) !== params.p;
+  return scheme !== 'scrypt' || Number(n) < params.N || Number(r) < params.r || Number(p) < params.p;
 }
 
-const dummyHash = `scrypt$${params.N}$${params.r}$${params.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
+const dummyHash = () =>
+  `scrypt$${params.N}$${params.r}$${params.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
