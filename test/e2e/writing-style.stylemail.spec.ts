@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chatTexts, writingStyleTexts as texts } from '../../src/shared/texts/index.js';
+import { chatTexts, memoryTexts, writingStyleTexts as texts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, messageInput, userMessages } from './support/chatPage.js';
 
 // Writing style with Microsoft mail connected: the user connects by manual token to the Graph
@@ -154,6 +154,37 @@ test('the reminder stays away outside its chance, and Not now closes it', async 
   const dialog = page.getByRole('dialog', { name: texts.reminderTitle });
   await dialog.getByRole('button', { name: texts.notNow }).click();
   await expect(dialog).toBeHidden();
+});
+
+test('the reminder never opens over another dialog the user has open', async ({ page, context, baseURL }) => {
+  await connectMail(page, baseURL, 'e2e-bullets');
+  await context.addInitScript(() => {
+    window.sessionStorage.removeItem('writingStyleReminderDecided');
+    Math.random = () => 0.1; // within the 30% chance
+  });
+  // The profile's read is held until the search dialog is open, as on a slow connection.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.includes('writingStyle.get'),
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+  await page.goto('/app');
+  await expect(page.getByRole('heading', { name: /AI Coach Chat/ })).toBeVisible();
+  await page.getByRole('button', { name: /Search chats/ }).click();
+  const search = page.getByRole('dialog', { name: memoryTexts.searchTitle });
+  await expect(search).toBeVisible();
+
+  release();
+  // The dice are rolled once the profile is read (and within the chance here): the reminder stays away.
+  await expect.poll(() => page.evaluate(() => window.sessionStorage.getItem('writingStyleReminderDecided'))).toBe('1');
+  await expect(page.getByRole('dialog', { name: texts.reminderTitle })).toHaveCount(0);
+  await expect(search).toBeVisible();
 });
 
 test('the coach drafts an email in the user\'s style when asked', async ({ page, baseURL }) => {

@@ -26,7 +26,9 @@ export function WritingStyleReminder() {
   const [opened, setOpened] = useState(false);
 
   useEffect(() => {
-    if (!loading && mailConnected && rollOnce()) setOpened(true);
+    // Never over another dialog: a person in the middle of one (a confirmation, the onboarding)
+    // would find it covered, and their next click taken by the reminder. Then it skips this session.
+    if (!loading && mailConnected && rollOnce() && !document.querySelector('[role="dialog"]')) setOpened(true);
   }, [loading, mailConnected]);
 
   const refresh = async () => {
