@@ -160,7 +160,7 @@ export default defineConfig({
   testDir: 'test/e2e',
   globalSetup: './test/e2e/support/globalSetup.ts',
   fullyParallel: true,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   // A test that passed only on its retry fails the run in CI (and the reporter names it flaky).
   failOnFlakyTests: Boolean(process.env.CI),
