@@ -69,12 +69,17 @@ const firstViewRoots = {
 type ModuleGraphInfo = { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[]; isEntry: boolean; exports: readonly string[]; code: string | null };
 // A package's index that re-exports the whole package (@mantine/core, @tabler/icons-react): an
 // import of one name from it is followed to the module that defines that name, not to every
-// module of the package, which the bundle leaves out anyway.
-const isBarrel = (id: string, module: ModuleGraphInfo) => /[\\/]node_modules[\\/]/.test(id) && module.importedIds.length > 30;
-const packageRoot = (id: string) => id.match(/^.*[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/]+[\\/]/)?.[0] ?? id;
+// module of the package, which the bundle leaves out anyway. The texts' catalogue
+// (src/shared/texts/index.ts) is followed the same way: `onboardingTexts` leads to onboarding.ts
+// alone, so the texts the first view uses go in its groups (each was a chunk of its own, 11
+// requests), and those the entry uses stay out of them.
+const textsModule = /[\\/]src[\\/]shared[\\/]texts[\\/][^\\/]+\.ts$/;
+const textsIndex = /[\\/]src[\\/]shared[\\/]texts[\\/]index\.ts$/;
+const isBarrel = (id: string, module: ModuleGraphInfo) => textsIndex.test(id) || (/[\\/]node_modules[\\/]/.test(id) && module.importedIds.length > 30);
+const packageRoot = (id: string) => (textsIndex.test(id) ? path.dirname(id) + path.sep : (id.match(/^.*[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/]+[\\/]/)?.[0] ?? id));
 const importedNames = (code: string) => {
   const names = new Set<string>();
-  for (const match of code.matchAll(/(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'][^"'.][^"']*["']/g)) {
+  for (const match of code.matchAll(/(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'][^"']*["']/g)) {
     for (const part of match[1].split(',')) {
       const name = part.trim().split(/\s+as\s+/)[0]?.trim();
       if (name) names.add(name);
@@ -92,7 +97,7 @@ function firstViewChunks() {
     const define = (name: string, id: string) => definedBy.set(name, [...(definedBy.get(name) ?? []), id]);
     for (const id of ids) {
       const module = info(id);
-      if (!module || !/[\\/]node_modules[\\/]/.test(id) || isBarrel(id, module)) continue;
+      if (!module || !(/[\\/]node_modules[\\/]/.test(id) || textsModule.test(id)) || isBarrel(id, module)) continue;
       for (const name of module.exports) if (name !== 'default') define(name, id);
       define(path.basename(id).replace(/\.[cm]?js$/, ''), id);
     }
@@ -202,7 +207,17 @@ export default defineConfig(({ isSsrBuild }) => ({
         // loads it. Stylesheets of lazily loaded chunks are still put in by the helper.
         modulePreload: false,
         rolldownOptions: {
-          output: { codeSplitting: { includeDependenciesRecursively: false, groups: [firstViewChunks()] } },
+          // `shared`: every module of the entry's static imports (Rolldown's `$initial` tag) but
+          // main.tsx and stylesheets, in one chunk. Rolldown left the entry's modules that lazily
+          // loaded chunks import too (React, TanStack Router's `link`, Mantine's `Box`, a dozen
+          // hooks) as chunks of their own, about 15 requests for / and /app (issue 39). Stylesheets
+          // stay with the entry (index.css, which the prerendered pages inline).
+          output: {
+            codeSplitting: {
+              includeDependenciesRecursively: false,
+              groups: [firstViewChunks(), { name: 'shared', tags: ['$initial'], test: (id: string) => !/\.css($|\?)/.test(id) && !firstViewRoots.entry.test(id) }],
+            },
+          },
           treeshake: {
             // @trpc/client's package.json does not say its modules are free of side effects, so
             // its WebSocket client (about 3 KB gzipped) stayed in the tRPC chunk although the app

@@ -1,8 +1,11 @@
+import { goalReminderBody, goalReminderTitle, goalSidebarItem } from './appShell.js';
 // Goals (issue 12): the /goals page, the 'Save as goal' dialog, check-ins and their errors.
 export const goalTexts = {
+  sidebarItem: goalSidebarItem,
+  reminderTitle: goalReminderTitle,
+  reminderBody: goalReminderBody,
   pageTitle: 'Goals',
   pageSubtitle: 'The goals you set with your coach, with key results, check-ins and progress over time.',
-  sidebarItem: 'Goals',
   emptyTitle: 'No goals yet',
   emptyBody:
     'Set your first goal with the coach: start a SMART goal, OKRs or a GROW session in the chat. When the coach gives you the result, choose "Save as goal" under it. You can also create one here.',
@@ -59,8 +62,6 @@ export const goalTexts = {
   /** The note of a check-in logged on a reminder call. */
   loggedByPhone: 'Logged by phone',
   callNothingToAsk: 'This goal has no key results to check in on. Goodbye.',
-  reminderTitle: 'Time for a check-in',
-  reminderBody: (title: string) => `How is "${title}" going? Log where your key results are now.`,
   loadFailed: 'Could not load your goals.',
   // The /goals page and its dialogs (client).
   loading: 'Loading goals',

@@ -24,3 +24,4 @@ export { rehearsalTexts } from './rehearsals.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';
+export { goalShellTexts, meetingsShellTexts, memoryShellTexts, microsoftShellTexts, voiceShellTexts } from './appShell.js';

@@ -1,6 +1,7 @@
+import { meetingsNavLabel } from './appShell.js';
 // Meetings (issue 23): the calendar page, prep chats, agenda actions and reflections.
 export const meetingsTexts = {
-  navLabel: 'Meetings',
+  navLabel: meetingsNavLabel,
   pageTitle: 'Meetings',
   pageDescription: 'Your coming meetings from Microsoft Calendar. Prepare each one with your coach, and reflect after it.',
 

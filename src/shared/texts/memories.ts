@@ -1,9 +1,15 @@
+import { memoryMemoryUpdated, memorySearchButton, memorySearchShortcut, memorySidebarItem, memoryUndo, memoryUndone } from './appShell.js';
 // Memory (issue 24): the /memory page, the 'Memory updated' note, the search dialog, errors.
 export const memoryTexts = {
+  sidebarItem: memorySidebarItem,
+  memoryUpdated: memoryMemoryUpdated,
+  undo: memoryUndo,
+  undone: memoryUndone,
+  searchShortcut: memorySearchShortcut,
+  searchButton: memorySearchButton,
   pageTitle: 'Memory',
   pageSubtitle:
     'What your coach remembers about you across chats: facts, preferences, people and commitments. Edit or delete anything; the coach never sees a deleted memory again.',
-  sidebarItem: 'Memory',
   settingsLink: 'Manage what your coach remembers',
   settingsHeading: 'Memory',
   settingsDescription: 'Your coach remembers facts, preferences, people and commitments you mention, to coach you better.',
@@ -36,9 +42,6 @@ export const memoryTexts = {
   deleted: 'Memory deleted',
   loadFailed: 'Your memories could not be loaded.',
   retry: 'Try again',
-  memoryUpdated: 'Memory updated',
-  undo: 'Undo',
-  undone: 'Memory change undone',
   // Errors (REST and tRPC).
   notFound: 'Memory not found',
   textRequired: 'Write what to remember',
@@ -54,8 +57,6 @@ export const memoryTexts = {
   searchHint: 'Type at least 2 characters',
   searchEmpty: 'No messages match',
   searchFailed: 'Search failed. Please try again.',
-  searchShortcut: 'Ctrl+K',
-  searchButton: 'Search chats',
   searchTooShort: 'Search for at least 2 characters',
   searchTooLong: 'Search for at most 200 characters',
   you: 'You',

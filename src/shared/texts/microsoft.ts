@@ -1,5 +1,8 @@
+import { microsoftConnectionActiveBody, microsoftConnectionActiveTitle } from './appShell.js';
 // Microsoft connection and mail screens (the product spec's screens, states and transitions, validation rules and error catalogue; quoted strings verbatim).
 export const microsoftTexts = {
+  connectionActiveTitle: microsoftConnectionActiveTitle,
+  connectionActiveBody: microsoftConnectionActiveBody,
   serviceNames: { email: 'Microsoft Email', calendar: 'Microsoft Calendar', teams: 'Microsoft Teams' },
   genericService: 'Microsoft',
 
@@ -77,8 +80,6 @@ export const microsoftTexts = {
   expiredBody: 'The authentication code has expired. Please restart the process.',
   tryAgain: 'Try Again',
   cancel: 'Cancel',
-  connectionActiveTitle: 'Microsoft Connection Active',
-  connectionActiveBody: (service: string) => `${service} is connected.`,
   callbackSuccessTitle: 'Microsoft account connected',
   callbackSuccessBody: 'You can close this window.',
   callbackFailedTitle: 'Microsoft sign-in failed',

@@ -1,7 +1,9 @@
+import { voiceStartVoiceCall } from './appShell.js';
 import { groupThousands } from './format.js';
 // Voice and telephony texts of the product spec's screens, validation rules and error catalogue, verbatim where the spec gives them; the
 // messages the spec leaves out are ours, written to tell a person what to do next.
 export const voiceTexts = {
+  startVoiceCall: voiceStartVoiceCall,
   dialogTitle: 'Voice Call with AI Coach',
   connecting: 'Connecting to your AI Coach...',
   active: 'Speak directly with your AI Coach',
@@ -21,7 +23,6 @@ export const voiceTexts = {
   speakerOn: 'Turn speaker on',
   speakerOff: 'Turn speaker off',
   callAgain: 'Call again',
-  startVoiceCall: 'Start a voice call',
   summaryTitle: 'Call summary',
   summaryBody: 'A summary of this call will be in your chat history.',
   openChat: 'Open the conversation',

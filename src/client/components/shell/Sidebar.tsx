@@ -15,7 +15,7 @@ import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts, goalTexts, meetingsTexts, memoryTexts, rehearsalTexts } from '../../../shared/texts';
+import { chatTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { openSearch } from '../../features/search/SearchDialog';
@@ -30,9 +30,9 @@ export const menuItems: MenuItem[] = [
   { label: 'Microsoft Emails', to: '/microsoft-emails', icon: <IconMail size={18} aria-hidden /> },
   { label: 'Manage Folders', to: '/microsoft-folders', icon: <IconFolder size={18} aria-hidden /> },
   { label: 'User Knowledge Base', to: '/knowledge-base', icon: <IconBook size={18} aria-hidden /> },
-  { label: goalTexts.sidebarItem, to: '/goals', icon: <IconTargetArrow size={18} aria-hidden /> },
-  { label: memoryTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
-  { label: meetingsTexts.navLabel, to: '/meetings', icon: <IconCalendarEvent size={18} aria-hidden /> },
+  { label: goalShellTexts.sidebarItem, to: '/goals', icon: <IconTargetArrow size={18} aria-hidden /> },
+  { label: memoryShellTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
+  { label: meetingsShellTexts.navLabel, to: '/meetings', icon: <IconCalendarEvent size={18} aria-hidden /> },
   { label: rehearsalTexts.navLabel, to: '/rehearsals', icon: <IconMasksTheater size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
@@ -61,7 +61,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
         <Button
           variant="default"
           leftSection={<IconSearch size={16} aria-hidden />}
-          rightSection={<Text size="xs" c="dimmed">{memoryTexts.searchShortcut}</Text>}
+          rightSection={<Text size="xs" c="dimmed">{memoryShellTexts.searchShortcut}</Text>}
           justify="space-between"
           fullWidth
           onClick={() => {
@@ -69,7 +69,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
             openSearch();
           }}
         >
-          {memoryTexts.searchButton}
+          {memoryShellTexts.searchButton}
         </Button>
       </Stack>
       <ScrollArea style={{ flex: 1 }} px="md" type="auto">

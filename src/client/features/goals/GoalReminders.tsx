@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { goalTexts } from '../../../shared/texts';
+import { goalShellTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
@@ -20,7 +20,7 @@ export function GoalReminders() {
     for (const r of fresh) shown.current.add(r.id);
     // The list comes oldest first.
     const newest = fresh[fresh.length - 1]!;
-    notify.info(goalTexts.reminderTitle, goalTexts.reminderBody(newest.goalTitle));
+    notify.info(goalShellTexts.reminderTitle, goalShellTexts.reminderBody(newest.goalTitle));
     mutate({ ids: fresh.map((r) => r.id) });
   }, [reminders.data, mutate]);
 

@@ -3,7 +3,7 @@ import { IconBrain } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo } from 'react';
-import { commonTexts, memoryTexts } from '../../../shared/texts';
+import { commonTexts, memoryShellTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -35,7 +35,7 @@ export function MemoryUpdatedNote(props: { chatId: number; messageId: number }) 
   const undo = useMutation(
     trpc.memories.undo.mutationOptions({
       onSuccess: () => {
-        notify.success(memoryTexts.undone);
+        notify.success(memoryShellTexts.undone);
         void queryClient.invalidateQueries({ queryKey: trpc.memories.chatNotes.queryKey({ chatId: props.chatId }) });
         void queryClient.invalidateQueries({ queryKey: trpc.memories.list.queryKey() });
       },
@@ -43,15 +43,15 @@ export function MemoryUpdatedNote(props: { chatId: number; messageId: number }) 
     }),
   );
   return (
-    <Group gap={6} mt={4} ml={4} wrap="nowrap" role="note" aria-label={memoryTexts.memoryUpdated}>
+    <Group gap={6} mt={4} ml={4} wrap="nowrap" role="note" aria-label={memoryShellTexts.memoryUpdated}>
       <IconBrain size={14} aria-hidden />
       <Text size="xs" c="dimmed">
         <Anchor component={Link} to="/memory" size="xs">
-          {memoryTexts.memoryUpdated}
+          {memoryShellTexts.memoryUpdated}
         </Anchor>
       </Text>
       <Button variant="subtle" size="compact-xs" onClick={() => undo.mutate({ messageId: props.messageId })} loading={undo.isPending}>
-        {memoryTexts.undo}
+        {memoryShellTexts.undo}
       </Button>
     </Group>
   );

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useEffect } from 'react';
-import { microsoftTexts } from '../../../shared/texts';
+import { microsoftShellTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { takeConnectionFlags } from './connectionFlags';
 import { useMicrosoftStatus, useRefreshMicrosoft } from './useMicrosoftStatus';
@@ -22,7 +22,7 @@ export function ConnectionFlagsWatcher() {
   useEffect(() => {
     const service = takeConnectionFlags();
     if (!service) return;
-    notify.success(microsoftTexts.connectionActiveTitle, microsoftTexts.connectionActiveBody(service));
+    notify.success(microsoftShellTexts.connectionActiveTitle, microsoftShellTexts.connectionActiveBody(service));
     void refresh();
     // once, on load
     // eslint-disable-next-line react-hooks/exhaustive-deps

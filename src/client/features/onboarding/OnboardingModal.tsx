@@ -1,5 +1,4 @@
 import { Button, Center, Group, Loader, Modal, Stepper, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconArrowRight } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
@@ -12,11 +11,10 @@ import {
   initialConnections,
   initialOnboardingForm,
   loadOnboardingData,
-  onboardingFormValidation,
   saveOnboardingData,
-  type OnboardingForm,
   type ToolKey,
 } from './onboardingData';
+import { useOnboardingForm } from './useOnboardingForm';
 import { useSaveChatHistoryChoice } from './useSaveChatHistoryChoice';
 import { useSaveRoleToProfile } from './useSaveRoleToProfile';
 import classes from './onboarding.module.css';
@@ -49,11 +47,8 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
   const [busy, setBusy] = useState(false);
   const saveRole = useSaveRoleToProfile();
   const saveChatHistoryChoice = useSaveChatHistoryChoice();
-  const form = useForm<OnboardingForm>({
-    mode: 'uncontrolled',
-    initialValues: initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }),
-    validate: onboardingFormValidation,
-  });
+  const [initialValues] = useState(() => initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }));
+  const form = useOnboardingForm(initialValues);
 
   const remember = () => saveOnboardingData(form.getValues(), connections);
 

@@ -1,15 +1,14 @@
 import { Checkbox, Select, Stack, Text } from '@mantine/core';
-import type { UseFormReturnType } from '@mantine/form';
 import { calendarAccessOptions, emailHistoryDayOptions } from '../../../shared/settingsConstants';
 import { onboardingTexts } from '../../../shared/texts';
-import type { OnboardingForm } from './onboardingData';
+import type { OnboardingFormApi } from './useOnboardingForm';
 
 const emailHistoryData = emailHistoryDayOptions.map((days) => ({ value: days, label: onboardingTexts.emailHistoryLabel(days) }));
 const calendarAccessData = calendarAccessOptions.map((access) => ({ value: access, label: onboardingTexts.calendarAccessLabels[access] }));
 
 // Step 3: email history and calendar access are kept in this browser only; the chat history
 // choice is sent to the account (useSaveChatHistoryChoice) when the setup completes.
-export function PrivacyStep(props: { form: UseFormReturnType<OnboardingForm> }) {
+export function PrivacyStep(props: { form: OnboardingFormApi }) {
   const { form } = props;
   return (
     <Stack gap="md">

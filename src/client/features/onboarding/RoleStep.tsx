@@ -1,11 +1,10 @@
 import { NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import type { UseFormReturnType } from '@mantine/form';
 import { onboardingLimits } from '../../../shared/settingsConstants';
 import { onboardingTexts } from '../../../shared/texts';
-import type { OnboardingForm } from './onboardingData';
+import type { OnboardingFormApi } from './useOnboardingForm';
 
 // Step 2. Job title and company are the user's profile fields; the rest stays in this browser.
-export function RoleStep(props: { form: UseFormReturnType<OnboardingForm> }) {
+export function RoleStep(props: { form: OnboardingFormApi }) {
   const { form } = props;
   return (
     <Stack gap="sm">

@@ -33,7 +33,7 @@ export type OnboardingForm = {
 
 const atMost = (max: number) => (value: string) => (value.trim().length > max ? `Must be at most ${max} characters` : null);
 
-/** @mantine/form's `validate` for the onboarding form: a message per invalid field, else null. */
+/** The onboarding form's rules (useOnboardingForm): a message per invalid field, else null. */
 export const onboardingFormValidation = {
   jobTitle: atMost(limits.jobTitleMax),
   company: atMost(limits.companyMax),

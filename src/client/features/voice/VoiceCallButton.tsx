@@ -1,7 +1,7 @@
 import { ActionIcon } from '@mantine/core';
 import { IconMicrophone } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { voiceTexts } from '../../../shared/texts';
+import { voiceShellTexts } from '../../../shared/texts';
 import { LazyTooltip } from '../../components/LazyFloating';
 
 // The call dialog (recording, voice activity, audio playback) is loaded when a call is first
@@ -15,8 +15,8 @@ export function VoiceCallButton(props: { disabled?: boolean; chatId?: number }) 
   const [started, setStarted] = useState(false);
   return (
     <>
-      <LazyTooltip label={voiceTexts.startVoiceCall} openDelay={700}>
-        <ActionIcon type="button" variant="subtle" color="gray" size="lg" radius="xl" aria-label={voiceTexts.startVoiceCall} disabled={props.disabled} onClick={() => {
+      <LazyTooltip label={voiceShellTexts.startVoiceCall} openDelay={700}>
+        <ActionIcon type="button" variant="subtle" color="gray" size="lg" radius="xl" aria-label={voiceShellTexts.startVoiceCall} disabled={props.disabled} onClick={() => {
             setStarted(true);
             setOpened(true);
           }}>
