@@ -45,3 +45,31 @@ for (const { path, ready } of pages) {
     expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
   });
 }
+
+// The chat list's loading state is on screen until its answer comes: axe checks it too (it once
+// carried a label without a role, which axe flags when it happens to run while the list loads).
+test('axe finds no critical, serious or moderate problem in the chat list while it loads', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname.includes('chats.list'),
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+  // A page of the app's shell without a prerendered placeholder (/app's waits for the list).
+  await page.goto('/settings/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: commonTexts.notFoundTitle })).toBeVisible();
+  const loading = page.locator('[aria-busy="true"]');
+  await expect(loading).toBeAttached();
+  const results = await new AxeBuilder({ page }).analyze();
+  release();
+  const problems = results.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate')
+    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
+  await expect(loading).toHaveCount(0);
+});
