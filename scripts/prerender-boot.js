@@ -24,14 +24,15 @@ const onSubmit = (event) => {
   held.push(() => form.isConnected && form.requestSubmit());
 };
 // /app's placeholder: its chat input can be typed into before the app runs (the app takes the text,
-// src/client/lib/earlyInput.ts, which goes on from here). Enter there starts no new line: it is
-// marked, and the app sends the text once it has taken it over.
+// src/client/lib/earlyInput.ts, which goes on from here). Enter there starts no new line: the text
+// it meant to send is marked (a blank one is not), and the app sends it once it has taken it over,
+// if it is still what the input holds.
 const onKeyDown = (event) => {
   const input = event.target;
   if (!(input instanceof HTMLTextAreaElement) || !input.closest('[data-app-placeholder]')) return;
   if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
   event.preventDefault();
-  input.setAttribute('data-early-send', '');
+  if (input.value.trim()) input.setAttribute('data-early-send', input.value);
 };
 document.addEventListener('click', onClick, true);
 document.addEventListener('submit', onSubmit, true);

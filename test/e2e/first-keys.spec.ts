@@ -46,6 +46,11 @@ async function holdTheApp(page: Page) {
   return release;
 }
 
+/** The boot script has run: from now an Enter in the placeholder is marked, not a new line. */
+async function bootScriptRan(page: Page) {
+  await page.waitForFunction(() => document.documentElement.dataset.hydration === 'pending' || !document.querySelector('[data-app-placeholder]'));
+}
+
 /** The placeholder's input, or null once the app has replaced the placeholder. */
 function placeholderValue(page: Page) {
   return page.evaluate(() => document.querySelector<HTMLTextAreaElement>('[data-app-placeholder] textarea')?.value ?? null);
@@ -84,6 +89,7 @@ test('a message typed and sent with Enter in /app’s placeholder, on a CPU slow
   await slowPhone(page);
   const release = await holdTheApp(page);
   await page.goto('/app', { waitUntil: 'commit' });
+  await bootScriptRan(page);
   await page.locator('[data-app-placeholder] textarea').click();
   await page.keyboard.type('Hi coach');
   await page.keyboard.press('Enter');
@@ -94,6 +100,42 @@ test('a message typed and sent with Enter in /app’s placeholder, on a CPU slow
   await expect(userMessages(page).last()).toContainText('Hi coach', { timeout: 60_000 });
   expect(await sentMessages(page)).toEqual(['Hi coach']);
   await expect(messageInput(page)).toHaveValue('');
+});
+
+test('an Enter in the placeholder sends only the text it was pressed on: not on blank text, not text typed after it', async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  const release = await holdTheApp(page);
+  await page.goto('/app', { waitUntil: 'commit' });
+  await bootScriptRan(page);
+  await page.locator('[data-app-placeholder] textarea').click();
+  // Enter on blank text, as the app's input does, sends nothing; then a sentence, not sent.
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Not finished');
+  expect(await placeholderValue(page)).toBe('Not finished');
+  release();
+
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await expect(page.locator('[data-app-placeholder]')).toHaveCount(0, { timeout: 60_000 });
+  await expect(input).toHaveValue('Not finished');
+  await expect(page.getByRole('button', { name: chatTexts.send })).toBeEnabled();
+  await expect(userMessages(page)).toHaveCount(0);
+});
+
+test('an Enter in the placeholder followed by more typing sends nothing: the text is no longer what it meant to send', async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  const release = await holdTheApp(page);
+  await page.goto('/app', { waitUntil: 'commit' });
+  await bootScriptRan(page);
+  await page.locator('[data-app-placeholder] textarea').click();
+  await page.keyboard.type('Hi coach');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(', one more thing');
+  release();
+
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await expect(page.locator('[data-app-placeholder]')).toHaveCount(0, { timeout: 60_000 });
+  await expect(input).toHaveValue('Hi coach, one more thing');
+  await expect(userMessages(page)).toHaveCount(0);
 });
 
 test('keys typed into the placeholder of a stored chat (/app?chat=1), on a CPU slowed 4x, stay in its input', async ({ page }) => {

@@ -15,11 +15,16 @@ export type EarlyInput = {
   selectionDirection: 'forward' | 'backward' | 'none';
   /** The placeholder's input had the focus when it was replaced. */
   focused: boolean;
-  /** Enter (without Shift) was pressed in it: the person meant to send. */
+  /** Enter (without Shift) was pressed in it on this very text: the person meant to send it. */
   send: boolean;
 };
 
-/** The attribute the boot script (scripts/prerender-boot.js) and holdEarlyInput set on an Enter. */
+/**
+ * The attribute the boot script (scripts/prerender-boot.js) and holdEarlyInput set on an Enter: the
+ * text it meant to send. Blank text is not marked (nothing can be sent), and text typed after the
+ * Enter is not sent by it: the app sends only what the input still holds as it was (an Enter on
+ * blank text, then a sentence, once sent the sentence unasked).
+ */
 export const earlySendAttribute = 'data-early-send';
 
 let held: { input: HTMLTextAreaElement; focused: () => boolean; release: () => void } | undefined;
@@ -30,7 +35,7 @@ function onKeyDown(event: KeyboardEvent) {
   if (!(input instanceof HTMLTextAreaElement) || !input.closest('[data-app-placeholder]')) return;
   if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
   event.preventDefault();
-  input.setAttribute(earlySendAttribute, '');
+  if (input.value.trim()) input.setAttribute(earlySendAttribute, input.value);
 }
 
 /** Keeps watching the placeholder's input (if the page has one) until the app's input takes it. */
@@ -72,6 +77,6 @@ export function takeEarlyInput(): EarlyInput | undefined {
     selectionEnd: input.selectionEnd,
     selectionDirection: input.selectionDirection,
     focused: focused(),
-    send: input.hasAttribute(earlySendAttribute),
+    send: input.getAttribute(earlySendAttribute) === input.value,
   };
 }
