@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
 import { messageInput } from './support/chatPage';
+import { holdRequests } from './support/holdRequests';
 
 // Issue 38: axe over the public pages, the chat and the not-found page finds nothing critical,
 // serious or moderate (WCAG 2.x A and AA rules and axe's best practices, as axe runs by default,
@@ -49,17 +50,7 @@ for (const { path, ready } of pages) {
 // The chat list's loading state is on screen until its answer comes: axe checks it too (it once
 // carried a label without a role, which axe flags when it happens to run while the list loads).
 test('axe finds no critical, serious or moderate problem in the chat list while it loads', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname.includes('chats.list'),
-    async (route) => {
-      await held;
-      await route.continue();
-    },
-  );
+  const release = await holdRequests(page, (url) => url.pathname.includes('chats.list'));
   // A page of the app's shell without a prerendered placeholder (/app's waits for the list).
   await page.goto('/settings/no-such-page');
   await expect(page.getByRole('heading', { level: 1, name: commonTexts.notFoundTitle })).toBeVisible();

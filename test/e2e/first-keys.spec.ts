@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { chatTexts } from '../../src/shared/texts/index.js';
 import { messageInput, userMessages } from './support/chatPage.js';
+import { holdRequests } from './support/holdRequests.js';
 
 // /app is drawn from its prerendered placeholder before any script runs; on a phone the app takes
 // it over seconds later. A person who sees the input types at once: every key typed before, while
@@ -31,24 +32,25 @@ async function sentMessages(page: Page): Promise<string[]> {
  * `release()`: the typing before it lands in the placeholder whatever the machine's speed, and the
  * typing after it spans the takeover.
  */
-async function holdTheApp(page: Page) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js') && !url.pathname.startsWith('/assets/boot-'),
-    async (route) => {
-      await released;
-      await route.continue();
-    },
-  );
-  return release;
+function holdTheApp(page: Page) {
+  return holdRequests(page, (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js') && !url.pathname.startsWith('/assets/boot-'));
 }
 
 /** The boot script has run: from now an Enter in the placeholder is marked, not a new line. */
 async function bootScriptRan(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydration === 'pending' || !document.querySelector('[data-app-placeholder]'));
+}
+
+const onboardingSeen = (page: Page) => page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+
+/** /app with the app's scripts held, the boot script run and the placeholder's input clicked: returns `release`. */
+async function inThePlaceholder(page: Page, prepare: (page: Page) => Promise<unknown> = onboardingSeen) {
+  await prepare(page);
+  const release = await holdTheApp(page);
+  await page.goto('/app', { waitUntil: 'commit' });
+  await bootScriptRan(page);
+  await page.locator('[data-app-placeholder] textarea').click();
+  return release;
 }
 
 /** The placeholder's input, or null once the app has replaced the placeholder. */
@@ -86,11 +88,7 @@ test('keys typed into /app’s input from its first paint, on a CPU slowed 4x, a
 });
 
 test('a message typed and sent with Enter in /app’s placeholder, on a CPU slowed 4x, is sent once the app has taken over', async ({ page }) => {
-  await slowPhone(page);
-  const release = await holdTheApp(page);
-  await page.goto('/app', { waitUntil: 'commit' });
-  await bootScriptRan(page);
-  await page.locator('[data-app-placeholder] textarea').click();
+  const release = await inThePlaceholder(page, slowPhone);
   await page.keyboard.type('Hi coach');
   await page.keyboard.press('Enter');
   // Enter in the placeholder starts no new line: it sends when the app has taken over.
@@ -103,11 +101,7 @@ test('a message typed and sent with Enter in /app’s placeholder, on a CPU slow
 });
 
 test('an Enter in the placeholder sends only the text it was pressed on: not on blank text, not text typed after it', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
-  const release = await holdTheApp(page);
-  await page.goto('/app', { waitUntil: 'commit' });
-  await bootScriptRan(page);
-  await page.locator('[data-app-placeholder] textarea').click();
+  const release = await inThePlaceholder(page);
   // Enter on blank text, as the app's input does, sends nothing; then a sentence, not sent.
   await page.keyboard.press('Enter');
   await page.keyboard.type('Not finished');
@@ -122,11 +116,7 @@ test('an Enter in the placeholder sends only the text it was pressed on: not on 
 });
 
 test('an Enter in the placeholder followed by more typing sends nothing: the text is no longer what it meant to send', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
-  const release = await holdTheApp(page);
-  await page.goto('/app', { waitUntil: 'commit' });
-  await bootScriptRan(page);
-  await page.locator('[data-app-placeholder] textarea').click();
+  const release = await inThePlaceholder(page);
   await page.keyboard.type('Hi coach');
   await page.keyboard.press('Enter');
   await page.keyboard.type(', one more thing');
@@ -142,14 +132,7 @@ test('keys typed into the placeholder of a stored chat (/app?chat=1), on a CPU s
   await slowPhone(page);
   // A stored chat's page runs the app at once (no boot script): its data calls are held until the
   // typing below has begun, so that it does begin in the placeholder.
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/trpc/**', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdRequests(page, (url) => url.pathname.includes('/trpc/'));
   await page.goto('/app?chat=1', { waitUntil: 'commit' });
   await page.locator('[data-app-placeholder] textarea').click();
   await page.keyboard.type('about the OKRs');

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { chatTexts, memoryTexts, writingStyleTexts as texts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, messageInput, userMessages } from './support/chatPage.js';
+import { holdRequests } from './support/holdRequests.js';
 
 // Writing style with Microsoft mail connected: the user connects by manual token to the Graph
 // fake, whose mailboxes hold the sent-mail corpus (test/fakes/graph/seeded-cli.ts: e2e-formal,
@@ -163,17 +164,7 @@ test('the reminder never opens over another dialog the user has open', async ({ 
     Math.random = () => 0.1; // within the 30% chance
   });
   // The profile's read is held until the search dialog is open, as on a slow connection.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname.includes('writingStyle.get'),
-    async (route) => {
-      await held;
-      await route.continue();
-    },
-  );
+  const release = await holdRequests(page, (url) => url.pathname.includes('writingStyle.get'));
   await page.goto('/app');
   await expect(page.getByRole('heading', { name: /AI Coach Chat/ })).toBeVisible();
   await page.getByRole('button', { name: /Search chats/ }).click();
