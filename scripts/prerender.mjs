@@ -98,6 +98,13 @@ const { render, renderAppShell, routePaths } = await import(pathToFileURL(entry)
 const renderedShell = { app: await renderAppShell(false), 'app-chat': await renderAppShell(true) };
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
 const template = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+// The entry's own imports (the `shared` chunk: React, the router, Mantine's core; Rolldown's
+// runtime). Vite's preload links for them are off (vite.config.ts, modulePreload), so without
+// these a page found them only once the entry had arrived and been parsed: the largest script,
+// fetched last (a 300-message chat's cold load waited for it until 437 ms, issue 39). Preloaded
+// first on every page.
+const entryImports = (manifest['index.html'].imports ?? []).map((key) => manifest[key].file);
+if (entryImports.length === 0) throw new Error('the entry imports nothing in the build manifest: the shared chunk is missing');
 const placeholder = '<div id="root"></div>';
 if (!template.includes(placeholder)) throw new Error(`dist/client/index.html has no ${placeholder}`);
 
@@ -112,7 +119,7 @@ for (const [name, url] of Object.entries(pages)) {
   if (routeFiles[name] && preloads.length === 0) throw new Error(`no chunk for ${routeFiles[name]} in the build manifest`);
   const links = [
     ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-    ...preloads.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...[...entryImports, ...preloads].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
   ].join('');
   let page = template.replace(placeholder, () => `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
   // Not /login: its fields could be typed into before React has taken them over, and what was
@@ -144,7 +151,7 @@ for (const [name, url] of Object.entries(pages)) {
   const thread = routeChunkFiles(manifest, 'features/chat/ChatThread.tsx');
   if (thread.files.length === 0) throw new Error('no chunk for features/chat/ChatThread.tsx in the build manifest');
   for (const [name, openChat] of [['app', false], ['app-chat', true]]) {
-    const scripts = openChat ? [...new Set([...files, ...thread.files])] : files;
+    const scripts = [...new Set([...entryImports, ...files, ...(openChat ? thread.files : [])])];
     const links = [
       ...sheets.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),

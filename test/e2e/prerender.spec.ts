@@ -159,3 +159,22 @@ test('a WebSocket client that could not be loaded is tried again, and the reply 
   await expect(page.getByRole('article', { name: chatTexts.speakerCoach }).nth(1)).toBeVisible();
   await expect.poll(() => tries.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 });
+
+test("every prerendered page asks for the entry script's own imports first, with the entry", async ({ request }) => {
+  // The entry (1 KB) imports the shared chunk (React, the router, Mantine's core: the largest
+  // script). Named only in the entry, it was fetched once the entry had arrived and been parsed,
+  // behind the route chunks' preloads (a chat's cold load waited for it until 437 ms, issue 39).
+  for (const path of ['/', '/login', '/app', '/app?chat=1']) {
+    const html = await (await request.get(path)).text();
+    const entry = html.match(/(?:src|data-entry)="(\/assets\/index-[^"]+\.js)"/)?.[1];
+    expect(entry, path).toBeDefined();
+    const entryCode = await (await request.get(entry!)).text();
+    const imports = [...entryCode.matchAll(/from\s*"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
+    expect(imports.some((file) => file.includes('/shared-')), path).toBe(true);
+    // Preloaded by links (the chat page, /login) or by the boot script's list, in page order.
+    const bootList = html.match(/data-preload="([^"]*)"/)?.[1]?.split(' ') ?? [];
+    const links = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]!);
+    const preloads = [...bootList, ...links];
+    expect(preloads.slice(0, imports.length).sort(), path).toEqual([...imports].sort());
+  }
+});
