@@ -118,6 +118,11 @@ export function ChatThread(props: {
     // Opening at the end, the first rows drawn are the last ones (not the top of the chat, drawn
     // and thrown away once the thread has scrolled to its end).
     initialOffset: props.startAtTop ? 0 : Number.MAX_SAFE_INTEGER,
+    // The view's size before it is measured, taken as the window's: the first render draws the
+    // rows that will be in view (a few too many at most), rather than a guess measured and drawn
+    // again in the task that shows the page (a cold load of a chat: that second render was most
+    // of its longest task, issue 39).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollEndThreshold: stickThresholdPx,
     rangeExtractor,
   });

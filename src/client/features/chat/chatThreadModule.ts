@@ -3,10 +3,18 @@
 // messages (routes/_app/app.tsx); once loaded, ChatPage renders it directly. Through React.lazy
 // alone, a thread already loaded still suspended once on its first render, and React holds a
 // revealed Suspense boundary back for up to 300 ms: the messages came that much later.
+// The thread's bubbles' time formatters are made in a task of their own as soon as it has loaded,
+// while the messages are usually still on their way (Bubbles.tsx, prepareStamps).
+import { prepareStamps } from './Bubbles';
+
 let loaded: typeof import('./ChatThread') | undefined;
 
 export function loadChatThread(): Promise<typeof import('./ChatThread')> {
-  return import('./ChatThread').then((module) => (loaded = module));
+  return import('./ChatThread').then((module) => {
+    if (!loaded) setTimeout(prepareStamps, 0);
+    loaded = module;
+    return module;
+  });
 }
 
 export function loadedChatThread(): typeof import('./ChatThread') | undefined {
