@@ -80,9 +80,30 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
   const floating = useFloating();
   const [shown, setShown] = useState(false);
   const [wrapped, setWrapped] = useState(false);
+  // A press on the target (pointer down, not yet up): the swap waits until its click has been
+  // dispatched. The target drawn anew between the press and the release was another element, and
+  // the browser sent the click to neither (the press was lost: a voice call that did not start
+  // when the tooltip's code arrived, or its open delay ended, during the click).
+  const [pressing, setPressing] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  if (shown && floating !== null && !wrapped) setWrapped(true);
+  // The press ends with the pointer's release, wherever it is (dragged off the target, no click);
+  // the click follows the release in the same input event, so the swap waits one task more.
+  useEffect(() => {
+    if (!pressing) return;
+    let later: ReturnType<typeof setTimeout> | undefined;
+    const onRelease = () => {
+      later = setTimeout(() => setPressing(false), 0);
+    };
+    document.addEventListener('pointerup', onRelease, true);
+    document.addEventListener('pointercancel', onRelease, true);
+    return () => {
+      clearTimeout(later);
+      document.removeEventListener('pointerup', onRelease, true);
+      document.removeEventListener('pointercancel', onRelease, true);
+    };
+  }, [pressing]);
+  if (shown && floating !== null && !wrapped && !pressing) setWrapped(true);
   // The first swap mounts the target anew: focus it again if it had the focus.
   const hadFocus = useRef(false);
   const ref = useRef<HTMLElement>(null);
@@ -113,6 +134,9 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
       // Within 300 ms of another closing: now, in this event (a timer would wait its turn).
       if (performance.now() - lastTooltipClosedAt <= tooltipDefaults.skipDelayMs) setShown(true);
       else timer.current = setTimeout(() => setShown(true), props.openDelay ?? tooltipDefaults.openDelayMs);
+    }),
+    onPointerDown: chain(child.props.onPointerDown, () => {
+      if (!wrapped) setPressing(true);
     }),
     onPointerLeave: chain(child.props.onPointerLeave, () => {
       clearTimeout(timer.current);
