@@ -220,15 +220,44 @@ describe('registered accounts', () => {
 });
 
 describe("the template's samples", () => {
-  it('are written anew once they are a day old, and not before', async () => {
+  it("are dated anew once they are a day old, and not before, where they are: a visitor's page from before still writes", async () => {
     const templateUser = await template();
     const before = await em().find(Goal, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
+    const memoriesBefore = await em().find(Memory, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
+    // A visitor's page, loaded before the refresh, holds the template's ids.
+    const visitor = new HttpClient(server.url);
+    const goals = (await visitor.get('/api/goals')).json.goals as Array<{ id: number; keyResults: Array<{ id: number; checkIns: unknown[] }> }>;
+    expect(goals.map((goal) => goal.id).sort()).toEqual(before.map((goal) => goal.id).sort());
+
     expect(await refreshDemoSamples(server.deps)).toBe(false);
     expect(await refreshDemoSamples(server.deps, Date.now() + 2 * day)).toBe(true);
     const after = await em().find(Goal, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
-    expect(after).toHaveLength(2);
-    expect(after[0]!.id).toBeGreaterThan(before.at(-1)!.id);
-    expect(after[0]!.createdAt.getTime() - before[0]!.createdAt.getTime()).toBeGreaterThan(1.9 * day);
+    expect(after.map((goal) => goal.id)).toEqual(before.map((goal) => goal.id));
+    for (const [i, goal] of after.entries()) {
+      expect(goal.createdAt.getTime() - before[i]!.createdAt.getTime()).toBeGreaterThan(1.9 * day);
+      expect(goal.dueDate > before[i]!.dueDate).toBe(true);
+    }
+    const memoriesAfter = await em().find(Memory, { owner: templateUser.id, isSample: true }, { orderBy: { id: 'asc' } });
+    expect(memoriesAfter.map((memory) => memory.id)).toEqual(memoriesBefore.map((memory) => memory.id));
+    const commitment = memoriesAfter.find((memory) => memory.kind === 'commitment')!;
+    expect(commitment.dueAt!.getTime() - memoriesBefore.find((memory) => memory.kind === 'commitment')!.dueAt!.getTime()).toBeGreaterThan(1.9 * day);
+    // The check-ins are written again, as many, dated from the refresh.
+    const read = (await visitor.get(`/api/goals/${goals[0]!.id}`)).json as { keyResults: Array<{ checkIns: Array<{ createdAt: string }> }> };
+    expect(read.keyResults[0]!.checkIns).toHaveLength(goals[0]!.keyResults[0]!.checkIns.length);
+
+    // The visitor's first write, with the ids their page held: their space, with the check-in.
+    const checkIn = await visitor.post(`/api/goals/${goals[0]!.id}/check-ins`, { keyResultId: goals[0]!.keyResults[0]!.id, value: 7, note: 'after the refresh' });
+    expect(checkIn.status).toBe(201);
+    expect((await visitor.get(`/api/goals/${goals[0]!.id}`)).json.keyResults[0].checkIns).toHaveLength(goals[0]!.keyResults[0]!.checkIns.length + 1);
+  });
+
+  it('are written anew when they are not as written (a sample missing)', async () => {
+    const templateUser = await template();
+    const memories = await em().find(Memory, { owner: templateUser.id, isSample: true });
+    await em().nativeDelete(Memory, { id: memories[0]!.id });
+    expect(await refreshDemoSamples(server.deps, Date.now() + 4 * day)).toBe(true);
+    expect(await em().count(Memory, { owner: templateUser.id, isSample: true })).toBe(memories.length);
+    expect(await em().count(Goal, { owner: templateUser.id, isSample: true })).toBe(2);
     expect(await em().count(Memory, { owner: templateUser.id, isSample: true, kind: 'commitment' })).toBe(1);
   });
 });

@@ -134,8 +134,51 @@ export async function copyDemoSamples(em: EntityManager, templateId: number, gue
 }
 
 /**
- * The template's samples, written when missing and written anew once they are a day old (their
- * dates are relative: the commitment stays due this week). Instances starting together take the
+ * The template's samples dated anew from `now` where they are: each goal, key result and memory
+ * keeps its id, so a page a visitor loaded before the daily refresh still names them (their first
+ * write maps the template's ids to their copies, principal.ts); the check-ins are written again.
+ * False, changing nothing, when the rows are not the samples as written (some missing or extra):
+ * they are then written anew.
+ */
+async function redateTemplateSamples(em: EntityManager, ownerId: number, now: number): Promise<boolean> {
+  const goals = await em.find(Goal, { owner: ownerId, isSample: true });
+  const memories = await em.find(Memory, { owner: ownerId, isSample: true });
+  const keyResults = goals.length === 0 ? [] : await em.find(KeyResult, { goal: goals.map((goal) => goal.id) });
+  const goalOf = (sample: SampleGoal) => goals.find((goal) => goal.title === sample.title);
+  const keyResultOf = (goal: Goal, position: number) => keyResults.find((kr) => kr.goal.id === goal.id && kr.position === position);
+  const asWritten =
+    goals.length === sampleGoals.length &&
+    keyResults.length === sampleGoals.reduce((sum, sample) => sum + sample.keyResults.length, 0) &&
+    sampleGoals.every((sample) => {
+      const goal = goalOf(sample);
+      return goal !== undefined && sample.keyResults.every((_, position) => keyResultOf(goal, position) !== undefined);
+    }) &&
+    memories.length === sampleMemories.length &&
+    sampleMemories.every((sample) => memories.some((memory) => memory.text === sample.text));
+  if (!asWritten) return false;
+  await em.nativeDelete(CheckIn, { keyResult: keyResults.map((kr) => kr.id) });
+  for (const sample of sampleGoals) {
+    const goal = goalOf(sample)!;
+    const createdAt = new Date(now - sample.startedDaysAgo * day);
+    // Native updates: the entity's updatedAt hook would date the row now, not with the sample.
+    await em.nativeUpdate(Goal, { id: goal.id }, { dueDate: isoDate(now + sample.dueInDays * day), createdAt, updatedAt: createdAt });
+    for (const [position, kr] of sample.keyResults.entries()) {
+      const keyResult = keyResultOf(goal, position)!;
+      for (const [daysAgo, value, note] of kr.checkIns) em.create(CheckIn, { keyResult, value, note, createdAt: new Date(now - daysAgo * day) });
+    }
+  }
+  for (const sample of sampleMemories) {
+    const memory = memories.find((row) => row.text === sample.text)!;
+    const createdAt = new Date(now - sample.daysAgo * day);
+    await em.nativeUpdate(Memory, { id: memory.id }, { createdAt, updatedAt: createdAt, dueAt: sample.dueInDays === undefined ? null : new Date(now + sample.dueInDays * day) });
+  }
+  await em.flush();
+  return true;
+}
+
+/**
+ * The template's samples, written when missing and dated anew once they are a day old (their
+ * dates are relative: the commitment stays due this week), in place (redateTemplateSamples). Instances starting together take the
  * template's row lock in turn; the second finds the samples fresh. The example rehearsal and
  * weekly review (demoExamples.ts) are written when missing and dated anew with the samples.
  */
@@ -149,7 +192,7 @@ export async function refreshDemoSamples(deps: AppDeps, now = Date.now()): Promi
     const examples = (await tx.count(Rehearsal, { owner: demoId, isSample: true })) > 0 && (await tx.count(NudgeRun, { owner: demoId, isSample: true })) > 0;
     if (fresh >= sampleGoals.length && examples) return false;
     const owner = await tx.findOneOrFail(User, demoId);
-    if (fresh < sampleGoals.length) {
+    if (fresh < sampleGoals.length && !(await redateTemplateSamples(tx, demoId, now))) {
       await tx.nativeDelete(Goal, { owner: demoId, isSample: true });
       await tx.nativeDelete(Memory, { owner: demoId, isSample: true });
       await writeDemoSamples(tx, owner, now);
