@@ -22,7 +22,9 @@
 // Budgets: open (click and load) within 300 ms (issue 26; issue 10 had 500 ms); no task over 50 ms while opening (click; the
 // median run of the cold loads) and while streaming; at most 60 message nodes in the page. Exits 1 when one is missed.
 //
-// BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel).
+// BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel), with
+// the JavaScript profiler's samples unless BENCH_NO_PROFILER=1 (they slow the page by about 15 %).
+// BENCH_SETTLE_MS (default 1000): how long a new context's window settles before the cold load.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -217,7 +219,7 @@ const messageNodes = (page: Page) => page.evaluate(() => document.querySelectorA
 
 // With BENCH_TRACE_DIR the traces also carry the JavaScript profiler's samples (call stacks in
 // DevTools), which add some overhead of their own.
-const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', ...(traceDir ? ['disabled-by-default-v8.cpu_profiler'] : [])];
+const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', ...(traceDir && !process.env.BENCH_NO_PROFILER ? ['disabled-by-default-v8.cpu_profiler'] : [])];
 async function traced<T>(page: Page, name: string, work: () => Promise<T>): Promise<{ result: T; longestMs: number; over50: number }> {
   await browser!.startTracing(page, { categories: traceCategories, screenshots: false });
   const result = await work();
