@@ -65,6 +65,12 @@ const firstViewRoots = {
   entry: /[\\/]src[\\/]client[\\/]main\.tsx$/,
   // Modules of the app's own pages: not followed when looking for what public pages need.
   appPage: /[\\/]routes[\\/]_app(\.tsx|[\\/][^?]*)\?tsr-split=/,
+  // Modules a first-view module imports but only lazily loaded code uses, left out of the groups
+  // (Rolldown then puts them with their users): tRPC's WebSocket client. @trpc/client's index
+  // imports it for wsLink and createWSClient, which only lib/trpcSocket.ts (loaded with the first
+  // subscription) calls; followed from the index, it was in `app-public`, 2.5 KB gzipped of every
+  // first visit to /app.
+  lazyOnly: [/[\\/]@trpc[\\/]client[\\/]dist[\\/]wsLink-[^\\/]+\.mjs$/],
 };
 type ModuleGraphInfo = { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[]; isEntry: boolean; exports: readonly string[]; code: string | null };
 // A package's index that re-exports the whole package (@mantine/core, @tabler/icons-react): an
@@ -142,7 +148,7 @@ function firstViewChunks() {
     for (const id of reach(appRoots, false)) {
       // The roots stay chunks of their own: the router, the prerendered pages and the benches find
       // them by their source in the build manifest.
-      if (inEntry.has(id) || appRoots.includes(id)) continue;
+      if (inEntry.has(id) || appRoots.includes(id) || firstViewRoots.lazyOnly.some((pattern) => pattern.test(id))) continue;
       result.set(id, home.has(id) ? 'home-app' : publicModules.has(id) ? 'app-public' : 'app');
     }
     return result;
