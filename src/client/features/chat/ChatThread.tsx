@@ -122,7 +122,7 @@ export function ChatThread(props: {
     // rows that will be in view (a few too many at most), rather than a guess measured and drawn
     // again in the task that shows the page (a cold load of a chat: that second render was most
     // of its longest task, issue 39).
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
     scrollEndThreshold: stickThresholdPx,
     rangeExtractor,
   });
