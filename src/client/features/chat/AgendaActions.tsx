@@ -7,7 +7,7 @@ import { notify } from '../../lib/notify';
 import { agendaCalendarFile, agendaMailtoLink } from './agenda';
 import classes from './chat.module.css';
 import { downloadFile } from '../../lib/downloadFile';
-import { useMeetingAgendaActions } from '../meetings/MeetingAgendaActions';
+import { useMeetingAgendaActions } from '../meetings/meetingAgenda';
 
 const [saveLabel, emailLabel, modifyLabel] = chatTexts.agendaButtons;
 
