@@ -10,7 +10,7 @@ import { ReflectionForm } from './ReflectionForm';
 // What a prep chat (issue 23) offers beside its messages: 'Rehearse', prefilled from its meeting,
 // and 'How did it go?' once the meeting has ended. Loaded by ChatPage with a prep chat; the agenda
 // buttons' part, which every stored chat's replies may need, is meetingAgenda.tsx (this module
-// brings the rehearsal dialog and its form's schemas, 30 KB gzipped).
+// brings the rehearsal dialog and its form's schemas, about 33 KB gzipped).
 
 /** A prep chat offers 'Rehearse', prefilled from its meeting. */
 export function PrepRehearse(props: { chatId: number }) {

@@ -75,44 +75,44 @@ const sampleMemories: SampleMemory[] = [
 
 const isoDate = (at: number) => new Date(at).toISOString().slice(0, 10);
 
+// A sample's dates, relative to `now`: the same when the samples are written and when the
+// template's are dated anew.
+const goalDates = (sample: SampleGoal, now: number) => {
+  const createdAt = new Date(now - sample.startedDaysAgo * day);
+  return { dueDate: isoDate(now + sample.dueInDays * day), createdAt, updatedAt: createdAt };
+};
+const memoryDates = (sample: SampleMemory, now: number) => {
+  const createdAt = new Date(now - sample.daysAgo * day);
+  return { dueAt: sample.dueInDays === undefined ? null : new Date(now + sample.dueInDays * day), createdAt, updatedAt: createdAt };
+};
+function writeCheckIns(em: EntityManager, keyResult: KeyResult, checkIns: SampleGoal['keyResults'][number]['checkIns'], now: number) {
+  for (const [daysAgo, value, note] of checkIns) em.create(CheckIn, { keyResult, value, note, createdAt: new Date(now - daysAgo * day) });
+}
+
 /** Writes the sample goals and memories for `owner`, dated from `now`. */
 export async function writeDemoSamples(em: EntityManager, owner: User, now = Date.now(), options: { remindersFrom?: number } = {}): Promise<{ goals: Goal[]; memories: Memory[] }> {
   const goals: Goal[] = [];
   const memories: Memory[] = [];
   for (const sample of sampleGoals) {
-    const createdAt = new Date(now - sample.startedDaysAgo * day);
     const goal = em.create(Goal, {
       owner,
       framework: sample.framework,
       title: sample.title,
-      dueDate: isoDate(now + sample.dueInDays * day),
+      ...goalDates(sample, now),
       cadence: sample.cadence,
       // The template is never reminded (a reminder is shown, and marking it seen is a write); a
       // visitor's copy is, from the day given.
       nextReminderAt: sample.cadence === 'weekly' && options.remindersFrom !== undefined ? new Date(options.remindersFrom) : null,
       isSample: true,
-      createdAt,
-      updatedAt: createdAt,
     });
     goals.push(goal);
     for (const [position, kr] of sample.keyResults.entries()) {
       const keyResult = em.create(KeyResult, { goal, position, title: kr.title, start: kr.start, target: kr.target, unit: kr.unit });
-      for (const [daysAgo, value, note] of kr.checkIns) {
-        em.create(CheckIn, { keyResult, value, note, createdAt: new Date(now - daysAgo * day) });
-      }
+      writeCheckIns(em, keyResult, kr.checkIns, now);
     }
   }
   for (const sample of sampleMemories) {
-    const createdAt = new Date(now - sample.daysAgo * day);
-    const memory = em.create(Memory, {
-      owner,
-      text: sample.text,
-      kind: sample.kind,
-      dueAt: sample.dueInDays === undefined ? null : new Date(now + sample.dueInDays * day),
-      isSample: true,
-      createdAt,
-      updatedAt: createdAt,
-    });
+    const memory = em.create(Memory, { owner, text: sample.text, kind: sample.kind, ...memoryDates(sample, now), isSample: true });
     memories.push(memory);
   }
   await em.flush();
@@ -159,27 +159,22 @@ async function redateTemplateSamples(em: EntityManager, ownerId: number, now: nu
   await em.nativeDelete(CheckIn, { keyResult: keyResults.map((kr) => kr.id) });
   for (const sample of sampleGoals) {
     const goal = goalOf(sample)!;
-    const createdAt = new Date(now - sample.startedDaysAgo * day);
     // Native updates: the entity's updatedAt hook would date the row now, not with the sample.
-    await em.nativeUpdate(Goal, { id: goal.id }, { dueDate: isoDate(now + sample.dueInDays * day), createdAt, updatedAt: createdAt });
-    for (const [position, kr] of sample.keyResults.entries()) {
-      const keyResult = keyResultOf(goal, position)!;
-      for (const [daysAgo, value, note] of kr.checkIns) em.create(CheckIn, { keyResult, value, note, createdAt: new Date(now - daysAgo * day) });
-    }
+    await em.nativeUpdate(Goal, { id: goal.id }, goalDates(sample, now));
+    for (const [position, kr] of sample.keyResults.entries()) writeCheckIns(em, keyResultOf(goal, position)!, kr.checkIns, now);
   }
   for (const sample of sampleMemories) {
     const memory = memories.find((row) => row.text === sample.text)!;
-    const createdAt = new Date(now - sample.daysAgo * day);
-    await em.nativeUpdate(Memory, { id: memory.id }, { createdAt, updatedAt: createdAt, dueAt: sample.dueInDays === undefined ? null : new Date(now + sample.dueInDays * day) });
+    await em.nativeUpdate(Memory, { id: memory.id }, memoryDates(sample, now));
   }
   await em.flush();
   return true;
 }
 
 /**
- * The template's samples, written when missing and dated anew once they are a day old (their
- * dates are relative: the commitment stays due this week), in place (redateTemplateSamples). Instances starting together take the
- * template's row lock in turn; the second finds the samples fresh. The example rehearsal and
+ * The template's samples, written when missing and dated anew, in place, once they are a day old
+ * (their dates are relative: the commitment stays due this week). Instances starting together take
+ * the template's row lock in turn; the second finds the samples fresh. The example rehearsal and
  * weekly review (demoExamples.ts) are written when missing and dated anew with the samples.
  */
 export async function refreshDemoSamples(deps: AppDeps, now = Date.now()): Promise<boolean> {
