@@ -24,7 +24,8 @@
 //
 // BENCH_TRACE_DIR keeps the traces (Chrome trace JSON, open in DevTools' Performance panel), with
 // the JavaScript profiler's samples unless BENCH_NO_PROFILER=1 (they slow the page by about 15 %).
-// BENCH_SETTLE_MS (default 1000): how long a new context's window settles before the cold load.
+// BENCH_WINDOW_SETTLE_MS (default 1000): how long a new context's window settles before the cold
+// load (bench/support/coldLoad.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeChatRequest } from '../test/fakes/openai.js';
 import { freePort } from './support/freePort.js';
+import { benchChromiumArgs, loadUntil, settledPage } from './support/coldLoad.js';
 import { longestTaskOf } from './support/longestTask.js';
 
 const budget = { openMs: 300, longTaskMs: 50, messageNodes: 60 };
@@ -250,7 +252,7 @@ try {
   const { messages: stored } = await api<{ messages: unknown[] }>('GET', `/api/chats/${chat.id}/messages?limit=100`);
   console.log(`seeded a chat of ${questions * 2} messages in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (last page ${stored.length})`);
 
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  browser = await chromium.launch({ executablePath: chromiumPath, args: benchChromiumArgs });
   // A signed-in browser of the user's: a new context is an empty cache (a cold load).
   const signedIn = async () => {
     const fresh = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
@@ -268,18 +270,8 @@ try {
   const loadTasks: number[] = [];
   for (let i = 0; i < runs; i++) {
     const cold = await signedIn();
-    const coldPage = await cold.newPage();
-    // The browser's own start of a window (a new context opens one, and headless Chromium loads its
-    // omnibox's WebUI in it) happens before a person types the address: let it finish first.
-    await coldPage.goto('about:blank');
-    await coldPage.waitForTimeout(Number(process.env.BENCH_SETTLE_MS ?? 1000));
-    const { result: elapsed, longestMs } = await traced(coldPage, `open-load-${i}`, async () => {
-      await coldPage.goto(`${baseUrl}/app?chat=${chat.id}`, { waitUntil: 'commit' });
-      return (await coldPage.evaluate(`new Promise((resolve) => {
-        const check = () => (${lastShownCheck} ? resolve(performance.now()) : requestAnimationFrame(check));
-        check();
-      })`)) as number;
-    });
+    const coldPage = await settledPage(cold);
+    const { result: elapsed, longestMs } = await traced(coldPage, `open-load-${i}`, () => loadUntil(coldPage, `${baseUrl}/app?chat=${chat.id}`, lastShownCheck));
     loadTimes.push(elapsed);
     loadTasks.push(longestMs);
     await cold.close();

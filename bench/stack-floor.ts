@@ -37,6 +37,7 @@ import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build, loadConfigFromFile, type Plugin, type PluginOption } from 'vite';
+import { benchChromiumArgs, loadUntil, settledPage } from './support/coldLoad.js';
 import { longestTask } from './support/longestTask.js';
 
 const KB = 1024;
@@ -204,20 +205,14 @@ async function serveBuilt(dir: string): Promise<{ url: string; close: () => void
 
 async function measureColdOpen(dir: string, runs: number): Promise<Array<{ ms: number; longestTaskMs: number }>> {
   const served = await serveBuilt(dir);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: benchChromiumArgs });
   const out: Array<{ ms: number; longestTaskMs: number }> = [];
   try {
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      await page.goto('about:blank');
-      await page.waitForTimeout(1000);
+      const page = await settledPage(context);
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
-      await page.goto(`${served.url}/app`, { waitUntil: 'commit' });
-      const ms = (await page.evaluate(`new Promise((resolve) => {
-        const check = () => (document.querySelector('main[data-answered]') ? resolve(performance.now()) : requestAnimationFrame(check));
-        check();
-      })`)) as number;
+      const ms = await loadUntil(page, `${served.url}/app`, `document.querySelector('main[data-answered]') !== null`);
       out.push({ ms, longestTaskMs: longestTask(await browser.stopTracing()) });
       await context.close();
     }
