@@ -111,8 +111,9 @@ for (const viewport of [
     const welcome = dialog(page);
     await expect(welcome).toBeVisible();
 
-    // The app shell's header (under the open dialog it is out of the accessibility tree).
-    const header = await page.locator('header.mantine-AppShell-header').boundingBox();
+    // The app shell's header (under the open dialog it is out of the accessibility tree), the
+    // page's first header: the dialog's own comes later, in its portal.
+    const header = await page.locator('header').first().boundingBox();
     expect(header).not.toBeNull();
     expect(await topmostAt(page, header!.x + 8, header!.y + header!.height / 2)).toMatchObject({ overlay: true });
     expect(await topmostAt(page, header!.x + header!.width - 8, header!.y + header!.height / 2)).toMatchObject({ overlay: true });

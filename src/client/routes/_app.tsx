@@ -1,8 +1,9 @@
-import { AppShell, Center, Loader, useMantineTheme } from '@mantine/core';
+import { Center, Loader, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { AfterFirstPaint } from '../components/shell/AfterFirstPaint';
+import { AppFrame } from '../components/shell/AppFrame';
 import { AppHeader } from '../components/shell/AppHeader';
 import { Sidebar } from '../components/shell/Sidebar';
 import { SidebarSkeleton } from '../components/shell/SidebarSkeleton';
@@ -46,50 +47,40 @@ function AppLayout() {
   if (navOpened && !navWasOpened) setNavWasOpened(true);
   usePreloadToasts();
 
+  const header = <AppHeader navOpened={navOpened} onToggleNav={user ? nav.toggle : undefined} />;
+  // Without a user there is no sidebar: no space kept for it, no burger to open it.
+  if (!user) {
+    return (
+      // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.
+      <AppFrame header={header}>
+        <Center mih="calc(100dvh - 60px)" p="md">
+          <Suspense fallback={<Loader aria-label="Loading" />}>
+            <SignInPanel />
+          </Suspense>
+        </Center>
+      </AppFrame>
+    );
+  }
+  // On a phone the sidebar is off screen until the burger opens it: it is drawn then.
+  const sidebar =
+    wide || navOpened || navWasOpened ? (
+      <AfterFirstPaint fallback={<SidebarSkeleton />}>
+        <Sidebar onNavigate={nav.close} />
+      </AfterFirstPaint>
+    ) : (
+      <SidebarSkeleton />
+    );
   return (
-    <AppShell
-      header={{ height: 60 }}
-      // Without a user there is no sidebar: no space kept for it, no burger to open it.
-      navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: !user } }}
-      padding={0}
-    >
-      <AppShell.Header>
-        <AppHeader navOpened={navOpened} onToggleNav={user ? nav.toggle : undefined} />
-      </AppShell.Header>
-      {user ? (
-        <>
-          <AppShell.Navbar aria-label="Sidebar">
-            {/* On a phone the sidebar is off screen until the burger opens it: it is drawn then. */}
-            {wide || navOpened || navWasOpened ? (
-              <AfterFirstPaint fallback={<SidebarSkeleton />}>
-                <Sidebar onNavigate={nav.close} />
-              </AfterFirstPaint>
-            ) : (
-              <SidebarSkeleton />
-            )}
-          </AppShell.Navbar>
-          <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-            <Outlet />
-          </AppShell.Main>
-          <AfterFirstPaint>
-            <OnboardingDialog />
-            <ConnectionFlagsWatcher />
-            <GoalReminders />
-            <MicrosoftSignOutWatcher />
-          </AfterFirstPaint>
-          {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
-          <SearchDialog />
-        </>
-      ) : (
-        // Demo mode off and nobody signed in: data calls would answer 401, so ask to sign in.
-        <AppShell.Main>
-          <Center mih="calc(100dvh - 60px)" p="md">
-            <Suspense fallback={<Loader aria-label="Loading" />}>
-              <SignInPanel />
-            </Suspense>
-          </Center>
-        </AppShell.Main>
-      )}
-    </AppShell>
+    <AppFrame header={header} navbar={{ content: sidebar, opened: navOpened }} fill>
+      <Outlet />
+      <AfterFirstPaint>
+        <OnboardingDialog />
+        <ConnectionFlagsWatcher />
+        <GoalReminders />
+        <MicrosoftSignOutWatcher />
+      </AfterFirstPaint>
+      {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
+      <SearchDialog />
+    </AppFrame>
   );
 }

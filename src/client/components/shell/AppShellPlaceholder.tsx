@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Burger, Center, Group, Loader, Skeleton, Text } from '@mantine/core';
+import { Anchor, Burger, Center, Group, Loader, Skeleton, Text } from '@mantine/core';
 import { chatTexts, commonTexts } from '../../../shared/texts';
 import classes from '../../features/chat/chat.module.css';
 import { ChatComposer } from '../../features/chat/ChatComposer';
@@ -6,6 +6,7 @@ import { ChatHeader } from '../../features/chat/ChatHeader';
 import { DraftThread } from '../../features/chat/DraftThread';
 import { CoachingTools } from '../../features/chat/CoachingTools';
 import { siteLinks } from './AppHeader';
+import { AppFrame } from './AppFrame';
 import { SidebarSkeleton } from './SidebarSkeleton';
 
 const noop = () => {};
@@ -24,8 +25,11 @@ const refuse = () => false;
 export function AppShellPlaceholder(props: { openChat: boolean }) {
   return (
     <div data-app-placeholder="" aria-busy="true">
-      <AppShell header={{ height: 60 }} navbar={{ width: 280, breakpoint: 'sm', collapsed: { mobile: true } }} padding={0}>
-        <AppShell.Header inert>
+      <AppFrame
+        placeholder
+        fill
+        navbar={{ content: <SidebarSkeleton />, opened: false }}
+        header={
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger opened={false} hiddenFrom="sm" size="sm" aria-hidden />
@@ -44,28 +48,24 @@ export function AppShellPlaceholder(props: { openChat: boolean }) {
               <Skeleton circle height={38} />
             </Group>
           </Group>
-        </AppShell.Header>
-        <AppShell.Navbar inert>
-          <SidebarSkeleton />
-        </AppShell.Navbar>
-        <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
-          <div className={classes.page}>
-            <div inert style={{ display: 'contents' }}>
-              <ChatHeader chatTitle={props.openChat ? '' : chatTexts.newChat} onCopy={noop} onSave={noop} canExport={false} exporting={false} />
-              {props.openChat ? (
-                <Center style={{ flex: 1 }} p="md">
-                  <Loader aria-label={chatTexts.loadingConversation} />
-                </Center>
-              ) : (
-                <DraftThread>
-                  <CoachingTools onStart={noop} />
-                </DraftThread>
-              )}
-            </div>
-            <ChatComposer onSend={refuse} blocked={false} streaming={false} onStop={noop} stopping={false} offline={false} onQuickStart={noop} placeholder />
+        }
+      >
+        <div className={classes.page}>
+          <div inert style={{ display: 'contents' }}>
+            <ChatHeader chatTitle={props.openChat ? '' : chatTexts.newChat} onCopy={noop} onSave={noop} canExport={false} exporting={false} />
+            {props.openChat ? (
+              <Center style={{ flex: 1 }} p="md">
+                <Loader aria-label={chatTexts.loadingConversation} />
+              </Center>
+            ) : (
+              <DraftThread>
+                <CoachingTools onStart={noop} />
+              </DraftThread>
+            )}
           </div>
-        </AppShell.Main>
-      </AppShell>
+          <ChatComposer onSend={refuse} blocked={false} streaming={false} onStop={noop} stopping={false} offline={false} onQuickStart={noop} placeholder />
+        </div>
+      </AppFrame>
     </div>
   );
 }
