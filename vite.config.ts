@@ -63,8 +63,9 @@ const firstViewRoots = {
   app: [/[\\/]routes[\\/]_app\.tsx\?tsr-split=(component|pendingComponent)$/, /[\\/]routes[\\/]_app[\\/]app\.tsx\?tsr-split=component$/, /[\\/]features[\\/]onboarding[\\/]OnboardingModal\.tsx$/],
   home: [/[\\/]routes[\\/]index\.tsx\?tsr-split=component$/],
   entry: /[\\/]src[\\/]client[\\/]main\.tsx$/,
-  // Modules of the app's own pages: not followed when looking for what public pages need.
-  appPage: /[\\/]routes[\\/]_app(\.tsx|[\\/][^?]*)\?tsr-split=/,
+  // Modules of the app's own pages: not followed when looking for what public pages need. With
+  // them, the module of a stored chat, which /app's loader (in the entry) imports when it opens one.
+  appPage: /[\\/]routes[\\/]_app(\.tsx|[\\/][^?]*)\?tsr-split=|[\\/]features[\\/]chat[\\/]openChatModule\.ts$/,
   // Modules a first-view module imports but only lazily loaded code uses, left out of the groups
   // (Rolldown then puts them with their users): tRPC's WebSocket client. @trpc/client's index
   // imports it for wsLink and createWSClient, which only lib/trpcSocket.ts (loaded with the first

@@ -146,10 +146,10 @@ for (const [name, url] of Object.entries(pages)) {
   const files = [...new Set(shell.flatMap((chunk) => chunk.files))];
   const sheets = [...new Set(shell.flatMap((chunk) => chunk.css))];
   if (shell.some((chunk) => chunk.files.length === 0)) throw new Error('no chunk for the app shell or the chat route in the build manifest');
-  // A stored chat's thread is a chunk of its own (features/chat/chatThreadModule.ts), needed at
-  // once by app-chat.html.
-  const thread = routeChunkFiles(manifest, 'features/chat/ChatThread.tsx');
-  if (thread.files.length === 0) throw new Error('no chunk for features/chat/ChatThread.tsx in the build manifest');
+  // A stored chat's page and thread are a chunk of their own (features/chat/openChatModule.ts),
+  // needed at once by app-chat.html.
+  const thread = routeChunkFiles(manifest, 'features/chat/OpenChat.tsx');
+  if (thread.files.length === 0) throw new Error('no chunk for features/chat/OpenChat.tsx in the build manifest');
   for (const [name, openChat] of [['app', false], ['app-chat', true]]) {
     const scripts = [...new Set([...entryImports, ...files, ...(openChat ? thread.files : [])])];
     const links = [

@@ -28,3 +28,15 @@ export const goalShellTexts = { sidebarItem: goalSidebarItem, reminderTitle: goa
 
 export const meetingsNavLabel = 'Meetings';
 export const meetingsShellTexts = { navLabel: meetingsNavLabel } as const;
+
+export const rehearsalNavLabel = 'Rehearsals';
+export const rehearsalBadge = 'Rehearsal';
+export const rehearsalShellTexts = { navLabel: rehearsalNavLabel, rehearsalBadge } as const;
+
+export const microsoftSignedOut = 'Microsoft signed you out: your account was disabled or its sign-in revoked. Sign in again.';
+export const microsoftSignInShellTexts = { signedOut: microsoftSignedOut } as const;
+
+export const authLogoutFailedTitle = 'Logout failed';
+export const authLogoutFailed = 'There was an error logging out.';
+export const authLoggedOutTitle = 'Logged out';
+export const authShellTexts = { logoutFailedTitle: authLogoutFailedTitle, logoutFailed: authLogoutFailed, loggedOutTitle: authLoggedOutTitle } as const;

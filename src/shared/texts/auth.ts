@@ -1,3 +1,5 @@
+import { authLoggedOutTitle, authLogoutFailed, authLogoutFailedTitle } from './appShell.js';
+
 // Auth texts of the product spec's validation rules and error catalogue, verbatim.
 export const authTexts = {
   usernameMin: 'Username must be at least 3 characters',
@@ -13,12 +15,12 @@ export const authTexts = {
   registrationFailedTitle: 'Registration failed',
   registrationFailedBody: 'Please check your information and try again',
   usernameTaken: 'Username may already be taken',
-  logoutFailedTitle: 'Logout failed',
-  logoutFailed: 'There was an error logging out.',
+  logoutFailedTitle: authLogoutFailedTitle,
+  logoutFailed: authLogoutFailed,
   loggedInTitle: 'Logged in successfully',
   loggedInBody: (name: string) => `Welcome back, ${name}!`,
   registeredTitle: 'Registration successful',
-  loggedOutTitle: 'Logged out',
+  loggedOutTitle: authLoggedOutTitle,
   standaloneLoginFailed: 'Login failed: Invalid username or password',
   standaloneLoginError: 'Error: An error occurred while trying to log in',
   invalidAccessKey: 'Invalid access key: Please try again with the correct key',

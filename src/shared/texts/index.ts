@@ -24,4 +24,13 @@ export { rehearsalTexts } from './rehearsals.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';
-export { goalShellTexts, meetingsShellTexts, memoryShellTexts, microsoftShellTexts, voiceShellTexts } from './appShell.js';
+export {
+  authShellTexts,
+  goalShellTexts,
+  meetingsShellTexts,
+  memoryShellTexts,
+  microsoftShellTexts,
+  microsoftSignInShellTexts,
+  rehearsalShellTexts,
+  voiceShellTexts,
+} from './appShell.js';

@@ -1,3 +1,5 @@
+import { microsoftSignedOut } from './appShell.js';
+
 // 'Sign in with Microsoft' (issue 40): the buttons, the reasons a sign-in came back to /login, and
 // the Settings section that links, unlinks and sets a password.
 export const microsoftSignInTexts = {
@@ -13,7 +15,7 @@ export const microsoftSignInTexts = {
     tenant: 'Your organisation has not enabled AI Coach',
     linkedElsewhere: 'This Microsoft account is already linked to another AI Coach user.',
     notConfigured: 'Microsoft sign-in is not configured',
-    signedOut: 'Microsoft signed you out: your account was disabled or its sign-in revoked. Sign in again.',
+    signedOut: microsoftSignedOut,
   },
   // Settings, Profile tab
   sectionTitle: 'Sign in with Microsoft',

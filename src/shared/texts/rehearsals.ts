@@ -1,3 +1,5 @@
+import { rehearsalBadge, rehearsalNavLabel } from './appShell.js';
+
 // Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
   chatTitle: (name: string) => `Rehearsal: ${name}`,
@@ -35,7 +37,7 @@ export const rehearsalTexts = {
     noFillers: 'You spoke without filler words.',
   },
   // The client
-  navLabel: 'Rehearsals',
+  navLabel: rehearsalNavLabel,
   pageTitle: 'Rehearsals',
   pageSubtitle: 'Practise a hard conversation with the person it will be with, then see how it went.',
   newButton: 'New rehearsal',
@@ -78,7 +80,7 @@ export const rehearsalTexts = {
   goalMade: 'Saved as a goal',
   remembered: 'Saved to memory',
   saveFailed: 'Could not save it',
-  rehearsalBadge: 'Rehearsal',
+  rehearsalBadge,
   difficultyBadge: (difficulty: string) => `Difficulty: ${difficulty}`,
   offlineBetter: {
     filler: (quote: string) => `Say it without the filler: "${quote}"`,

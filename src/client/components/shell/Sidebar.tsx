@@ -15,7 +15,7 @@ import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalTexts } from '../../../shared/texts';
+import { chatTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { openSearch } from '../../features/search/SearchDialog';
@@ -33,7 +33,7 @@ export const menuItems: MenuItem[] = [
   { label: goalShellTexts.sidebarItem, to: '/goals', icon: <IconTargetArrow size={18} aria-hidden /> },
   { label: memoryShellTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
   { label: meetingsShellTexts.navLabel, to: '/meetings', icon: <IconCalendarEvent size={18} aria-hidden /> },
-  { label: rehearsalTexts.navLabel, to: '/rehearsals', icon: <IconMasksTheater size={18} aria-hidden /> },
+  { label: rehearsalShellTexts.navLabel, to: '/rehearsals', icon: <IconMasksTheater size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
   { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },

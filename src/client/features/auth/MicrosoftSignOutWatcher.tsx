@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { microsoftSignInTexts } from '../../../shared/texts';
+import { microsoftSignInShellTexts } from '../../../shared/texts';
 
 /**
  * A user who signs in with Microsoft is signed out when Microsoft refuses their refresh
@@ -11,7 +11,7 @@ import { microsoftSignInTexts } from '../../../shared/texts';
 export function MicrosoftSignOutWatcher() {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const signedOut = (error: unknown) => error instanceof Error && error.message === microsoftSignInTexts.errors.signedOut;
+    const signedOut = (error: unknown) => error instanceof Error && error.message === microsoftSignInShellTexts.signedOut;
     const leave = () => window.location.assign('/login?microsoft_error=signedOut');
     const offQueries = queryClient.getQueryCache().subscribe((event) => {
       if (event.type === 'updated' && event.action.type === 'error' && signedOut(event.action.error)) leave();

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { authTexts } from '../../../shared/texts';
+import { authShellTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 
@@ -19,14 +19,14 @@ export function useLogout({ onFailure = 'log' }: UseLogoutOptions = {}) {
   const mutation = useMutation(
     trpc.auth.logout.mutationOptions({
       onSuccess: async () => {
-        notify.success(authTexts.loggedOutTitle);
+        notify.success(authShellTexts.loggedOutTitle);
         // Leave the app screens first, so their queries are not refetched (and 401) in between.
         await navigate({ to: '/' });
         await afterSessionChange();
       },
       onError: (error) => {
-        console.error(authTexts.logoutFailed, error);
-        if (onFailure === 'toast') notify.error(authTexts.logoutFailedTitle, authTexts.logoutFailed);
+        console.error(authShellTexts.logoutFailed, error);
+        if (onFailure === 'toast') notify.error(authShellTexts.logoutFailedTitle, authShellTexts.logoutFailed);
       },
     }),
   );

@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { chatLimits } from '../../../shared/constants';
-import { chatTexts, rehearsalTexts } from '../../../shared/texts';
+import { chatTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { LazyMenu } from '../../components/LazyFloating';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -126,7 +126,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
                   title={chat.title}
                 >
                   {chat.isPinned && <IconPinFilled size={13} role="img" aria-label={chatTexts.pinned} style={{ flexShrink: 0 }} />}
-                  {chat.isRehearsal && <IconMasksTheater size={13} role="img" aria-label={rehearsalTexts.rehearsalBadge} style={{ flexShrink: 0 }} />}
+                  {chat.isRehearsal && <IconMasksTheater size={13} role="img" aria-label={rehearsalShellTexts.rehearsalBadge} style={{ flexShrink: 0 }} />}
                   <Text span size="sm" truncate="end" inherit>
                     {chat.title}
                   </Text>

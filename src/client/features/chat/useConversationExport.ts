@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { chatTexts, commonTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import type { MessageDto } from './chatCache';
 import { downloadFile } from '../../lib/downloadFile';
-import { conversationAsMarkdown, conversationAsText, fileNameFor, loadWholeConversation } from './conversationExport';
+
+// The conversion to text and Markdown, fetched once a stored chat is open (a new one has nothing
+// to copy): not part of /app's first view (issue 39).
+const loadExport = () => import('./conversationExport');
 
 /**
  * The header's Copy and Save for the open chat. When older pages are not loaded yet, the whole
@@ -11,12 +14,15 @@ import { conversationAsMarkdown, conversationAsText, fileNameFor, loadWholeConve
  */
 export function useConversationExport(source: { chatId: number | null; title: string; messages: MessageDto[]; complete: boolean }) {
   const [exporting, setExporting] = useState(false);
+  useEffect(() => {
+    if (source.chatId !== null) void loadExport();
+  }, [source.chatId]);
 
   async function allMessages() {
     if (source.complete || source.chatId === null) return source.messages;
     setExporting(true);
     try {
-      return await loadWholeConversation(source.chatId);
+      return await (await loadExport()).loadWholeConversation(source.chatId);
     } finally {
       setExporting(false);
     }
@@ -26,6 +32,7 @@ export function useConversationExport(source: { chatId: number | null; title: st
     exporting,
     copy: async () => {
       try {
+        const { conversationAsText } = await loadExport();
         const text = conversationAsText(await allMessages());
         await navigator.clipboard.writeText(text);
         notify.success(commonTexts.copiedToClipboard);
@@ -35,6 +42,7 @@ export function useConversationExport(source: { chatId: number | null; title: st
     },
     save: async () => {
       try {
+        const { conversationAsMarkdown, fileNameFor } = await loadExport();
         const markdown = conversationAsMarkdown(source.title, await allMessages());
         downloadFile(fileNameFor(source.title, 'md'), markdown, 'text/markdown;charset=utf-8');
       } catch {

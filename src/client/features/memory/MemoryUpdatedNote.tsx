@@ -1,34 +1,15 @@
 import { Anchor, Button, Group, Text } from '@mantine/core';
 import { IconBrain } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useMemo } from 'react';
 import { commonTexts, memoryShellTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
 // Issue 24: under a reply that stored a memory, a small 'Memory updated' note linking to the
-// Memory page, with Undo (which forgets what that reply stored).
-
-/**
- * The replies of a chat that stored memories. Memories picked up after a reply are stored in the
- * background just after it completes: the notes are read again when a reply completes, and a
- * moment later.
- */
-export function useMemoryNotes(chatId: number, completedReplies: number) {
-  const queryClient = useQueryClient();
-  const options = trpc.memories.chatNotes.queryOptions({ chatId });
-  const notes = useQuery(options);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read again when a reply completes
-  useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: options.queryKey });
-    refresh();
-    const timers = [1_500, 5_000].map((ms) => setTimeout(refresh, ms));
-    return () => timers.forEach(clearTimeout);
-  }, [completedReplies]);
-  return useMemo(() => new Set((notes.data?.notes ?? []).map((note) => note.messageId)), [notes.data]);
-}
+// Memory page, with Undo (which forgets what that reply stored). Loaded when a chat has one
+// (useMemoryNotes.ts says which replies do).
 
 export function MemoryUpdatedNote(props: { chatId: number; messageId: number }) {
   const queryClient = useQueryClient();

@@ -11,10 +11,6 @@ import { VoiceCallButton } from '../voice/VoiceCallButton';
 
 const t = rehearsalTexts;
 
-export function useRehearsalOfChat(chatId: number, isRehearsal: boolean) {
-  return useQuery({ ...trpc.rehearsals.ofChat.queryOptions({ chatId }), enabled: isRehearsal, staleTime: 60_000 });
-}
-
 /** Above a rehearsal's conversation: who is being played, and the report. */
 export function RehearsalChatBar(props: { rehearsalId: number; chatId: number; name: string; difficulty: keyof typeof rehearsalTexts.difficulties }) {
   const navigate = useNavigate();

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { writingStyleLimits } from '../../../shared/constants';
-import { writingStyleTexts } from '../../../shared/texts';
-import { formatLastUpdated, useAnalyzeWritingStyle, useWritingStyle } from './useWritingStyle';
+import { trpc } from '../../lib/trpc';
 
-const texts = writingStyleTexts;
+// The dialog, its texts and the profile's hooks load only when the reminder shows (issue 39: they
+// were a few KB of every first visit to /app, where it never shows).
+const WritingStyleReminderDialog = lazy(() => import('./WritingStyleReminderDialog').then((module) => ({ default: module.WritingStyleReminderDialog })));
 
 // Decided once per browser session, so that moving between chats does not roll the dice again.
 const decidedKey = 'writingStyleReminderDecided';
@@ -21,34 +22,20 @@ function rollOnce(): boolean {
 
 /** 'Writing Style Review' (the product spec's screens): about 30% of the time, when Microsoft mail is connected. */
 export function WritingStyleReminder() {
-  const { loading, mailConnected, writingStyle } = useWritingStyle();
-  const { analyze, running } = useAnalyzeWritingStyle();
-  const [opened, setOpened] = useState(false);
+  // The profile's own query (useWritingStyle reads the same cache entry) says whether mail is connected.
+  const mailConnected = useQuery(trpc.writingStyle.get.queryOptions()).data?.mailConnected ?? false;
+  const [shown, setShown] = useState(false);
 
   useEffect(() => {
     // Never over another dialog: a person in the middle of one (a confirmation, the onboarding)
     // would find it covered, and their next click taken by the reminder. Then it skips this session.
-    if (!loading && mailConnected && rollOnce() && !document.querySelector('[role="dialog"]')) setOpened(true);
-  }, [loading, mailConnected]);
+    if (mailConnected && rollOnce() && !document.querySelector('[role="dialog"]')) setShown(true);
+  }, [mailConnected]);
 
-  const refresh = async () => {
-    if (await analyze('updated')) setOpened(false);
-  };
-
-  return (
-    <Modal opened={opened} onClose={() => setOpened(false)} title={texts.reminderTitle} centered>
-      <Text size="sm">{texts.reminderBody}</Text>
-      <Text size="sm" c="dimmed" mt="xs">
-        {texts.lastUpdated}: {formatLastUpdated(writingStyle?.lastUpdated)}
-      </Text>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={() => setOpened(false)}>
-          {texts.notNow}
-        </Button>
-        <Button onClick={() => void refresh()} loading={running}>
-          {texts.refreshProfile}
-        </Button>
-      </Group>
-    </Modal>
-  );
+  // Once shown, it stays mounted (closed), as the Modal it replaces did.
+  return shown ? (
+    <Suspense fallback={null}>
+      <WritingStyleReminderDialog />
+    </Suspense>
+  ) : null;
 }

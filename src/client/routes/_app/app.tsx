@@ -14,17 +14,17 @@ export const Route = createFileRoute('/_app/app')({
   // Routes load, components read (architecture rule 16). A chat that cannot be read is not an error
   // page: the component shows 'Chat not found' (or a retry) from the same query.
   loader: async ({ context: { queryClient }, deps }) => {
-    const [{ trpc }, { messagesQueryOptions }, { loadChatThread }] = await Promise.all([
+    const [{ trpc }, { messagesQueryOptions }, { loadOpenChat }] = await Promise.all([
       import('../../lib/trpc'),
       import('../../features/chat/chatCache'),
-      import('../../features/chat/chatThreadModule'),
+      import('../../features/chat/openChatModule'),
     ]);
     await Promise.all([
       queryClient.ensureQueryData(trpc.chats.list.queryOptions()).catch(() => undefined),
       queryClient.ensureQueryData(trpc.chats.coachInfo.queryOptions()).catch(() => undefined),
       deps.chat ? queryClient.ensureInfiniteQueryData(messagesQueryOptions(deps.chat)).catch(() => undefined) : undefined,
-      // A stored chat's thread comes in its own chunk (features/chat/chatThreadModule.ts).
-      deps.chat ? loadChatThread().catch(() => undefined) : undefined,
+      // A stored chat's page and thread come in a chunk of their own (features/chat/openChatModule.ts).
+      deps.chat ? loadOpenChat().catch(() => undefined) : undefined,
     ]);
   },
   component: ChatRoute,
