@@ -1,4 +1,4 @@
-import { SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
+import { Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconListCheck } from '@tabler/icons-react';
 import { IconMail } from '@tabler/icons-react';
@@ -31,7 +31,7 @@ export function CoachingTools(props: { onStart: (message: string) => void }) {
       <Text size="sm" c="dimmed" mb="sm">
         {chatTexts.coachingToolsIntro}
       </Text>
-      <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm">
+      <div className={classes.toolGrid}>
         {chatTexts.quickStarts.map((tool) => (
           <button
             key={tool.id}
@@ -55,7 +55,7 @@ export function CoachingTools(props: { onStart: (message: string) => void }) {
             </span>
           </button>
         ))}
-      </SimpleGrid>
+      </div>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Group, SimpleGrid, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { IconBrandGmail } from '@tabler/icons-react';
 import { IconBrandLinkedin } from '@tabler/icons-react';
 import { IconBrandTeams } from '@tabler/icons-react';
@@ -25,7 +25,7 @@ export function ConnectToolsStep(props: { connections: Connections; onConnect: (
       <Text size="sm" c="dimmed" mb="md">
         {onboardingTexts.toolsIntro}
       </Text>
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+      <div className={classes.toolGrid}>
         {toolKeys.map((tool) => {
           const connected = props.connections[tool];
           return (
@@ -54,7 +54,7 @@ export function ConnectToolsStep(props: { connections: Connections; onConnect: (
             </UnstyledButton>
           );
         })}
-      </SimpleGrid>
+      </div>
       <Text size="xs" c="dimmed" mt="md">
         {onboardingTexts.toolsNote}
       </Text>
