@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { chatTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -27,8 +27,12 @@ const openChatLoading = (
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
 export function ChatPage(props: { chatId?: number; messageId?: number }) {
-  // Chosen once: a component type that changed would draw the chat anew (losing its place).
-  const [OpenChat] = useState(() => loadedOpenChat()?.OpenChat ?? LazyOpenChat);
+  // Chosen once for each chat (a component type that changed would draw the chat anew, losing its
+  // place): the module itself once loaded, as /app's loader has done before a chat opens. Through
+  // React.lazy, even a loaded module suspends once, and the conversation would be missing for a
+  // moment: the page that sent a new chat's first message showed neither it nor the input.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chosen anew when the chat changes
+  const OpenChat = useMemo(() => loadedOpenChat()?.OpenChat ?? LazyOpenChat, [props.chatId]);
   return (
     <>
       {props.chatId ? (
