@@ -1,10 +1,11 @@
 // The app's styles (Modal, AppShell, inputs ...) come with the app shell, whose header this is;
 // not in this route file, whose imports the router keeps in the entry script.
 import '../../styles/mantineApp';
-import { Anchor, Avatar, Burger, Group, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Burger, Group, Text, UnstyledButton } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { commonTexts } from '../../../shared/texts';
 import { initialsOf, useSession } from '../../features/auth/useSession';
+import { AvatarCircle } from '../AvatarCircle';
 import { LazyTooltip } from '../LazyFloating';
 
 /** The header's links to the public pages (also drawn by AppShellPlaceholder). */
@@ -46,9 +47,7 @@ export function AppHeader(props: { navOpened: boolean; onToggleNav?: () => void 
           <LazyTooltip label={user.fullName} openDelay={700}>
             {/* The name starts with the initials the link shows (label in name, WCAG 2.5.3). */}
             <UnstyledButton component={Link} to="/app" aria-label={`${initialsOf(user.fullName)}, signed in as ${user.fullName}`}>
-              <Avatar color="indigo" radius="xl" size="md">
-                {initialsOf(user.fullName)}
-              </Avatar>
+              <AvatarCircle>{initialsOf(user.fullName)}</AvatarCircle>
             </UnstyledButton>
           </LazyTooltip>
         )}

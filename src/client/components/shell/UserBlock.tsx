@@ -1,4 +1,4 @@
-import { Avatar, Group, Text, UnstyledButton, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
+import { Group, Text, UnstyledButton, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
 import { IconChevronUp } from '@tabler/icons-react';
 import { IconLogout } from '@tabler/icons-react';
 import { IconMoon } from '@tabler/icons-react';
@@ -7,6 +7,7 @@ import { IconSun } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useLogout } from '../../features/auth/useLogout';
 import { initialsOf, useSession } from '../../features/auth/useSession';
+import { AvatarCircle } from '../AvatarCircle';
 import { LazyMenu } from '../LazyFloating';
 
 // Initials, full name and job title, with a menu of Settings and Logout (the product spec's screens).
@@ -31,9 +32,7 @@ export function UserBlock(props: { showSettings: boolean; onNavigate?: () => voi
         >
           <Group gap="sm" wrap="nowrap">
             <VisuallyHidden>Account menu for</VisuallyHidden>
-            <Avatar color="indigo" radius="xl" aria-hidden>
-              {initialsOf(user.fullName)}
-            </Avatar>
+            <AvatarCircle>{initialsOf(user.fullName)}</AvatarCircle>
             <div style={{ flex: 1, minWidth: 0 }}>
               <Text size="sm" fw={600} truncate="end">
                 {user.fullName}

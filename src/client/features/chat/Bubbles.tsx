@@ -1,7 +1,7 @@
-import { Avatar } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { chatTexts } from '../../../shared/texts';
+import { AvatarCircle } from '../../components/AvatarCircle';
 import classes from './chat.module.css';
 import { PlainText } from './CoachText';
 import { TypingIndicator } from './TypingIndicator';
@@ -55,9 +55,9 @@ export function Stamp(props: { iso: string }) {
 
 function CoachAvatar() {
   return (
-    <Avatar color="indigo" radius="xl" size={32} aria-hidden>
+    <AvatarCircle size={32}>
       <IconSparkles size={18} />
-    </Avatar>
+    </AvatarCircle>
   );
 }
 

@@ -1,0 +1,16 @@
+import type { CSSProperties, ReactNode } from 'react';
+import classes from './avatarCircle.module.css';
+
+/**
+ * A person's initials (the header, the sidebar's account button) or the coach's icon in a round
+ * indigo badge, 38 px unless `size` says otherwise. What Mantine's Avatar drew here, without its
+ * image loading and group logic: about 2 KB gzipped of /app's first view (issue 39).
+ */
+export function AvatarCircle(props: { size?: number; children: ReactNode }) {
+  const style = props.size === undefined ? undefined : ({ '--avatar-size': `calc(${props.size / 16}rem * var(--mantine-scale))` } as CSSProperties);
+  return (
+    <span className={classes.circle} style={style} aria-hidden>
+      {props.children}
+    </span>
+  );
+}
