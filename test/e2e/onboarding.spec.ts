@@ -65,6 +65,16 @@ test('a first visit walks through the three steps and Complete Setup closes the 
   await welcome.getByRole('button', { name: onboardingTexts.next }).click();
   await expect(welcome.getByLabel(onboardingTexts.manager)).toHaveValue('Sam Rivera');
 
+  // The steps above: the current one is marked, a step done goes back to it, a later one does not open.
+  const stepButton = (label: string) => welcome.getByRole('button', { name: new RegExp(`^(\\d )?${label}$`) });
+  await expect(stepButton(onboardingTexts.roleStepShort)).toHaveAttribute('aria-current', 'step');
+  await stepButton(onboardingTexts.privacyStepShort).click();
+  await expect(welcome.getByRole('heading', { name: onboardingTexts.roleStep })).toBeVisible();
+  await stepButton(onboardingTexts.toolsStepShort).click();
+  await expect(welcome.getByRole('heading', { name: onboardingTexts.toolsStep })).toBeVisible();
+  await welcome.getByRole('button', { name: onboardingTexts.next }).click();
+  await expect(welcome.getByLabel(onboardingTexts.manager)).toHaveValue('Sam Rivera');
+
   await welcome.getByRole('button', { name: onboardingTexts.next }).click();
   await expect(welcome.getByRole('heading', { name: onboardingTexts.privacyStep })).toBeVisible();
   await expect(welcome.getByRole('checkbox', { name: onboardingTexts.saveChatHistory })).toBeChecked();

@@ -1,4 +1,4 @@
-import { Button, Center, Group, Loader, Modal, Stepper, Title } from '@mantine/core';
+import { Button, Center, Group, Loader, Modal, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconArrowRight } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
@@ -7,6 +7,7 @@ import { onboardingTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { useSession } from '../auth/useSession';
 import { ConnectToolsStep } from './ConnectToolsStep';
+import { StepIndicator } from './StepIndicator';
 import {
   initialConnections,
   initialOnboardingForm,
@@ -24,6 +25,7 @@ const steps = [
   { label: onboardingTexts.roleStepShort, title: onboardingTexts.roleStep },
   { label: onboardingTexts.privacyStepShort, title: onboardingTexts.privacyStep },
 ] as const;
+const stepLabels = steps.map((step) => step.label);
 const roleStep = 1;
 
 // A first visit to /app shows the first step only: the other steps' fields (NumberInput, Select and
@@ -120,31 +122,24 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
       closeButtonProps={{ 'aria-label': onboardingTexts.close }}
       styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
-      <Stepper
+      <StepIndicator
+        labels={stepLabels}
         active={active}
         onStepClick={(step) => {
           remember();
           setActive(step);
         }}
-        allowNextStepsSelect={false}
-        size="sm"
-        wrap={false}
-        classNames={{ stepBody: classes.stepBody }}
-        mt="xs"
-      >
-        {steps.map((step, index) => (
-          <Stepper.Step key={step.label} label={step.label}>
-            <Title order={3} size="h4" mb="xs">
-              {step.title}
-            </Title>
-            {index === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
-            <Suspense fallback={stepLoading}>
-              {index === 1 && <RoleStep form={form} />}
-              {index === 2 && <PrivacyStep form={form} />}
-            </Suspense>
-          </Stepper.Step>
-        ))}
-      </Stepper>
+      />
+      <div className={classes.stepContent}>
+        <Title order={3} size="h4" mb="xs">
+          {steps[active].title}
+        </Title>
+        {active === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
+        <Suspense fallback={stepLoading}>
+          {active === 1 && <RoleStep form={form} />}
+          {active === 2 && <PrivacyStep form={form} />}
+        </Suspense>
+      </div>
       <Group justify="space-between" mt="xl">
         <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={goBack} disabled={active === 0 || busy}>
           {onboardingTexts.back}
