@@ -195,6 +195,44 @@ test.describe('the message input', () => {
     await input.fill('Now there is something');
     await expect(send).toBeEnabled();
   });
+
+  // Chromium sizes the input itself (CSS field-sizing); a browser that cannot gets Mantine's
+  // autosizing Textarea, loaded before the page is drawn (features/chat/composerInput.ts).
+  for (const sizing of ['by the browser', 'by Mantine where the browser cannot'] as const) {
+    test(`grows with its text up to 8 lines, then scrolls (sized ${sizing})`, async ({ page }) => {
+      if (sizing !== 'by the browser') {
+        await page.addInitScript(() => {
+          const supports = CSS.supports.bind(CSS);
+          CSS.supports = (...args: [string, string?]) => (args[0] === 'field-sizing' ? false : supports(...(args as [string, string])));
+        });
+      }
+      await page.goto('/app?new=true');
+      const input = messageInput(page);
+      await input.click();
+      await page.keyboard.type('One line');
+      await expect(input).toHaveValue('One line');
+      const oneLine = (await input.boundingBox())!.height;
+      for (let line = 2; line <= 4; line += 1) {
+        await page.keyboard.press('Shift+Enter');
+        await page.keyboard.type(`Line ${line}`);
+      }
+      await expect.poll(async () => (await input.boundingBox())!.height).toBeGreaterThan(oneLine * 2.5);
+      const fourLines = (await input.boundingBox())!.height;
+      for (let line = 5; line <= 12; line += 1) {
+        await page.keyboard.press('Shift+Enter');
+        await page.keyboard.type(`Line ${line}`);
+      }
+      await expect.poll(async () => (await input.boundingBox())!.height).toBeGreaterThan(fourLines * 1.5);
+      const tallest = (await input.boundingBox())!.height;
+      // Past 8 lines it stops growing and scrolls.
+      expect(tallest).toBeLessThan(oneLine * 8.5);
+      expect(await input.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+      // Sending still works, and the input is one line again.
+      await page.keyboard.press('Enter');
+      await expect(input).toHaveValue('');
+      await expect.poll(async () => (await input.boundingBox())!.height).toBeLessThan(oneLine * 1.5);
+    });
+  }
 });
 
 test.describe('unsent text', () => {

@@ -1,9 +1,9 @@
-import { ActionIcon, Group, Text, Textarea, useComputedColorScheme } from '@mantine/core';
+import { ActionIcon, Group, Input, Text, useComputedColorScheme } from '@mantine/core';
 import { IconArrowUp } from '@tabler/icons-react';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { IconPlayerStopFilled } from '@tabler/icons-react';
 import { IconBulb } from '@tabler/icons-react';
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent, type Ref } from 'react';
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts } from '../../../shared/texts';
 import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
@@ -12,18 +12,13 @@ import { takeEarlyInput, type EarlyInput } from '../../lib/earlyInput';
 import { preloadSocket } from '../../lib/socketLoader';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './chat.module.css';
+import { autosizeTextarea, cssAutosize } from './composerInput';
 
 export type ChatComposerHandle = {
   /** Puts text into the input (replacing what is there) and focuses it, caret at the end. */
   fill: (text: string) => void;
   focus: () => void;
 };
-
-// The input grows with its text up to 8 lines. Where the browser can do that itself (CSS
-// field-sizing, Chromium), it does: Mantine's autosize measures a hidden copy of the input on
-// mount and on every change, and the first measuring forced the layout of the whole page inside
-// the commit that first draws /app (75 ms of Lighthouse's phone in one task, issue 10: TBT).
-const cssAutosize = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
 
 // Show the characters left only near the limit.
 const counterFrom = chatLimits.messageMax - 500;
@@ -56,6 +51,8 @@ export function ChatComposer(props: {
   useEffect(() => keepDraft(draftKey, value), [draftKey, value]);
   const colorScheme = useComputedColorScheme('light');
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  // Where the browser cannot size the input itself, Mantine's Textarea (loaded by /app's loader).
+  const AutosizeTextarea = autosizeTextarea();
 
   useImperativeHandle(
     props.ref,
@@ -182,22 +179,39 @@ export function ChatComposer(props: {
               </>
             )}
           />
-          <Textarea
-            ref={inputRef}
-            className={classes.composerInput}
-            classNames={{ input: `${classes.composerTextarea} ${cssAutosize ? classes.composerTextareaCss : ''}` }}
-            variant="unstyled"
-            aria-label={chatTexts.inputLabel}
-            placeholder={chatTexts.inputPlaceholder}
-            autosize={!cssAutosize}
-            rows={cssAutosize ? 1 : undefined}
-            minRows={1}
-            maxRows={8}
-            value={value}
-            onChange={(event) => setValue(event.currentTarget.value)}
-            onKeyDown={onKeyDown}
-            error={tooLong || undefined}
-          />
+          {AutosizeTextarea ? (
+            <AutosizeTextarea
+              ref={inputRef}
+              className={classes.composerInput}
+              classNames={{ input: classes.composerTextarea }}
+              variant="unstyled"
+              aria-label={chatTexts.inputLabel}
+              placeholder={chatTexts.inputPlaceholder}
+              autosize
+              minRows={1}
+              maxRows={8}
+              value={value}
+              onChange={(event) => setValue(event.currentTarget.value)}
+              onKeyDown={onKeyDown}
+              error={tooLong || undefined}
+            />
+          ) : (
+            <Input
+              component="textarea"
+              multiline
+              ref={inputRef}
+              className={classes.composerInput}
+              classNames={{ input: `${classes.composerTextarea} ${cssAutosize ? classes.composerTextareaCss : ''}` }}
+              variant="unstyled"
+              aria-label={chatTexts.inputLabel}
+              placeholder={chatTexts.inputPlaceholder}
+              rows={1}
+              value={value}
+              onChange={(event: ChangeEvent<HTMLTextAreaElement>) => setValue(event.currentTarget.value)}
+              onKeyDown={onKeyDown}
+              error={tooLong || undefined}
+            />
+          )}
           {props.placeholder ? (
             <span inert style={{ display: 'contents' }}>
               <VoiceCallButton chatId={props.chatId} />

@@ -14,10 +14,11 @@ export const Route = createFileRoute('/_app/app')({
   // Routes load, components read (architecture rule 16). A chat that cannot be read is not an error
   // page: the component shows 'Chat not found' (or a retry) from the same query.
   loader: async ({ context: { queryClient }, deps }) => {
-    const [{ trpc }, { messagesQueryOptions }, { loadOpenChat }] = await Promise.all([
+    const [{ trpc }, { messagesQueryOptions }, { loadOpenChat }, { loadComposerInput }] = await Promise.all([
       import('../../lib/trpc'),
       import('../../features/chat/chatCache'),
       import('../../features/chat/openChatModule'),
+      import('../../features/chat/composerInput'),
     ]);
     await Promise.all([
       queryClient.ensureQueryData(trpc.chats.list.queryOptions()).catch(() => undefined),
@@ -25,6 +26,8 @@ export const Route = createFileRoute('/_app/app')({
       deps.chat ? queryClient.ensureInfiniteQueryData(messagesQueryOptions(deps.chat)).catch(() => undefined) : undefined,
       // A stored chat's page and thread come in a chunk of their own (features/chat/openChatModule.ts).
       deps.chat ? loadOpenChat().catch(() => undefined) : undefined,
+      // The input's autosize where the browser has none of its own (features/chat/composerInput.ts).
+      loadComposerInput().catch(() => undefined),
     ]);
   },
   component: ChatRoute,
