@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Modal, Skeleton, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconDots, IconMasksTheater } from '@tabler/icons-react';
 import { IconPencil } from '@tabler/icons-react';
 import { IconPin } from '@tabler/icons-react';
@@ -7,7 +7,7 @@ import { IconPinFilled } from '@tabler/icons-react';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { chatLimits } from '../../../shared/constants';
 import { chatTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { LazyMenu } from '../../components/LazyFloating';
@@ -15,6 +15,10 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import classes from './chat.module.css';
 import { forgetMessages, removeChat, upsertChat, type ChatDto } from './chatCache';
+
+// The title field opens from the chat's menu: its code (and Mantine's TextInput) loads then.
+const loadRenameField = () => import('./RenameField');
+const RenameField = lazy(() => loadRenameField().then((module) => ({ default: module.RenameField })));
 
 /**
  * The sidebar's Recent Chats: pinned first, then the most recent; the open chat highlighted. Each
@@ -114,7 +118,15 @@ export function RecentChats(props: { onNavigate: () => void }) {
         {list.data.map((chat) => (
           <li key={chat.id} className={`${classes.chatItem} ${chat.id === activeId ? classes.chatItemActive : ''}`}>
             {renamingId === chat.id ? (
-              <RenameField chat={chat} onRename={(title) => rename(chat, title)} onDone={() => setRenamingId(null)} />
+              <Suspense
+                fallback={
+                  <Text span size="sm" truncate="end" className={classes.chatLink}>
+                    {chat.title}
+                  </Text>
+                }
+              >
+                <RenameField chat={chat} onRename={(title) => rename(chat, title)} onDone={() => setRenamingId(null)} />
+              </Suspense>
             ) : (
               <>
                 <Link
@@ -133,7 +145,10 @@ export function RecentChats(props: { onNavigate: () => void }) {
                 </Link>
                 <ChatMenu
                   chat={chat}
-                  onRename={() => setRenamingId(chat.id)}
+                  onRename={() => {
+                    void loadRenameField().catch(() => undefined);
+                    setRenamingId(chat.id);
+                  }}
                   onTogglePin={() => togglePin(chat)}
                   onDelete={() => setDeleting(chat)}
                 />
@@ -193,59 +208,6 @@ function ChatMenu(props: { chat: ChatDto; onRename: () => void; onTogglePin: () 
           </Menu.Item>
         </>
       )}
-    />
-  );
-}
-
-/** Inline title editing: Enter saves, Escape cancels, leaving the field saves a valid title. */
-function RenameField(props: { chat: ChatDto; onRename: (title: string) => string | null; onDone: () => void }) {
-  const [value, setValue] = useState(props.chat.title);
-  const [error, setError] = useState<string | null>(null);
-  const finished = useRef(false);
-
-  const finish = () => {
-    finished.current = true;
-    props.onDone();
-  };
-  const save = () => {
-    if (finished.current) return;
-    const problem = props.onRename(value);
-    if (problem) setError(problem);
-    else finish();
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      save();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      finish();
-    }
-  };
-
-  return (
-    <TextInput
-      size="xs"
-      w="100%"
-      px={4}
-      py={2}
-      autoFocus
-      aria-label={chatTexts.renameLabel}
-      value={value}
-      error={error}
-      onChange={(event) => {
-        setValue(event.currentTarget.value);
-        setError(null);
-      }}
-      onFocus={(event) => event.currentTarget.select()}
-      onKeyDown={onKeyDown}
-      onBlur={() => {
-        if (finished.current) return;
-        // Leaving the field saves a valid title; an invalid one is dropped and the old one stays.
-        props.onRename(value);
-        finish();
-      }}
     />
   );
 }
