@@ -53,7 +53,8 @@ const colorSchemeFirst: Plugin = {
 //   whole, so / gets fewer scripts and no more bytes;
 // - `app-public`: those something public loaded later needs too (the sign-in dialog, /login, the
 //   public pages' lazily loaded parts): they fetch this chunk rather than pieces of it;
-// - `app`: the rest, needed by /app alone.
+// - `app`: the rest, needed by /app alone;
+// and a fourth, `home`: what only the landing page's first view imports (its sections' components).
 // Only static imports are followed from those roots: what the app loads when first needed (other
 // pages, dialogs, the Markdown renderer, the WebSocket client) stays in chunks of its own. Computed
 // from the module graph in the first call of `name`, after `test` has listed every module.
@@ -152,6 +153,11 @@ function firstViewChunks() {
       if (inEntry.has(id) || appRoots.includes(id) || firstViewRoots.lazyOnly.some((pattern) => pattern.test(id))) continue;
       result.set(id, home.has(id) ? 'home-app' : publicModules.has(id) ? 'app-public' : 'app');
     }
+    // What only the landing page's first view uses (its sections' Grid, Card, SimpleGrid ...): one
+    // chunk `home`, not one request each. What other public pages load too (Container, the logo
+    // for the legal pages) stays in chunks of their own, so they do not fetch the landing page's.
+    const otherPublic = reach(entries, true, (id) => isAppPage(id) || homeRoots.includes(id));
+    for (const id of home) if (!inEntry.has(id) && !homeRoots.includes(id) && !result.has(id) && !otherPublic.has(id)) result.set(id, 'home');
     return result;
   };
   return {
