@@ -207,6 +207,8 @@ test.describe('the message input', () => {
         });
       }
       await page.goto('/app?new=true');
+      // Measured on the app's input, not the placeholder's it replaces.
+      await expect(page.locator('[data-app-placeholder]')).toHaveCount(0);
       const input = messageInput(page);
       await input.click();
       await page.keyboard.type('One line');
