@@ -129,6 +129,19 @@ export function ChatComposer(props: {
     submit();
   };
 
+  // The same input either way (composerInput.ts): only how it grows differs.
+  const inputProps = {
+    ref: inputRef,
+    className: classes.composerInput,
+    variant: 'unstyled',
+    'aria-label': chatTexts.inputLabel,
+    placeholder: chatTexts.inputPlaceholder,
+    value,
+    onChange: (event: ChangeEvent<HTMLTextAreaElement>) => setValue(event.currentTarget.value),
+    onKeyDown,
+    error: tooLong || undefined,
+  } as const;
+
   return (
     <div className={classes.composerBar}>
       <div className={classes.composerInner}>
@@ -180,36 +193,14 @@ export function ChatComposer(props: {
             )}
           />
           {AutosizeTextarea ? (
-            <AutosizeTextarea
-              ref={inputRef}
-              className={classes.composerInput}
-              classNames={{ input: classes.composerTextarea }}
-              variant="unstyled"
-              aria-label={chatTexts.inputLabel}
-              placeholder={chatTexts.inputPlaceholder}
-              autosize
-              minRows={1}
-              maxRows={8}
-              value={value}
-              onChange={(event) => setValue(event.currentTarget.value)}
-              onKeyDown={onKeyDown}
-              error={tooLong || undefined}
-            />
+            <AutosizeTextarea {...inputProps} classNames={{ input: classes.composerTextarea }} autosize minRows={1} maxRows={8} />
           ) : (
             <Input
+              {...inputProps}
               component="textarea"
               multiline
-              ref={inputRef}
-              className={classes.composerInput}
-              classNames={{ input: `${classes.composerTextarea} ${cssAutosize ? classes.composerTextareaCss : ''}` }}
-              variant="unstyled"
-              aria-label={chatTexts.inputLabel}
-              placeholder={chatTexts.inputPlaceholder}
               rows={1}
-              value={value}
-              onChange={(event: ChangeEvent<HTMLTextAreaElement>) => setValue(event.currentTarget.value)}
-              onKeyDown={onKeyDown}
-              error={tooLong || undefined}
+              classNames={{ input: `${classes.composerTextarea} ${cssAutosize ? classes.composerTextareaCss : ''}` }}
             />
           )}
           {props.placeholder ? (

@@ -8,7 +8,7 @@ import { trpc } from '../../lib/trpc';
 import { seedMessages, upsertChat } from './chatCache';
 import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
-import { PageFrame, sendFailure, useOfflineCoach } from './chatPageCommon';
+import { ChatPageFrame, sendFailure, useOfflineCoach } from './chatPageCommon';
 import type { ChatThreadHandle } from './ChatThread';
 import { DraftThread } from './DraftThread';
 import { CoachingTools, coachingToolsId } from './CoachingTools';
@@ -18,11 +18,11 @@ import { WritingStyleReminder } from '../writingStyle/WritingStyleReminder';
 // A stored chat, in a chunk of its own (OpenChat.tsx); /app's loader has usually loaded it.
 const LazyOpenChat = lazy(() => loadOpenChat().then((module) => ({ default: module.OpenChat })));
 const openChatLoading = (
-  <PageFrame>
+  <ChatPageFrame>
     <Center style={{ flex: 1 }} p="md">
       <Loader aria-label={chatTexts.loadingConversation} />
     </Center>
-  </PageFrame>
+  </ChatPageFrame>
 );
 
 /** /app: a new conversation, or the chat given by ?chat={id}. */
@@ -112,7 +112,7 @@ function DraftChat() {
   };
 
   return (
-    <PageFrame>
+    <ChatPageFrame>
       <ChatHeader chatTitle={chatTexts.newChat} onCopy={() => {}} onSave={() => {}} canExport={false} exporting={false} />
       <DraftThread ref={threadRef} pending={pending} awaitingReply={pending !== null}>
         {pending === null && <CoachingTools onStart={onSend} />}
@@ -127,6 +127,6 @@ function DraftChat() {
         offline={offline}
         onQuickStart={onSend}
       />
-    </PageFrame>
+    </ChatPageFrame>
   );
 }

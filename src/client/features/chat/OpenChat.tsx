@@ -15,7 +15,7 @@ import { ChatComposer, type ChatComposerHandle } from './ChatComposer';
 import { ChatHeader } from './ChatHeader';
 import { ChatThread, type ChatThreadHandle } from './ChatThread';
 import { insertMessage, messagesOf, messagesQueryOptions, upsertChat, type MessageDto } from './chatCache';
-import { errorCode, PageFrame, sendFailure, useOfflineCoach } from './chatPageCommon';
+import { errorCode, ChatPageFrame, sendFailure, useOfflineCoach } from './chatPageCommon';
 import { streamingReplies } from './streamingReplies';
 import { useChatEvents } from './useChatEvents';
 import { useConversationExport } from './useConversationExport';
@@ -155,7 +155,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
 
   if (!query.data) {
     return (
-      <PageFrame>
+      <ChatPageFrame>
         {header}
         <Center style={{ flex: 1 }} p="md">
           {notFound ? (
@@ -171,12 +171,12 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
             <Loader aria-label={chatTexts.loadingConversation} />
           )}
         </Center>
-      </PageFrame>
+      </ChatPageFrame>
     );
   }
 
   return (
-    <PageFrame>
+    <ChatPageFrame>
       <ChatEventsFollower chatId={chatId} onDeleted={onDeleted} />
       {header}
       {rehearsal && (
@@ -184,39 +184,31 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
           <RehearsalChatBar rehearsalId={rehearsal.id} chatId={chatId} name={rehearsal.counterpart.name} difficulty={rehearsal.difficulty} />
         </Suspense>
       )}
-      <Suspense
-        fallback={
-          <Center style={{ flex: 1 }} p="md">
-            <Loader aria-label={chatTexts.loadingConversation} />
-          </Center>
-        }
+      <ChatThread
+        ref={threadRef}
+        messages={messages}
+        pending={pendingText}
+        awaitingReply={awaitingReply}
+        hasOlder={query.hasNextPage}
+        loadingOlder={query.isFetchingNextPage}
+        olderFailed={query.isFetchNextPageError}
+        onLoadOlder={() => {
+          if (!query.isFetchingNextPage) void query.fetchNextPage();
+        }}
+        onModifyAgenda={onModifyAgenda}
+        focusMessageId={focusMessageId}
+        noteFor={noteFor}
       >
-        <ChatThread
-          ref={threadRef}
-          messages={messages}
-          pending={pendingText}
-          awaitingReply={awaitingReply}
-          hasOlder={query.hasNextPage}
-          loadingOlder={query.isFetchingNextPage}
-          olderFailed={query.isFetchNextPageError}
-          onLoadOlder={() => {
-            if (!query.isFetchingNextPage) void query.fetchNextPage();
-          }}
-          onModifyAgenda={onModifyAgenda}
-          focusMessageId={focusMessageId}
-          noteFor={noteFor}
-        >
-          <Suspense fallback={null}>
-            <PrepReflection chatId={chatId} />
-            <PrepRehearse chatId={chatId} />
+        <Suspense fallback={null}>
+          <PrepReflection chatId={chatId} />
+          <PrepRehearse chatId={chatId} />
+        </Suspense>
+        {stylePanelTriggered(messages) && (
+          <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
+            <WritingStylePanel />
           </Suspense>
-          {stylePanelTriggered(messages) && (
-            <Suspense fallback={<Loader size="sm" aria-label="Loading" />}>
-              <WritingStylePanel />
-            </Suspense>
-          )}
-        </ChatThread>
-      </Suspense>
+        )}
+      </ChatThread>
       <ChatComposer
         ref={composerRef}
         onSend={onSend}
@@ -228,7 +220,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
         onQuickStart={onSend}
         chatId={chatId}
       />
-    </PageFrame>
+    </ChatPageFrame>
   );
 }
 

@@ -26,6 +26,6 @@ export function useOfflineCoach() {
   return useQuery(trpc.chats.coachInfo.queryOptions()).data?.kind === 'offline';
 }
 
-export function PageFrame(props: { children: ReactNode }) {
+export function ChatPageFrame(props: { children: ReactNode }) {
   return <div className={classes.page}>{props.children}</div>;
 }
