@@ -83,11 +83,26 @@ type ModuleGraphInfo = { importedIds: readonly string[]; dynamicallyImportedIds:
 // requests), and those the entry uses stay out of them.
 const textsModule = /[\\/]src[\\/]shared[\\/]texts[\\/][^\\/]+\.ts$/;
 const textsIndex = /[\\/]src[\\/]shared[\\/]texts[\\/]index\.ts$/;
-const isBarrel = (id: string, module: ModuleGraphInfo) => textsIndex.test(id) || (/[\\/]node_modules[\\/]/.test(id) && module.importedIds.length > 30);
+// A package's module that only imports and re-exports (its index): nothing but import and export
+// statements and comments, and no default import (react-remove-scroll's index exports its
+// default export as RemoveScroll, a name no module of the package defines).
+const onlyReexports = (code: string | null) =>
+  code !== null &&
+  !/\bimport\s+[\w$]+\s*(,|from\b)/.test(code) &&
+  code
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+    .replace(/\b(?:import|export)\s*(?:[\w$]+\s*,\s*)?(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\}|[\w$]+)\s*from\s*["'][^"']*["'];?|\bexport\s*\{[^}]*\};?|\bimport\s*["'][^"']*["'];?/g, '')
+    .trim() === '';
+const isBarrel = (id: string, module: ModuleGraphInfo) => textsIndex.test(id) || (/[\\/]node_modules[\\/]/.test(id) && (module.importedIds.length > 30 || (module.importedIds.length > 0 && onlyReexports(module.code))));
 const packageRoot = (id: string) => (textsIndex.test(id) ? path.dirname(id) + path.sep : (id.match(/^.*[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/]+[\\/]/)?.[0] ?? id));
-const importedNames = (code: string) => {
+// The names a module imports from a barrel: only those of the import statements whose source is
+// that barrel (the package's name, or the texts' catalogue), so that a name imported from
+// elsewhere does not lead into the package as well.
+const importedNames = (code: string, root: string) => {
   const names = new Set<string>();
-  for (const match of code.matchAll(/(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["'][^"']*["']/g)) {
+  const fromBarrel = (source: string) => (root.includes(`${path.sep}node_modules${path.sep}`) ? root.endsWith(`${path.sep}node_modules${path.sep}${source.split('/').join(path.sep)}${path.sep}`) : /(^|\/)texts(\/index(\.ts)?)?$/.test(source));
+  for (const match of code.matchAll(/(?:import|export)\s*(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["']([^"']*)["']/g)) {
+    if (!fromBarrel(match[2])) continue;
     for (const part of match[1].split(',')) {
       const name = part.trim().split(/\s+as\s+/)[0]?.trim();
       if (name) names.add(name);
@@ -109,18 +124,31 @@ function firstViewChunks() {
       for (const name of module.exports) if (name !== 'default') define(name, id);
       define(path.basename(id).replace(/\.[cm]?js$/, ''), id);
     }
+    // Where a barrel's names are defined: its package, and the packages it re-exports
+    // (@tanstack/react-query's index re-exports @tanstack/query-core's).
+    const barrelRoots = (id: string, seen = new Set<string>()): string[] => {
+      seen.add(id);
+      const nested = (info(id)?.importedIds ?? []).filter((other) => !seen.has(other) && /[\\/]node_modules[\\/]/.test(other) && packageRoot(other) !== packageRoot(id));
+      return [packageRoot(id), ...nested.flatMap((other) => barrelRoots(other, seen))];
+    };
     const follow = (module: ModuleGraphInfo, dynamic: boolean) => {
       const next: string[] = [];
-      let names: Set<string> | undefined;
       for (const imported of module.importedIds) {
         const target = info(imported);
         if (!target || !isBarrel(imported, target)) {
           next.push(imported);
           continue;
         }
-        names ??= importedNames(module.code ?? '');
-        const root = packageRoot(imported);
-        for (const name of names) for (const definer of definedBy.get(name) ?? []) if (definer.startsWith(root)) next.push(definer);
+        next.push(imported);
+        const roots = barrelRoots(imported);
+        for (const name of importedNames(module.code ?? '', roots[0])) {
+          const definers = (definedBy.get(name) ?? []).filter((definer) => roots.some((root) => definer.startsWith(root)));
+          // A module of the app that a plugin put in the package's place (lib/mantineUseId.ts).
+          definers.push(...target.importedIds.filter((other) => !/[\\/]node_modules[\\/]/.test(other) && info(other)?.exports.includes(name)));
+          // A name no module defines (a small index's renamed export): that index is followed whole.
+          if (definers.length === 0 && target.importedIds.length <= 30) next.push(...target.importedIds);
+          next.push(...definers);
+        }
       }
       if (dynamic) next.push(...module.dynamicallyImportedIds);
       return next;
@@ -132,7 +160,9 @@ function firstViewChunks() {
         if (seen.has(id) || skip(id)) continue;
         seen.add(id);
         const module = info(id);
-        if (module) stack.push(...follow(module, dynamic));
+        // A barrel is taken itself (it is empty once bundled), and its names are followed from
+        // the module that imports them.
+        if (module && !isBarrel(id, module)) stack.push(...follow(module, dynamic));
       }
       return seen;
     };
