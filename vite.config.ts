@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import path from 'node:path';
 import { compression } from 'vite-plugin-compression2';
 import type { Plugin } from 'vite';
+import { writeCompressed } from './scripts/writeCompressed.mjs';
 import { colorSchemeScript } from './src/shared/colorSchemeScript';
 
 // Mantine's ScrollArea (which every Modal's module imports) takes one hook, useMergeRefs, from
@@ -42,6 +43,31 @@ const mantineUseIdWithoutEffect: Plugin = {
 const colorSchemeFirst: Plugin = {
   name: 'color-scheme-first',
   transformIndexHtml: () => [{ tag: 'script', children: colorSchemeScript, injectTo: 'head-prepend' }],
+};
+
+// V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints, Chromium 136 on): a
+// script that begins with `//# allFunctionsCalledOnLoad` has all its functions compiled as it is
+// streamed in, on a background thread, instead of each on the main thread at its first call. For
+// the scripts of a first view, most of whose functions run as the page starts: the entry's chunk,
+// the first view's groups and a stored chat's chunk (issue 39: a cold load's main-thread work).
+// Other browsers read it as a comment.
+const compileHintChunks = /^(shared|home-app|home|app-public|app)$/;
+const compileHintModules = /[\\/]features[\\/]chat[\\/]OpenChat\.tsx$/;
+const compileHints: Plugin = {
+  name: 'compile-hints',
+  // After the files are written with their compressed copies: the comment has to be the file's
+  // first line, before what Vite puts there (its list of lazily loaded stylesheets), and the
+  // minifier drops comments.
+  writeBundle: {
+    order: 'post',
+    handler(options, bundle) {
+      if (process.env.AI_COACH_NO_COMPILE_HINTS) return;
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !(compileHintChunks.test(chunk.name) || (chunk.facadeModuleId && compileHintModules.test(chunk.facadeModuleId)))) continue;
+        writeCompressed(path.join(options.dir ?? '', chunk.fileName), `//# allFunctionsCalledOnLoad\n${chunk.code}`);
+      }
+    },
+  },
 };
 
 // /app's first view in a few chunks (issue 39). Rolldown's default splitting makes one chunk for
@@ -227,6 +253,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     scrollAreaWithoutFloatingUi,
     mantineUseIdWithoutEffect,
     colorSchemeFirst,
+    ...(isSsrBuild ? [] : [compileHints]),
     // Brotli and gzip copies of the built files (assets/*.js.br, *.js.gz, index.html.br ...), made
     // once at build time at the highest levels; the server sends them as they are
     // (src/server/http/staticAssets.ts). A copy that would not be smaller is not written.

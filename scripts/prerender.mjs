@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHash } from 'node:crypto';
 import { transformSync } from 'esbuild';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { writeCompressed } from './writeCompressed.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.join(root, 'dist/client');
@@ -79,12 +79,6 @@ function inlineStylesheet(page, file) {
 const bootSource = transformSync(fs.readFileSync(path.join(root, 'scripts/prerender-boot.js'), 'utf8'), { minify: true, format: 'esm', target: 'es2022' }).code;
 const bootFile = `assets/boot-${createHash('sha256').update(bootSource).digest('base64url').slice(0, 8)}.js`;
 writeCompressed(path.join(clientDir, bootFile), bootSource);
-/** Writes a file with its brotli and gzip copies, as the client build writes its own. */
-function writeCompressed(file, text) {
-  fs.writeFileSync(file, text);
-  fs.writeFileSync(`${file}.br`, brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  fs.writeFileSync(`${file}.gz`, gzipSync(text, { level: 9 }));
-}
 function bootAfterPaint(page) {
   const entryScript = page.match(/<script type="module" crossorigin src="([^"]+)"><\/script>/);
   if (!entryScript) throw new Error('no entry script in the page');

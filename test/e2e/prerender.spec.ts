@@ -184,3 +184,18 @@ test("every prerendered page asks for the entry script's own imports first, with
     expect(preloads.slice(0, imports.length).sort(), path).toEqual([...imports].sort());
   }
 });
+
+test("the first view's scripts ask V8 to compile all their functions as they stream in, in each encoding sent", async ({ request }) => {
+  // The compile hint (vite.config.ts) counts only as a file's first line; Vite writes its list of
+  // lazily loaded stylesheets there, and the compressed copies are made before the hint is added.
+  const html = await (await request.get('/app?chat=1')).text();
+  const scripts = [...html.matchAll(/<link rel="modulepreload" crossorigin href="(\/assets\/(?:shared|app-public|app|OpenChat)-[^"]+\.js)">/g)].map((match) => match[1]!);
+  expect(scripts.some((file) => file.includes('/shared-'))).toBe(true);
+  expect(scripts.some((file) => file.includes('/OpenChat-'))).toBe(true);
+  for (const file of scripts) {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const response = await request.get(file, { headers: { 'accept-encoding': encoding } });
+      expect((await response.text()).startsWith('//# allFunctionsCalledOnLoad\n'), `${file} (${encoding})`).toBe(true);
+    }
+  }
+});

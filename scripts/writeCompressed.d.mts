@@ -1,0 +1,1 @@
+export function writeCompressed(file: string, text: string): void;
