@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chatTexts } from '../../src/shared/texts/index.js';
+import { chatTexts, onboardingTexts } from '../../src/shared/texts/index.js';
 import { messageInput, userMessages } from './support/chatPage.js';
 import { holdRequests } from './support/holdRequests.js';
 
@@ -149,4 +149,25 @@ test('keys typed into the placeholder of a stored chat (/app?chat=1), on a CPU s
   // The caret after "A question ": the next key goes there.
   await page.keyboard.type('!');
   await expect(input).toHaveValue('A question !about the OKRs');
+});
+
+test('on a first visit the welcome dialog waits for typing begun in the placeholder to pause, and takes no key of it', async ({ page }) => {
+  // No hasSeenOnboarding: the dialog is due as soon as the app has taken over. It takes the focus,
+  // so opened in the middle of a sentence it took the rest of it.
+  const release = await inThePlaceholder(page, async () => undefined);
+  await page.keyboard.type('Help me get ready');
+  release();
+  const input = page.getByRole('textbox', { name: chatTexts.inputLabel });
+  await expect(page.locator('[data-app-placeholder]')).toHaveCount(0, { timeout: 60_000 });
+  // Typing on, a key about every 100 ms for over three seconds, across the moment the dialog was due.
+  await page.keyboard.type(' for the quarterly planning meeting', { delay: 90 });
+  await expect(input).toHaveValue('Help me get ready for the quarterly planning meeting');
+  await expect(page.getByRole('dialog', { name: onboardingTexts.title })).toHaveCount(0);
+  // Once the typing pauses, the dialog opens; closed, it gives the focus back to the input, text kept.
+  const dialog = page.getByRole('dialog', { name: onboardingTexts.title });
+  await expect(dialog).toBeVisible({ timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue('Help me get ready for the quarterly planning meeting');
 });

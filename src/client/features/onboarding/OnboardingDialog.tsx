@@ -5,6 +5,47 @@ import { hasSeenOnboarding, markOnboardingSeen } from './onboardingData';
 // visits to /app neither fetch nor run them (issue 10).
 const OnboardingModal = lazy(() => import('./OnboardingModal').then((module) => ({ default: module.OnboardingModal })));
 
+/** How long typing must have paused before the dialog takes the focus from the field typed into. */
+const typingPauseMs = 2000;
+
+/** The text field that has the focus and holds text: someone is typing into it. */
+function fieldTypedInto() {
+  const element = document.activeElement;
+  return (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) && element.value !== '' ? element : null;
+}
+
+/**
+ * Whether the dialog may open and take the focus: at once, unless someone is typing (a first
+ * visitor who started in the placeholder's input before the app took over, issue 39, goes on
+ * typing into the app's). Then once the typing has paused or the field has lost the focus, so that
+ * no key of a sentence lands in the dialog.
+ */
+function useNotTyping(enabled: boolean) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!enabled || ready) return;
+    const field = fieldTypedInto();
+    if (!field) {
+      setReady(true);
+      return;
+    }
+    let timer = window.setTimeout(() => setReady(true), typingPauseMs);
+    const onInput = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => setReady(true), typingPauseMs);
+    };
+    const onFocusOut = () => setReady(true);
+    field.addEventListener('input', onInput);
+    field.addEventListener('focusout', onFocusOut);
+    return () => {
+      window.clearTimeout(timer);
+      field.removeEventListener('input', onInput);
+      field.removeEventListener('focusout', onFocusOut);
+    };
+  }, [enabled, ready]);
+  return ready;
+}
+
 // 'Welcome to AI Coach' (the product spec's screens): shown until hasSeenOnboarding is set; closing it in
 // any way (X, Escape, Complete Setup) sets the flag.
 export function OnboardingDialog() {
@@ -16,11 +57,12 @@ export function OnboardingDialog() {
   useEffect(() => {
     if (needed) startTransition(() => setDrawn(true));
   }, [needed]);
+  const notTyping = useNotTyping(needed && drawn);
   if (!needed || !drawn) return null;
   return (
     <Suspense fallback={null}>
       <OnboardingModal
-        opened={opened}
+        opened={opened && notTyping}
         onClose={() => {
           markOnboardingSeen();
           setOpened(false);
@@ -29,4 +71,3 @@ export function OnboardingDialog() {
     </Suspense>
   );
 }
-
