@@ -61,7 +61,6 @@ const compileHints: Plugin = {
   writeBundle: {
     order: 'post',
     handler(options, bundle) {
-      if (process.env.AI_COACH_NO_COMPILE_HINTS) return;
       for (const chunk of Object.values(bundle)) {
         if (chunk.type !== 'chunk' || !(compileHintChunks.test(chunk.name) || (chunk.facadeModuleId && compileHintModules.test(chunk.facadeModuleId)))) continue;
         writeCompressed(path.join(options.dir ?? '', chunk.fileName), `//# allFunctionsCalledOnLoad\n${chunk.code}`);
