@@ -11,7 +11,8 @@ const typingPauseMs = 2000;
 /** The text field that has the focus and holds text: someone is typing into it. */
 function fieldTypedInto() {
   const element = document.activeElement;
-  return (element instanceof HTMLTextAreaElement || element instanceof HTMLInputElement) && element.value !== '' ? element : null;
+  const textField = element instanceof HTMLTextAreaElement || (element instanceof HTMLInputElement && ['text', 'search', 'email', 'url', 'tel'].includes(element.type));
+  return textField && element.value !== '' ? element : null;
 }
 
 /**
