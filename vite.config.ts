@@ -37,6 +37,22 @@ const mantineUseIdWithoutEffect: Plugin = {
   },
 };
 
+// Mantine's NavLink imports Collapse (and with it the vertical and horizontal collapse hooks) and
+// Accordion's chevron, which it draws only for a link with children. The app's links have none;
+// those modules were about 2 KB gzipped of every first visit to /app (issue 39). NavLink's two
+// imports are resolved to src/client/lib/navLinkNesting.tsx, which loads the real ones when a
+// nested link is first drawn.
+const navLinkNestingOnDemand: Plugin = {
+  name: 'nav-link-nesting-on-demand',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (importer && /@mantine[\\/]core[\\/]esm[\\/]components[\\/]NavLink[\\/]NavLink\.mjs$/.test(importer) && /^\.\.\/(Collapse\/Collapse|Accordion\/AccordionChevron)\.mjs$/.test(source)) {
+      return path.resolve(import.meta.dirname, 'src/client/lib/navLinkNesting.tsx');
+    }
+    return null;
+  },
+};
+
 // The stored colour scheme applied before the first paint (src/shared/colorSchemeScript.ts): the
 // first thing in every page's <head>, so the prerendered pages carry it too. The server's CSP
 // allows it by its hash.
@@ -251,6 +267,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     scrollAreaWithoutFloatingUi,
     mantineUseIdWithoutEffect,
+    navLinkNestingOnDemand,
     colorSchemeFirst,
     ...(isSsrBuild ? [] : [compileHints]),
     // Brotli and gzip copies of the built files (assets/*.js.br, *.js.gz, index.html.br ...), made
