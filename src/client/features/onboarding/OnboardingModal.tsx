@@ -2,7 +2,7 @@ import { Button, Center, Group, Loader, Modal, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconArrowRight } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { onboardingTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { useSession } from '../auth/useSession';
@@ -15,9 +15,7 @@ import {
   saveOnboardingData,
   type ToolKey,
 } from './onboardingData';
-import { useOnboardingForm } from './useOnboardingForm';
-import { useSaveChatHistoryChoice } from './useSaveChatHistoryChoice';
-import { useSaveRoleToProfile } from './useSaveRoleToProfile';
+import { type StepSave, useOnboardingForm } from './useOnboardingForm';
 import classes from './onboarding.module.css';
 
 const steps = [
@@ -29,7 +27,9 @@ const stepLabels = steps.map((step) => step.label);
 const roleStep = 1;
 
 // A first visit to /app shows the first step only: the other steps' fields (NumberInput, Select and
-// their dropdowns) load when the user heads for Next, or at the latest when the step opens.
+// their dropdowns) and what saves them (the profile's and the knowledge base's mutations, the
+// browser's copy of the knowledge base) load when the user heads for Next, or at the latest when
+// the step opens (issue 39).
 const stepLoaders = [undefined, () => import('./RoleStep'), () => import('./PrivacyStep')] as const;
 const RoleStep = lazy(() => stepLoaders[1]().then((module) => ({ default: module.RoleStep })));
 const PrivacyStep = lazy(() => stepLoaders[2]().then((module) => ({ default: module.PrivacyStep })));
@@ -47,8 +47,8 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
   const [active, setActive] = useState(0);
   const [connections, setConnections] = useState(() => initialConnections(saved));
   const [busy, setBusy] = useState(false);
-  const saveRole = useSaveRoleToProfile();
-  const saveChatHistoryChoice = useSaveChatHistoryChoice();
+  // The save of the step drawn, set by RoleStep and PrivacyStep once their code has loaded.
+  const stepSave = useRef<StepSave | null>(null);
   const [initialValues] = useState(() => initialOnboardingForm(saved, { jobTitle: user?.jobTitle ?? null, company: user?.company ?? null }));
   const form = useOnboardingForm(initialValues);
 
@@ -65,9 +65,12 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
   async function goNext() {
     if (active === roleStep) {
       if (form.validate().hasErrors) return;
+      // Still loading, the step has drawn no field yet: nothing to save, and no step to leave.
+      const save = stepSave.current;
+      if (!save) return;
       setBusy(true);
       try {
-        await saveRole(form.getValues());
+        await save(form.getValues());
       } catch {
         notify.error(onboardingTexts.profileSaveFailedTitle, onboardingTexts.profileSaveFailedBody);
         return;
@@ -86,11 +89,13 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
 
   async function complete() {
     if (form.validate().hasErrors) return;
+    const save = stepSave.current;
+    if (!save) return;
     remember();
     // 'Save chat history' is the account's storeChatHistory, as in Settings' Privacy tab.
     setBusy(true);
     try {
-      await saveChatHistoryChoice(form.getValues().saveChatHistory);
+      await save(form.getValues());
     } catch {
       notify.error(onboardingTexts.privacySaveFailedTitle, onboardingTexts.privacySaveFailedBody);
       return;
@@ -136,8 +141,8 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
         </Title>
         {active === 0 && <ConnectToolsStep connections={connections} onConnect={connect} />}
         <Suspense fallback={stepLoading}>
-          {active === 1 && <RoleStep form={form} />}
-          {active === 2 && <PrivacyStep form={form} />}
+          {active === 1 && <RoleStep form={form} saveRef={stepSave} />}
+          {active === 2 && <PrivacyStep form={form} saveRef={stepSave} />}
         </Suspense>
       </div>
       <Group justify="space-between" mt="xl">

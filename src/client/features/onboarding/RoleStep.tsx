@@ -1,11 +1,21 @@
 import { NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { onboardingLimits } from '../../../shared/settingsConstants';
 import { onboardingTexts } from '../../../shared/texts';
-import type { OnboardingFormApi } from './useOnboardingForm';
+import { type RefObject, useEffect } from 'react';
+import type { OnboardingFormApi, StepSave } from './useOnboardingForm';
+import { useSaveRoleToProfile } from './useSaveRoleToProfile';
 
 // Step 2. Job title and company are the user's profile fields; the rest stays in this browser.
-export function RoleStep(props: { form: OnboardingFormApi }) {
-  const { form } = props;
+// Its answers are saved when Next leaves it (OnboardingModal calls what saveRef holds).
+export function RoleStep(props: { form: OnboardingFormApi; saveRef: RefObject<StepSave | null> }) {
+  const { form, saveRef } = props;
+  const saveRole = useSaveRoleToProfile();
+  useEffect(() => {
+    saveRef.current = saveRole;
+    return () => {
+      saveRef.current = null;
+    };
+  });
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">

@@ -9,6 +9,8 @@ import { type OnboardingForm, onboardingFormValidation } from './onboardingData'
 // props given to the inputs are the same as its getInputProps gave them (defaultValue or
 // defaultChecked, onChange, error, data-path).
 type Field = keyof OnboardingForm;
+/** What a step sends when it is left (RoleStep) or the setup completes (PrivacyStep). */
+export type StepSave = (values: OnboardingForm) => Promise<void>;
 type Errors = Partial<Record<Field, string>>;
 type Rule = (value: unknown, values: OnboardingForm) => string | null;
 type InputProps = { onChange: (value: unknown) => void; error: string | undefined; 'data-path': string };
