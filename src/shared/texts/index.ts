@@ -2,7 +2,8 @@
 // own file; everything is imported from here.
 export { authTexts } from './auth.js';
 export { commonTexts } from './common.js';
-export { autoChatTitle, chatTexts } from './chat.js';
+export { autoChatTitle, chatViewTexts } from './chat.js';
+export { chatTexts } from './chatMore.js';
 export { landingTexts } from './landing.js';
 export { legalTexts, type LegalDocument, type LegalSection } from './legal.js';
 export { onboardingTexts } from './onboarding.js';

@@ -15,7 +15,7 @@ import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalShellTexts } from '../../../shared/texts';
+import { chatViewTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { openSearch } from '../../features/search/SearchDialog';
@@ -56,7 +56,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
           fullWidth
           onClick={props.onNavigate}
         >
-          {chatTexts.newChat}
+          {chatViewTexts.newChat}
         </Button>
         <Button
           variant="default"
@@ -76,7 +76,7 @@ export function Sidebar(props: { onNavigate: () => void }) {
         <Stack gap="md" pb="md">
           <section aria-labelledby="recent-chats-heading">
             <Text id="recent-chats-heading" size="xs" fw={700} c="dimmed" tt="uppercase" mb={6}>
-              {chatTexts.recentChats}
+              {chatViewTexts.recentChats}
             </Text>
             <RecentChats onNavigate={props.onNavigate} />
           </section>

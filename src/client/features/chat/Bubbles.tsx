@@ -1,6 +1,6 @@
 import { IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import { AvatarCircle } from '../../components/AvatarCircle';
 import classes from './chat.module.css';
 import { PlainText } from './CoachText';
@@ -75,12 +75,12 @@ export function AssistantRow(props: { label: string; busy?: boolean; body: React
 }
 
 export function GreetingBubble() {
-  return <AssistantRow label={chatTexts.speakerCoach} body={<PlainText text={chatTexts.greeting} />} />;
+  return <AssistantRow label={chatViewTexts.speakerCoach} body={<PlainText text={chatViewTexts.greeting} />} />;
 }
 
 export function UserBubble(props: { content: string; createdAt?: string; pending?: boolean }) {
   return (
-    <article className={`${classes.row} ${classes.rowUser}`} aria-label={chatTexts.speakerUser}>
+    <article className={`${classes.row} ${classes.rowUser}`} aria-label={chatViewTexts.speakerUser}>
       <div className={classes.column}>
         <div className={`${classes.bubble} ${classes.bubbleUser} ${props.pending ? classes.bubblePending : ''}`}>{props.content}</div>
         {props.createdAt && (
@@ -95,5 +95,5 @@ export function UserBubble(props: { content: string; createdAt?: string; pending
 
 /** The coach is about to answer (the send is on its way): the typing dots alone. */
 export function TypingBubble() {
-  return <AssistantRow label={chatTexts.speakerCoach} busy body={<TypingIndicator />} />;
+  return <AssistantRow label={chatViewTexts.speakerCoach} busy body={<TypingIndicator />} />;
 }

@@ -5,7 +5,7 @@ import { IconPlayerStopFilled } from '@tabler/icons-react';
 import { IconBulb } from '@tabler/icons-react';
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent, type Ref } from 'react';
 import { chatLimits } from '../../../shared/constants';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import { LazyMenu, LazyTooltip } from '../../components/LazyFloating';
 import { draftOf, keepDraft, type DraftKey } from '../../lib/composerDrafts';
 import { takeEarlyInput, type EarlyInput } from '../../lib/earlyInput';
@@ -134,8 +134,8 @@ export function ChatComposer(props: {
     ref: inputRef,
     className: classes.composerInput,
     variant: 'unstyled',
-    'aria-label': chatTexts.inputLabel,
-    placeholder: chatTexts.inputPlaceholder,
+    'aria-label': chatViewTexts.inputLabel,
+    placeholder: chatViewTexts.inputPlaceholder,
     value,
     onChange: (event: ChangeEvent<HTMLTextAreaElement>) => setValue(event.currentTarget.value),
     onKeyDown,
@@ -149,10 +149,10 @@ export function ChatComposer(props: {
           <Group gap={6} mb={6} wrap="nowrap" align="flex-start">
             <IconInfoCircle size={14} aria-hidden style={{ flexShrink: 0, marginTop: 2, color: 'var(--mantine-color-dimmed)' }} />
             <Text size="xs" c="dimmed" visibleFrom="sm">
-              {chatTexts.offlineCoachNotice}
+              {chatViewTexts.offlineCoachNotice}
             </Text>
-            <Text size="xs" c="dimmed" hiddenFrom="sm" title={chatTexts.offlineCoachNotice}>
-              {chatTexts.offlineCoachShort}
+            <Text size="xs" c="dimmed" hiddenFrom="sm" title={chatViewTexts.offlineCoachNotice}>
+              {chatViewTexts.offlineCoachShort}
             </Text>
           </Group>
         )}
@@ -174,7 +174,7 @@ export function ChatComposer(props: {
                 size="lg"
                 radius="xl"
                 className={classes.toolsButton}
-                aria-label={chatTexts.coachingToolsMenu}
+                aria-label={chatViewTexts.coachingToolsMenu}
                 disabled={props.blocked}
                 inert={props.placeholder}
               >
@@ -183,8 +183,8 @@ export function ChatComposer(props: {
             }
             dropdown={(Menu) => (
               <>
-                <Menu.Label>{chatTexts.coachingToolsTitle}</Menu.Label>
-                {chatTexts.quickStarts.map((tool) => (
+                <Menu.Label>{chatViewTexts.coachingToolsTitle}</Menu.Label>
+                {chatViewTexts.quickStarts.map((tool) => (
                   <Menu.Item key={tool.id} onClick={() => props.onQuickStart(tool.message)}>
                     {tool.label}
                   </Menu.Item>
@@ -211,7 +211,7 @@ export function ChatComposer(props: {
             <VoiceCallButton chatId={props.chatId} />
           )}
           {props.streaming ? (
-            <LazyTooltip label={chatTexts.stop} openDelay={700}>
+            <LazyTooltip label={chatViewTexts.stop} openDelay={700}>
               <ActionIcon
                 type="button"
                 size="lg"
@@ -220,7 +220,7 @@ export function ChatComposer(props: {
                 // High contrast in both colour schemes.
                 color={colorScheme === 'dark' ? 'gray.1' : 'dark.7'}
                 autoContrast
-                aria-label={chatTexts.stop}
+                aria-label={chatViewTexts.stop}
                 onClick={props.onStop}
                 loading={props.stopping}
               >
@@ -228,8 +228,8 @@ export function ChatComposer(props: {
               </ActionIcon>
             </LazyTooltip>
           ) : (
-            <LazyTooltip label={chatTexts.send} openDelay={700}>
-              <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatTexts.send} disabled={!canSend} inert={props.placeholder}>
+            <LazyTooltip label={chatViewTexts.send} openDelay={700}>
+              <ActionIcon type="submit" size="lg" radius="xl" variant="filled" aria-label={chatViewTexts.send} disabled={!canSend} inert={props.placeholder}>
                 <IconArrowUp size={18} />
               </ActionIcon>
             </LazyTooltip>
@@ -237,7 +237,7 @@ export function ChatComposer(props: {
         </form>
         {value.length > counterFrom && (
           <Text size="xs" c={tooLong ? 'red' : 'dimmed'} mt={4} ta="right" aria-live="polite">
-            {tooLong ? chatTexts.messageTooLong(chatLimits.messageMax) : chatTexts.charactersLeft(chatLimits.messageMax - value.length)}
+            {tooLong ? chatViewTexts.messageTooLong(chatLimits.messageMax) : chatViewTexts.charactersLeft(chatLimits.messageMax - value.length)}
           </Text>
         )}
       </div>

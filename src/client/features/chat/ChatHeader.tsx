@@ -4,7 +4,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { IconPlus } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import { LazyTooltip } from '../../components/LazyFloating';
 import classes from './chat.module.css';
 
@@ -62,7 +62,7 @@ export function ChatHeader(props: {
     <Group className={classes.pageHeader} justify="space-between" wrap="nowrap" gap="sm">
       <div className={classes.headerTitles}>
         <Title order={1} size="h4" lh={1.2}>
-          {chatTexts.pageTitle}
+          {chatViewTexts.pageTitle}
         </Title>
         <Text size="xs" c="dimmed" truncate="end" title={props.chatTitle}>
           {props.chatTitle}
@@ -75,29 +75,29 @@ export function ChatHeader(props: {
           leftSection={<IconPlus size={14} />}
           renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
         >
-          {chatTexts.newChat}
+          {chatViewTexts.newChat}
         </Button>
-        <LazyTooltip label={chatTexts.newChatLabel} openDelay={700}>
+        <LazyTooltip label={chatViewTexts.newChatLabel} openDelay={700}>
           <ActionIcon
             hiddenFrom="sm"
             size="lg"
-            aria-label={chatTexts.newChatLabel}
+            aria-label={chatViewTexts.newChatLabel}
             renderRoot={(rootProps) => <Link {...rootProps} to="/app" search={{ new: true }} />}
           >
             <IconPlus size={18} />
           </ActionIcon>
         </LazyTooltip>
         <HeaderButton
-          label={chatTexts.copyConversation}
-          ariaLabel={chatTexts.copyConversationLabel}
+          label={chatViewTexts.copyConversation}
+          ariaLabel={chatViewTexts.copyConversationLabel}
           icon={<IconCopy size={16} />}
           onClick={props.onCopy}
           disabled={!props.canExport}
           loading={props.exporting}
         />
         <HeaderButton
-          label={chatTexts.saveConversation}
-          ariaLabel={chatTexts.saveConversationLabel}
+          label={chatViewTexts.saveConversation}
+          ariaLabel={chatViewTexts.saveConversationLabel}
           icon={<IconDownload size={16} />}
           onClick={props.onSave}
           disabled={!props.canExport}

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { seedMessages, upsertChat } from './chatCache';
@@ -20,7 +20,7 @@ const LazyOpenChat = lazy(() => loadOpenChat().then((module) => ({ default: modu
 const openChatLoading = (
   <ChatPageFrame>
     <Center style={{ flex: 1 }} p="md">
-      <Loader aria-label={chatTexts.loadingConversation} />
+      <Loader aria-label={chatViewTexts.loadingConversation} />
     </Center>
   </ChatPageFrame>
 );
@@ -75,7 +75,7 @@ function DraftChat() {
   }, [hash]);
 
   const fail = (message: string, text: string) => {
-    notify.error(chatTexts.errorTitle, message);
+    notify.error(chatViewTexts.errorTitle, message);
     setPending(null);
     composerRef.current?.fill(text);
   };
@@ -92,7 +92,7 @@ function DraftChat() {
         chatId = createdChatId.current = chat.id;
         upsertChat(queryClient, chat);
       } catch {
-        return fail(chatTexts.createChatFailed, text);
+        return fail(chatViewTexts.createChatFailed, text);
       }
     }
     try {
@@ -113,7 +113,7 @@ function DraftChat() {
 
   return (
     <ChatPageFrame>
-      <ChatHeader chatTitle={chatTexts.newChat} onCopy={() => {}} onSave={() => {}} canExport={false} exporting={false} />
+      <ChatHeader chatTitle={chatViewTexts.newChat} onCopy={() => {}} onSave={() => {}} canExport={false} exporting={false} />
       <DraftThread ref={threadRef} pending={pending} awaitingReply={pending !== null}>
         {pending === null && <CoachingTools onStart={onSend} />}
       </DraftThread>

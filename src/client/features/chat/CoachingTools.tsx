@@ -6,7 +6,7 @@ import { IconMessageHeart } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
 import { IconTarget } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import type { QuickStart } from '../../../shared/texts/chat';
 import classes from './chat.module.css';
 
@@ -26,13 +26,13 @@ export function CoachingTools(props: { onStart: (message: string) => void }) {
   return (
     <section id={coachingToolsId} className={classes.tools} aria-labelledby="coaching-tools-title">
       <Title order={2} id="coaching-tools-title" size="h5" mb={2}>
-        {chatTexts.coachingToolsTitle}
+        {chatViewTexts.coachingToolsTitle}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {chatTexts.coachingToolsIntro}
+        {chatViewTexts.coachingToolsIntro}
       </Text>
       <div className={classes.toolGrid}>
-        {chatTexts.quickStarts.map((tool) => (
+        {chatViewTexts.quickStarts.map((tool) => (
           <button
             key={tool.id}
             type="button"

@@ -1,5 +1,5 @@
 import { useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import classes from './chat.module.css';
 import type { ChatThreadHandle } from './ChatThread';
 import { GreetingBubble, TypingBubble, UserBubble } from './Bubbles';
@@ -37,7 +37,7 @@ export function DraftThread(props: {
       <div
         className={`${classes.threadInner} ${classes.plainThread}`}
         role="log"
-        aria-label={chatTexts.conversationLabel}
+        aria-label={chatViewTexts.conversationLabel}
         aria-live="polite"
         aria-relevant="additions"
       >

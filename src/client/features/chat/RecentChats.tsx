@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { chatLimits } from '../../../shared/constants';
-import { chatTexts, rehearsalShellTexts } from '../../../shared/texts';
+import { chatViewTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { LazyMenu } from '../../components/LazyFloating';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -41,8 +41,8 @@ export function RecentChats(props: { onNavigate: () => void }) {
     // The server's titleSchema (shared/schemas/chats.ts) checked by hand, with its messages: the
     // sidebar is part of every first visit to /app, zod is not (issue 10).
     const next = title.trim();
-    if (!next) return chatTexts.titleRequired;
-    if (next.length > chatLimits.titleMax) return chatTexts.titleTooLong(chatLimits.titleMax);
+    if (!next) return chatViewTexts.titleRequired;
+    if (next.length > chatLimits.titleMax) return chatViewTexts.titleTooLong(chatLimits.titleMax);
     if (next === chat.title) return null;
     upsertChat(queryClient, { ...chat, title: next });
     update.mutate(
@@ -51,7 +51,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
         onSuccess: (saved) => upsertChat(queryClient, saved),
         onError: () => {
           upsertChat(queryClient, chat);
-          notify.error(chatTexts.errorTitle, chatTexts.renameFailed);
+          notify.error(chatViewTexts.errorTitle, chatViewTexts.renameFailed);
         },
       },
     );
@@ -66,7 +66,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
         onSuccess: (saved) => upsertChat(queryClient, saved),
         onError: () => {
           upsertChat(queryClient, chat);
-          notify.error(chatTexts.errorTitle, chatTexts.pinFailed);
+          notify.error(chatViewTexts.errorTitle, chatViewTexts.pinFailed);
         },
       },
     );
@@ -85,7 +85,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
           if (chat.id === activeId) await navigate({ to: '/app', search: { new: true }, replace: true });
           forgetMessages(queryClient, chat.id);
         },
-        onError: () => notify.error(chatTexts.errorTitle, chatTexts.deleteFailed),
+        onError: () => notify.error(chatViewTexts.errorTitle, chatViewTexts.deleteFailed),
       },
     );
   };
@@ -95,7 +95,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
       // A status, so "Loading chats" is read out; a label on an element without a role is not allowed
       // (axe flagged it when it ran while the list loaded).
       <Stack gap={8} role="status" aria-busy="true" px={4} py={4}>
-        <VisuallyHidden>{chatTexts.loadingChats}</VisuallyHidden>
+        <VisuallyHidden>{chatViewTexts.loadingChats}</VisuallyHidden>
         {[80, 65, 90, 55].map((width) => (
           <Skeleton key={width} height={14} width={`${width}%`} radius="sm" />
         ))}
@@ -107,7 +107,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
   if (!list.data.length) {
     return (
       <Text size="sm" c="dimmed" px={10} py={4}>
-        {chatTexts.noChats}
+        {chatViewTexts.noChats}
       </Text>
     );
   }
@@ -137,7 +137,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
                   aria-current={chat.id === activeId ? 'page' : undefined}
                   title={chat.title}
                 >
-                  {chat.isPinned && <IconPinFilled size={13} role="img" aria-label={chatTexts.pinned} style={{ flexShrink: 0 }} />}
+                  {chat.isPinned && <IconPinFilled size={13} role="img" aria-label={chatViewTexts.pinned} style={{ flexShrink: 0 }} />}
                   {chat.isRehearsal && <IconMasksTheater size={13} role="img" aria-label={rehearsalShellTexts.rehearsalBadge} style={{ flexShrink: 0 }} />}
                   <Text span size="sm" truncate="end" inherit>
                     {chat.title}
@@ -160,19 +160,19 @@ export function RecentChats(props: { onNavigate: () => void }) {
       <Modal
         opened={deleting !== null}
         onClose={() => setDeleting(null)}
-        title={chatTexts.deleteConfirmTitle}
+        title={chatViewTexts.deleteConfirmTitle}
         centered
         size="sm"
       >
         <Text size="sm" mb="lg">
-          {deleting ? chatTexts.deleteConfirmBody(deleting.title) : ''}
+          {deleting ? chatViewTexts.deleteConfirmBody(deleting.title) : ''}
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={() => setDeleting(null)}>
-            {chatTexts.cancel}
+            {chatViewTexts.cancel}
           </Button>
           <Button color="red" onClick={confirmDelete} loading={remove.isPending} data-autofocus>
-            {chatTexts.delete}
+            {chatViewTexts.delete}
           </Button>
         </Group>
       </Modal>
@@ -190,21 +190,21 @@ function ChatMenu(props: { chat: ChatDto; onRename: () => void; onTogglePin: () 
       withinPortal
       returnFocus={false}
       target={
-        <ActionIcon variant="subtle" color="gray" size="sm" mr={4} className={classes.chatMenuButton} aria-label={chatTexts.chatOptions(chat.title)}>
+        <ActionIcon variant="subtle" color="gray" size="sm" mr={4} className={classes.chatMenuButton} aria-label={chatViewTexts.chatOptions(chat.title)}>
           <IconDots size={16} />
         </ActionIcon>
       }
       dropdown={(Menu) => (
         <>
           <Menu.Item leftSection={<IconPencil size={14} />} onClick={props.onRename}>
-            {chatTexts.rename}
+            {chatViewTexts.rename}
           </Menu.Item>
           <Menu.Item leftSection={chat.isPinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />} onClick={props.onTogglePin}>
-            {chat.isPinned ? chatTexts.unpin : chatTexts.pin}
+            {chat.isPinned ? chatViewTexts.unpin : chatViewTexts.pin}
           </Menu.Item>
           <Menu.Divider />
           <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={props.onDelete}>
-            {chatTexts.delete}
+            {chatViewTexts.delete}
           </Menu.Item>
         </>
       )}

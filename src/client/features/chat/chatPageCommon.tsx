@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 import type { ReactNode } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatViewTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
 import classes from './chat.module.css';
@@ -19,7 +19,7 @@ export function sendFailure(error: unknown): string {
   // The server's own words where they help the person: a reply running, bad input, a spent
   // quota or limit, the database briefly away.
   const explained = ['CONFLICT', 'BAD_REQUEST', 'TOO_MANY_REQUESTS', 'SERVICE_UNAVAILABLE'];
-  return code && explained.includes(code) ? errorMessage(error, chatTexts.sendFailed) : chatTexts.sendFailed;
+  return code && explained.includes(code) ? errorMessage(error, chatViewTexts.sendFailed) : chatViewTexts.sendFailed;
 }
 
 export function useOfflineCoach() {
