@@ -9,7 +9,7 @@ import { toastRegionLabel } from './toastRegion';
 
 // Loaded by Toasts.tsx with the first toast. The region F8 focuses (the product spec's constants and limits), at most
 // 420 px wide; Mantine's own drag and wheel dismissal are off: a swipe right of 50 px dismisses
-// (swipeToDismiss, given to each toast by lib/showToast.ts).
+// (swipeToDismiss, given to each toast by lib/notify.ts).
 //
 // Mantine draws one container per screen corner and gives each the props it is given, so the
 // region is one element around them (a labelled section): screen readers find one

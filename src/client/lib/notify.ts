@@ -1,13 +1,17 @@
-import { toastContainer } from '../components/toastRegion';
+import { notifications } from '@mantine/notifications';
+import { toastDefaults } from '../../shared/constants';
+import { swipeToDismiss } from '../components/toastRegion';
 
 // The only way the app shows a toast (architecture rule 17): one visible at a time, 5000 ms, dismissed
-// by a swipe right of 50 px (the product spec's constants and limits). The store and the gesture load
-// with the first toast (lib/showToast.ts); toasts asked for meanwhile are shown in order.
+// by a swipe right of 50 px (the product spec's constants and limits).
 type Toast = { title: string; message?: string };
 
-function show(color: string, toast: Toast) {
-  toastContainer.request();
-  void import('./showToast').then((module) => module.showToast(color, toast));
+let shown = 0;
+function show(color: string, { title, message }: Toast) {
+  notifications.clean();
+  shown += 1;
+  const id = `toast-${shown}`;
+  notifications.show({ id, title, message: message ?? '', color, autoClose: toastDefaults.autoCloseMs, withBorder: true, ...swipeToDismiss(id) });
 }
 
 export const notify = {
