@@ -94,7 +94,7 @@ export const restOperations: Operation[] = [
   { method: 'delete', path: '/api/goals/:id', tag: 'Goals', summary: 'Delete a goal and its check-ins', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'post', path: '/api/goals/:id/check-ins', tag: 'Goals', summary: 'Log a key result’s current value', auth: 'user', body: checkInSchema.omit({ goalId: true }), ok: { status: 201, description: 'The goal with the new check-in' } },
   // Memories and search across chats (issue 24).
-  { method: 'get', path: '/api/memories', tag: 'Memory', summary: 'What the coach remembers about you, newest first', auth: 'user', ok: { status: 200, description: '{ memories: [{ id, text, kind, dueAt, doneAt, sourceChatId, createdAt, updatedAt }] }' } },
+  { method: 'get', path: '/api/memories', tag: 'Memory', summary: 'What the coach remembers about you, newest first', auth: 'user', ok: { status: 200, description: '{ memories: [{ id, text, kind, dueAt, doneAt, sourceChatId, sensitive, createdAt, updatedAt }] }' } },
   { method: 'post', path: '/api/memories', tag: 'Memory', summary: 'Add a memory (at most 500)', auth: 'user', body: createMemorySchema, ok: { status: 201, description: 'The memory' } },
   { method: 'delete', path: '/api/memories', tag: 'Memory', summary: 'Forget everything', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/api/memories/settings', tag: 'Memory', summary: 'Whether the coach remembers and uses memories', auth: 'user', ok: { status: 200, description: '{ enabled }' } },

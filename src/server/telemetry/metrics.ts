@@ -48,7 +48,7 @@ export function createMetrics(options: { token: string; procedures: Iterable<str
   });
   const turns = new client.Counter({
     name: 'model_turns_total',
-    help: 'Model turns by path (chat, api, voice, phone, writing_style), provider and outcome.',
+    help: 'Model turns by path (chat, api, voice, phone, writing_style, nudge), provider and outcome.',
     labelNames: ['path', 'provider', 'outcome'] as const,
     registers: [registry],
   });

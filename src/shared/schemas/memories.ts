@@ -66,6 +66,12 @@ export type MemoryView = {
   dueAt: string | null;
   doneAt: string | null;
   sourceChatId: number | null;
+  /**
+   * It touches a sensitive topic (health, emotions, family, beliefs, pay, discrimination, legal
+   * matters, identity, other people's personal details): kept because the user asked, and never
+   * sent by email, push or a call.
+   */
+  sensitive: boolean;
   /** Demo sample data (the demo's template, or a visitor's copy of it). */
   sample: boolean;
   createdAt: string;

@@ -32,7 +32,7 @@ export const nudgesTexts = {
   settingsDescription:
     'Your coach can start the conversation: a weekly review of your goals, commitments and meetings, and a short brief before a meeting. Every nudge is a chat in the app.',
   weeklyReview: 'Weekly review',
-  weeklyReviewDescription: 'Goals and progress, due commitments, meetings without prep, and one focus for the week.',
+  weeklyReviewDescription: 'One focus for the week, the goals that are behind, the meetings worth preparing, your progress, and one question to reply to.',
   day: 'Day',
   time: 'Time',
   meetingBrief: 'Meeting brief',
@@ -70,26 +70,27 @@ export const nudgesTexts = {
   statusLabel: { queued: 'Queued', sent: 'Sent', skipped: 'Skipped', failed: 'Failed' } as Record<string, string>,
   days: { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' } as Record<string, string>,
 
-  // What the nudges say (written from the facts, without a model)
+  // What the weekly review says: the focus first, at most 8 lines, one question at the end
+  // (nudges/nudgeContent.ts writes it from the facts, or the model does and is held to that shape).
   weeklyReviewTitle: (date: string) => `Weekly review: ${date}`,
-  reviewIntro: (date: string) => `Here is your weekly review for ${date}.`,
-  reviewGoalsHeading: '**Goals and progress**',
-  reviewNoGoals: 'You have no active goals. Set one with me when you are ready.',
-  reviewGoalLine: (title: string, status: string, percent: number, checkIns: number) =>
-    `- ${title}: ${percent}% done, ${status}; ${checkIns === 0 ? 'no check-in since last week' : checkIns === 1 ? '1 check-in since last week' : `${checkIns} check-ins since last week`}`,
-  reviewCommitmentsHeading: '**Commitments due**',
-  reviewNoCommitments: 'No commitments are due.',
-  reviewCommitmentLine: (text: string, due: string, overdue: boolean) => `- ${text} (${overdue ? 'overdue since' : 'due'} ${due})`,
-  reviewMeetingsHeading: '**Meetings this week without prep**',
-  reviewNoCalendar: 'Connect Microsoft Calendar and I will point out the meetings to prepare.',
-  reviewNoMeetings: 'Every meeting of the coming week with other attendees is prepared.',
-  reviewMeetingLine: (subject: string, when: string, people: string) => `- ${subject}, ${when}${people ? ` with ${people}` : ''}`,
-  reviewFocusHeading: '**One focus for this week**',
-  focusCommitment: (text: string) => `Close the loop on "${text}": it is overdue.`,
-  focusGoal: (title: string, status: string) => `Move "${title}" forward: it is ${status}. Pick one key result and check in by Friday.`,
-  focusMeeting: (subject: string) => `Prepare "${subject}": open Meetings and start its prep with me.`,
-  focusDefault: 'Choose the one result that would make this week a success, and tell me about it.',
-  reviewClose: 'Reply here to talk any of it through.',
+  /** The review's first line, also the push notification's text. */
+  reviewFocusLine: (focus: string) => `Your focus this week: ${focus}`,
+  focusCommitment: (text: string) => `close the loop on “${text}”, which is overdue.`,
+  focusGoal: (title: string, status: string) => `move “${title}” forward: it is ${status}.`,
+  focusMeeting: (subject: string) => `prepare “${subject}”.`,
+  focusDefault: 'choose the one result that would make this week a success.',
+  reviewGoalBehind: (title: string, status: string, percent: number, expected: number) => `- “${title}” is ${status}: ${percent}% done, ${expected}% expected by now.`,
+  reviewCommitmentLine: (text: string, due: string, overdue: boolean) => `- “${text}” is ${overdue ? 'overdue since' : 'due'} ${due}.`,
+  reviewMeetingLine: (subject: string, when: string, people: string) => `- Prepare “${subject}”, ${when}${people ? ` with ${people}` : ''}.`,
+  reviewProgressCheckIns: (checkIns: number, goals: number) =>
+    `Progress: ${checkIns === 1 ? '1 check-in' : `${checkIns} check-ins`} this week on ${goals === 1 ? '1 goal' : `${goals} goals`}`,
+  reviewProgressOnTrack: (titles: string[]) => `${titles.length === 1 ? `“${titles[0]}” is` : `${titles.slice(0, -1).map((t) => `“${t}”`).join(', ')} and “${titles.at(-1)}” are`} on track`,
+  reviewProgressNone: 'Progress: nothing logged this week yet. One check-in is enough to see where you stand.',
+  reviewNoGoals: 'No active goals yet: a goal gives the week a direction when you are ready.',
+  questionCommitment: (text: string) => `What would it take to close “${text}” this week?`,
+  questionGoal: (title: string) => `What is one step that would move “${title}” forward this week?`,
+  questionMeeting: (subject: string) => `What do you want to come out of “${subject}”?`,
+  questionDefault: 'What one result would make this week a success for you?',
 
   reasonMailboxReconnect: 'Sent in the app only: the mailbox needs reconnecting (Microsoft Email, on the Integrations page).',
   emailOpenChat: 'Open the chat',

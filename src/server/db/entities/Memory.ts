@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { memoryKinds } from '../../../shared/schemas/memories.js';
+import { isSensitive } from '../../features/memories/memoryPolicy.js';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
@@ -28,6 +29,12 @@ export const MemorySchema = defineEntity({
     askedAt: p.datetime().nullable(),
     askedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
     doneAt: p.datetime().nullable(),
+    // It touches a sensitive topic (features/memories/memoryPolicy.ts): kept only because the user
+    // asked, and never written into what leaves the app. Decided from the text on every write.
+    sensitive: p
+      .boolean()
+      .onCreate((memory: { text: string }) => isSensitive(memory.text))
+      .onUpdate((memory: { text: string }) => isSensitive(memory.text)),
     /** A demo sample (the demo template's, or a visitor's copy of one). */
     isSample: p.boolean().default(false),
     /** A visitor's copy of a template sample: the template row's id, which keeps naming the copy (principal.ts). */
@@ -45,6 +52,7 @@ export class Memory extends MemorySchema.class {
       dueAt: this.dueAt ? this.dueAt.toISOString() : null,
       doneAt: this.doneAt ? this.doneAt.toISOString() : null,
       sourceChatId: this.sourceChat ? (this.sourceChat as { id: number }).id : null,
+      sensitive: this.sensitive,
       sample: this.isSample,
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),

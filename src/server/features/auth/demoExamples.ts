@@ -11,7 +11,7 @@ import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
 import { sampleWeek } from '../meetings/sampleMeetings.js';
-import { chooseFocus, renderWeeklyReview, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
+import { chooseFocus, renderWeeklyReview, routineMeeting, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
 import { offlineJudgement } from '../rehearsals/judge.js';
 import { setUpOf } from '../rehearsals/setUp.js';
 import { reportText } from '../rehearsals/reportText.js';
@@ -83,6 +83,7 @@ async function sampleReview(deps: AppDeps, em: EntityManager, owner: User, now: 
     subject: m.subject,
     startAt: m.startAt,
     attendees: m.attendees.filter((a) => a.name !== owner.fullName).map((a) => a.name || a.email),
+    routine: routineMeeting(m.subject, false),
   }));
   const withWeek = { ...facts, unpreparedMeetings: meetings, focus: chooseFocus(facts.goals, facts.commitments, meetings) };
   return { title: nudgesTexts.weeklyReviewTitle(facts.date).slice(0, 200), content: renderWeeklyReview(withWeek) };

@@ -1,5 +1,6 @@
 import { trimEndChars } from '../../../shared/trimText.js';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
+import { isConditional, judgeMemory } from './memoryPolicy.js';
 
 // The rules the coach remembers by without a model (issue 24): the explicit 'Remember that …'
 // (always, on either coach, stored as written without a model call), and the offline coach's
@@ -63,14 +64,23 @@ function sentenceAround(text: string, index: number, length: number): string {
   return (sentence.charAt(0).toUpperCase() + sentence.slice(1)).slice(0, memoryLimits.maxText);
 }
 
-/** The offline coach's extraction: durable facts the user stated about themselves, at most 3. */
+/**
+ * The offline coach's extraction: durable facts the user stated about themselves, at most 3, and
+ * only what the coach may keep unasked (memoryPolicy.ts: nothing sensitive, no plan under an 'if').
+ */
 export function extractByRules(fullMessage: string, now = new Date()): MemoryCandidate[] {
+  const message = fullMessage.slice(0, ruleInputMax);
+  return candidatesOf(message, now).filter((candidate) => judgeMemory(candidate, { explicit: false, message }).keep);
+}
+
+/** What the rules find in a text, before the policy: a plan under a condition is no commitment. */
+function candidatesOf(fullMessage: string, now: Date): MemoryCandidate[] {
   // The rules read the message's first 2,000 characters: their patterns are built from fixed word
   // lists, and bounding the input bounds their work whatever is pasted in (issue 22).
   const message = fullMessage.slice(0, ruleInputMax);
   const found: MemoryCandidate[] = [];
   const c = commitment.exec(message);
-  if (c) found.push({ text: sentenceAround(message, c.index, c[0].length), kind: 'commitment', dueAt: dueDateOf(c[2]!, now) });
+  if (c && !isConditional(sentenceAround(message, c.index, c[0].length))) found.push({ text: sentenceAround(message, c.index, c[0].length), kind: 'commitment', dueAt: dueDateOf(c[2]!, now) });
   const p = person.exec(message) ?? personInsensitive.exec(message);
   if (p) found.push({ text: `My ${p[1]!.toLowerCase()} is ${p[2]}`, kind: 'person', dueAt: null });
   for (const [pattern, kind] of [[preference, 'preference'], [fact, 'fact']] as const) {
@@ -82,7 +92,7 @@ export function extractByRules(fullMessage: string, now = new Date()): MemoryCan
 
 /** The kind of an explicitly remembered text, by the same rules. */
 export function kindOf(text: string): { kind: MemoryKind; dueAt: Date | null } {
-  const [first] = extractByRules(text);
+  const [first] = candidatesOf(text.slice(0, ruleInputMax), new Date());
   return first ? { kind: first.kind, dueAt: first.dueAt } : { kind: 'fact', dueAt: null };
 }
 

@@ -11,6 +11,7 @@ import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
 import type { RateLimits } from '../limits/rateLimits.js';
 import { User } from '../../db/entities/User.js';
+import { judgeMemory } from './memoryPolicy.js';
 import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate, planOf, saysDone } from './memoryRules.js';
 
 // How the coach remembers from a chat (issue 24). Nothing is remembered from a temporary chat,
@@ -111,9 +112,13 @@ export async function extractMemories(
   if (!extractor) return [];
   const known = await em.find(Memory, { owner: done.userId }, { orderBy: { updatedAt: 'desc' }, limit: 50 });
   const extracted = await extractor.extract({ userMessage: userMessage.content, known: known.map((m) => m.text), now });
+  // Whatever the extractor answers (a model may ignore its prompt), only what the policy lets the
+  // coach keep unasked is kept: nothing sensitive, no plan under an 'if' as a commitment.
   const candidates = extracted
     .filter((c) => c.text.trim() && (memoryKinds as readonly string[]).includes(c.kind))
-    .map((c) => ({ ...c, text: c.text.trim().slice(0, memoryLimits.maxText) }));
+    .map((c) => ({ text: c.text.trim().slice(0, memoryLimits.maxText), kind: c.kind, dueAt: c.dueAt, flaggedSensitive: c.sensitive === true }))
+    .filter((c) => judgeMemory(c, { explicit: false, message: userMessage.content, flaggedSensitive: c.flaggedSensitive }).keep)
+    .map(({ flaggedSensitive: _flagged, ...c }) => c);
   if (!candidates.length) return [];
   return withMemoryLock(em, done.userId, async (tx) => {
     const kept = await tx.find(Memory, { owner: done.userId });

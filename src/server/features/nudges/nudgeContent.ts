@@ -5,22 +5,31 @@ import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
 import type { AppDeps } from '../../deps.js';
+import { dueAt } from '../goals/goalStatus.js';
 import { goalViews } from '../goals/goalViews.js';
+import { mayLeaveTheApp } from '../memories/memoryPolicy.js';
 import { meetingView, openCalendar } from '../meetings/calendar.js';
 import { formatLocal, localParts } from './schedule.js';
 
 // What a nudge says: first a typed value assembled from the database (and the calendar), then
-// text rendered from it at the edge, the offline coach's way: deterministic, no model call, so
-// the same facts always give the same message.
+// text rendered from it at the edge. The meeting brief is the offline template's; the weekly
+// review is written by the model when one is configured (reviewWriter.ts) and held to the shape
+// of this template: the focus first, at most 8 lines, only the goals that are behind and the
+// meetings that are not routine, progress acknowledged, one question to reply to at the end.
+// A nudge can leave the app (email, push, a call): no sensitive memory is ever among its facts
+// (memoryPolicy.ts, mayLeaveTheApp).
 
 const day = 86_400_000;
 const maxGoals = 10;
 const maxCommitments = 10;
 const maxMeetings = 10;
+/** The review's lines (blank lines between blocks not counted) and its list's items. */
+export const reviewShape = { maxLines: 8, maxItems: 5, maxGoalsBehind: 3, maxMeetings: 2, maxCommitments: 2, maxChars: 2000 } as const;
 
-export type ReviewGoal = { title: string; status: string; progress: number; checkInsSinceLastWeek: number };
+export type ReviewGoal = { title: string; status: string; progress: number; expected: number; checkInsSinceLastWeek: number };
 export type ReviewCommitment = { text: string; dueAt: Date; overdue: boolean };
-export type ReviewMeeting = { subject: string; startAt: Date; attendees: string[] };
+/** `routine`: a recurring meeting or a stand-up, sync, retro …: never listed as 'to prepare'. */
+export type ReviewMeeting = { subject: string; startAt: Date; attendees: string[]; routine: boolean };
 export type Focus =
   | { kind: 'commitment'; text: string }
   | { kind: 'goal'; title: string; status: string }
@@ -48,7 +57,22 @@ export type MeetingBriefFacts = {
   eventId: string;
 };
 
-/** The facts of a weekly review at `now`: goals with their check-ins of the last 7 days, commitments due within a day or overdue, the coming week's meetings with others and no prep. */
+const routineWords = /\b(?:stand-?ups?|daily|weekly|scrum|retro(?:spective)?s?|office hours|all[- ]hands|town hall|team sync|lunch)\b/i;
+
+/** A meeting that needs no prep reminder: one of a recurring series, or a stand-up, sync, retro … by its subject. */
+export function routineMeeting(subject: string, isRecurring: boolean): boolean {
+  return isRecurring || routineWords.test(subject);
+}
+
+/** How far along a goal should be by now (0 to 1), as goalStatus reckons it. */
+function expectedProgress(createdAt: string, dueDate: string, now: Date): number {
+  const start = Date.parse(createdAt);
+  const end = dueAt(dueDate);
+  if (end <= start) return 1;
+  return Math.min(1, Math.max(0, (now.getTime() - start) / (end - start)));
+}
+
+/** The facts of a weekly review at `now`: goals with their check-ins of the last 7 days, commitments due within a day or overdue (none sensitive), the coming week's meetings with others and no prep. */
 export async function weeklyReviewFacts(deps: AppDeps, em: EntityManager, userId: number, now: Date, timeZone: string): Promise<WeeklyReviewFacts> {
   const weekAgo = now.getTime() - 7 * day;
   const goals = await em.find(Goal, { owner: userId, doneAt: null }, { orderBy: { dueDate: 'asc', id: 'asc' }, limit: maxGoals });
@@ -57,15 +81,19 @@ export async function weeklyReviewFacts(deps: AppDeps, em: EntityManager, userId
     title: goal.title,
     status: goal.status.replace('_', ' '),
     progress: goal.progress,
+    expected: expectedProgress(goal.createdAt, goal.dueDate, now),
     checkInsSinceLastWeek: goal.keyResults.flatMap((kr) => kr.checkIns).filter((c) => Date.parse(c.createdAt) >= weekAgo).length,
   }));
 
   const memories = await em.find(
     Memory,
     { owner: userId, kind: 'commitment', doneAt: null, dueAt: { $ne: null, $lte: new Date(now.getTime() + day) } },
-    { orderBy: { dueAt: 'asc' }, limit: maxCommitments },
+    { orderBy: { dueAt: 'asc' }, limit: 5 * maxCommitments },
   );
-  const commitments = memories.map((m) => ({ text: m.text, dueAt: m.dueAt!, overdue: m.dueAt!.getTime() < now.getTime() }));
+  const commitments = memories
+    .filter(mayLeaveTheApp)
+    .slice(0, maxCommitments)
+    .map((m) => ({ text: m.text, dueAt: m.dueAt!, overdue: m.dueAt!.getTime() < now.getTime() }));
 
   let unpreparedMeetings: ReviewMeeting[] | null = null;
   const calendar = await openCalendar(deps, em, userId).catch(() => null);
@@ -73,47 +101,119 @@ export async function weeklyReviewFacts(deps: AppDeps, em: EntityManager, userId
     const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + 7 * day), timeZone: calendar.timeZone });
     const own = calendar.accountEmail?.toLowerCase();
     const withOthers = events
-      .map((event) => meetingView(event))
+      .map((event) => ({ ...meetingView(event), isRecurring: event.isRecurring }))
       .filter((m) => m.attendees.some((a) => a.email.toLowerCase() !== own));
     const prepared = new Set(
       (await em.find(MeetingPrep, { owner: userId, eventId: { $in: withOthers.map((m) => m.id) } }, { fields: ['eventId'] })).map((p) => p.eventId),
     );
     unpreparedMeetings = withOthers
       .filter((m) => !prepared.has(m.id))
-      .slice(0, maxMeetings)
-      .map((m) => ({ subject: m.subject, startAt: m.startAt, attendees: m.attendees.filter((a) => a.email.toLowerCase() !== own).map((a) => a.name || a.email) }));
+      .slice(0, 5 * maxMeetings)
+      .map((m) => ({
+        subject: m.subject,
+        startAt: m.startAt,
+        attendees: m.attendees.filter((a) => a.email.toLowerCase() !== own).map((a) => a.name || a.email),
+        routine: routineMeeting(m.subject, m.isRecurring),
+      }));
   }
 
   return { date: localParts(now, timeZone).date, timeZone, goals: reviewGoals, commitments, unpreparedMeetings, focus: chooseFocus(reviewGoals, commitments, unpreparedMeetings) };
 }
 
-/** One focus: an overdue commitment first, then the goal furthest behind, then the first meeting to prepare. */
+const behind = (goal: ReviewGoal) => goal.status === 'behind' || goal.status === 'at risk';
+const gap = (goal: ReviewGoal) => goal.expected - goal.progress;
+
+/** The goals that are behind or at risk, furthest behind first. */
+export function goalsBehind(goals: ReviewGoal[]): ReviewGoal[] {
+  return goals.filter(behind).sort((a, b) => gap(b) - gap(a));
+}
+
+/** The meetings of the coming week worth preparing: not routine, not prepared. */
+export function meetingsToPrepare(meetings: ReviewMeeting[] | null): ReviewMeeting[] {
+  return (meetings ?? []).filter((m) => !m.routine);
+}
+
+/** One focus: an overdue commitment first, then the goal furthest behind, then the first meeting worth preparing. */
 export function chooseFocus(goals: ReviewGoal[], commitments: ReviewCommitment[], meetings: ReviewMeeting[] | null): Focus {
   const overdue = commitments.find((c) => c.overdue);
   if (overdue) return { kind: 'commitment', text: overdue.text };
-  const behind = goals.find((g) => g.status === 'behind') ?? goals.find((g) => g.status === 'at risk');
-  if (behind) return { kind: 'goal', title: behind.title, status: behind.status };
-  const meeting = meetings?.[0];
+  const [furthest] = goalsBehind(goals);
+  if (furthest) return { kind: 'goal', title: furthest.title, status: furthest.status };
+  const [meeting] = meetingsToPrepare(meetings);
   if (meeting) return { kind: 'meeting', subject: meeting.subject };
-  const quiet = goals.find((g) => g.checkInsSinceLastWeek === 0);
-  if (quiet) return { kind: 'goal', title: quiet.title, status: quiet.status };
   return { kind: 'default' };
 }
 
-export function renderWeeklyReview(facts: WeeklyReviewFacts): string {
+/** What the focus names (a commitment, a goal, a meeting), or null for the default focus. */
+export function focusSubject(focus: Focus): string | null {
+  switch (focus.kind) {
+    case 'commitment':
+      return focus.text;
+    case 'goal':
+      return focus.title;
+    case 'meeting':
+      return focus.subject;
+    default:
+      return null;
+  }
+}
+
+/** The list under the focus, in order of weight: goals behind, overdue commitments, meetings to prepare, commitments due; the focus itself left out. */
+export function reviewItems(facts: WeeklyReviewFacts): string[] {
   const t = nudgesTexts;
-  const lines = [t.reviewIntro(facts.date), '', t.reviewGoalsHeading];
-  if (!facts.goals.length) lines.push(t.reviewNoGoals);
-  for (const g of facts.goals) lines.push(t.reviewGoalLine(g.title, g.status, Math.round(g.progress * 100), g.checkInsSinceLastWeek));
-  lines.push('', t.reviewCommitmentsHeading);
-  if (!facts.commitments.length) lines.push(t.reviewNoCommitments);
-  for (const c of facts.commitments) lines.push(t.reviewCommitmentLine(c.text, localParts(c.dueAt, facts.timeZone).date, c.overdue));
-  lines.push('', t.reviewMeetingsHeading);
-  if (facts.unpreparedMeetings === null) lines.push(t.reviewNoCalendar);
-  else if (!facts.unpreparedMeetings.length) lines.push(t.reviewNoMeetings);
-  else for (const m of facts.unpreparedMeetings) lines.push(t.reviewMeetingLine(m.subject, formatLocal(m.startAt, facts.timeZone), m.attendees.join(', ')));
-  lines.push('', t.reviewFocusHeading, focusText(facts.focus), '', t.reviewClose);
-  return lines.join('\n');
+  const subject = focusSubject(facts.focus);
+  const goals = goalsBehind(facts.goals)
+    .filter((g) => g.title !== subject)
+    .slice(0, reviewShape.maxGoalsBehind)
+    .map((g) => t.reviewGoalBehind(g.title, g.status, Math.round(g.progress * 100), Math.round(g.expected * 100)));
+  const commitment = (c: ReviewCommitment) => t.reviewCommitmentLine(c.text, localParts(c.dueAt, facts.timeZone).date, c.overdue);
+  const open = facts.commitments.filter((c) => c.text !== subject);
+  const meetings = meetingsToPrepare(facts.unpreparedMeetings)
+    .filter((m) => m.subject !== subject)
+    .slice(0, reviewShape.maxMeetings)
+    .map((m) => t.reviewMeetingLine(m.subject, formatLocal(m.startAt, facts.timeZone), m.attendees.slice(0, 3).join(', ')));
+  return [
+    ...goals,
+    ...open.filter((c) => c.overdue).slice(0, reviewShape.maxCommitments).map(commitment),
+    ...meetings,
+    ...open.filter((c) => !c.overdue).slice(0, reviewShape.maxCommitments).map(commitment),
+  ].slice(0, reviewShape.maxItems);
+}
+
+/** The progress line: the week's check-ins and the goals on track, acknowledged. */
+export function progressLine(facts: WeeklyReviewFacts): string {
+  const t = nudgesTexts;
+  if (!facts.goals.length) return t.reviewNoGoals;
+  const checkIns = facts.goals.reduce((sum, g) => sum + g.checkInsSinceLastWeek, 0);
+  const onTrack = facts.goals.filter((g) => g.status === 'on track').map((g) => g.title).slice(0, 3);
+  if (!checkIns && !onTrack.length) return t.reviewProgressNone;
+  const parts = [
+    ...(checkIns ? [t.reviewProgressCheckIns(checkIns, facts.goals.filter((g) => g.checkInsSinceLastWeek > 0).length)] : []),
+    ...(onTrack.length ? [t.reviewProgressOnTrack(onTrack)] : []),
+  ];
+  const text = parts.join('; ');
+  return `${checkIns ? text : `Progress: ${text}`}.`;
+}
+
+/** The one question to reply to, about the focus. */
+export function reviewQuestion(focus: Focus): string {
+  switch (focus.kind) {
+    case 'commitment':
+      return nudgesTexts.questionCommitment(focus.text);
+    case 'goal':
+      return nudgesTexts.questionGoal(focus.title);
+    case 'meeting':
+      return nudgesTexts.questionMeeting(focus.subject);
+    default:
+      return nudgesTexts.questionDefault;
+  }
+}
+
+/** The offline template: focus, the list, progress, the question; at most 8 lines. */
+export function renderWeeklyReview(facts: WeeklyReviewFacts): string {
+  const items = reviewItems(facts);
+  const blocks = [nudgesTexts.reviewFocusLine(focusText(facts.focus)), ...(items.length ? [items.join('\n')] : []), progressLine(facts), reviewQuestion(facts.focus)];
+  return blocks.join('\n\n');
 }
 
 function focusText(focus: Focus): string {
@@ -127,6 +227,43 @@ function focusText(focus: Focus): string {
     default:
       return nudgesTexts.focusDefault;
   }
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/[“”"‘’'*_`]/g, '').replace(/\s+/g, ' ').trim();
+const isBlank = (line: string) => !line.trim();
+
+/**
+ * A review (the model's) held to the template's shape, or null when it cannot be: at most 8
+ * non-blank lines, the first naming the focus, one question and it the last line. Lines after the
+ * question are dropped; lines past the eighth are cut from the middle, the question kept.
+ */
+export function shapeReview(text: string, facts: WeeklyReviewFacts): string | null {
+  const lines = text
+    .replace(/\r/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => !/^\s*```/.test(line));
+  const filled = lines.map((line, index) => ({ line, index })).filter(({ line }) => !isBlank(line));
+  if (!filled.length || text.length > 4 * reviewShape.maxChars) return null;
+  const questionAt = filled.findLastIndex(({ line }) => /\?[\s*_]*$/.test(line));
+  if (questionAt < 1) return null;
+  const question = filled[questionAt]!;
+  if ((question.line.match(/\?/g) ?? []).length > 1) return null;
+  const body = filled.slice(0, questionAt);
+  if (body.some(({ line }) => line.includes('?'))) return null;
+  const subject = focusSubject(facts.focus);
+  if (subject && !normalise(body[0]!.line).includes(normalise(subject))) return null;
+  const kept = new Set(body.slice(0, reviewShape.maxLines - 1).map(({ index }) => index));
+  const out: string[] = [];
+  for (let i = 0; i < question.index; i++) {
+    const line = lines[i]!;
+    if (kept.has(i)) out.push(line);
+    else if (isBlank(line) && out.length && !isBlank(out.at(-1)!)) out.push('');
+  }
+  while (out.length && isBlank(out.at(-1)!)) out.pop();
+  out.push('', question.line.trim());
+  const shaped = out.join('\n');
+  return shaped.length > reviewShape.maxChars ? null : shaped;
 }
 
 /**
@@ -145,7 +282,8 @@ export async function meetingBriefFacts(deps: AppDeps, em: EntityManager, userId
     .filter((m) => m.startAt.getTime() > now.getTime() && m.attendees.some((a) => a.email.toLowerCase() !== own) && (!eventId || m.id.slice(0, 512) === eventId))
     .sort((a, b) => a.startAt.getTime() - b.startAt.getTime())[0];
   if (!meeting) return 'no_meeting';
-  const memories = await em.find(Memory, { owner: userId, doneAt: null }, { orderBy: { updatedAt: 'desc' }, limit: 200 });
+  // What memory holds of them, none of it sensitive: the brief can be mailed or pushed.
+  const memories = (await em.find(Memory, { owner: userId, doneAt: null }, { orderBy: { updatedAt: 'desc' }, limit: 200 })).filter(mayLeaveTheApp);
   const people = meeting.attendees
     .filter((a) => a.email.toLowerCase() !== own)
     .slice(0, 10)

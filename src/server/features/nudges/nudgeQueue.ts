@@ -12,7 +12,8 @@ import { unsubscribeToken } from './unsubscribeToken.js';
 import { callNudge } from './nudgeCall.js';
 import { pushNudge } from './push.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
-import { meetingBriefFacts, renderMeetingBrief, renderWeeklyReview, weeklyReviewFacts } from './nudgeContent.js';
+import { meetingBriefFacts, renderMeetingBrief, weeklyReviewFacts } from './nudgeContent.js';
+import { writeWeeklyReview } from './reviewWriter.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
 
@@ -147,7 +148,9 @@ async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, run
     if (run.kind === 'weekly_review') {
       const facts = await weeklyReviewFacts(deps, em, userId, now, timeZone);
       title = nudgesTexts.weeklyReviewTitle(facts.date);
-      content = renderWeeklyReview(facts);
+      // A retry (a failed email) sends the review its chat holds: the model writes it once.
+      const written = run.chat ? await em.findOne(Message, { chat: run.chat.id, role: 'assistant' }, { orderBy: { id: 'asc' } }) : null;
+      content = written?.content ?? (await writeWeeklyReview(deps, em, userId, facts)).content;
     } else {
       // A scheduled brief is of its meeting; one asked for is of the next meeting.
       const facts = await meetingBriefFacts(deps, em, userId, now, Math.max(settings.meetingBrief.minutesBefore * 60_000, 86_400_000) + briefLookAheadMs, run.eventId ?? undefined);

@@ -28,7 +28,7 @@ export type CoachRequest = {
   /** Called with the provider's own token counts, when it reports them (at the end of the stream). */
   onUsage?: (usage: TokenUsage) => void;
   /** Where the turn comes from, for metrics and traces only (never sent to the provider). */
-  path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'other';
+  path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'nudge' | 'other';
 };
 
 export type TokenUsage = { promptTokens: number; completionTokens: number };

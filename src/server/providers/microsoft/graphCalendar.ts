@@ -19,6 +19,8 @@ export type GraphEvent = {
   isOnline: boolean;
   joinUrl: string | null;
   bodyPreview: string;
+  /** An occurrence (or a changed occurrence) of a recurring series. */
+  isRecurring: boolean;
 };
 export type GraphEventWithBody = GraphEvent & { body: { contentType: string; content: string } };
 
@@ -26,7 +28,7 @@ export type GraphSubscription = { id: string; expirationDateTime: string };
 
 export type GraphCalendarOptions = GraphClientOptions;
 
-const eventFields = 'id,subject,start,end,isCancelled,isOrganizer,organizer,attendees,location,isOnlineMeeting,onlineMeeting,bodyPreview';
+const eventFields = 'id,subject,start,end,isCancelled,isOrganizer,organizer,attendees,location,isOnlineMeeting,onlineMeeting,bodyPreview,type,seriesMasterId';
 const pageSize = 50;
 /** The most events read for one window (14 days of a busy calendar fit well inside). */
 const maxEvents = 500;
@@ -45,6 +47,8 @@ type RawEvent = {
   isOnlineMeeting?: boolean | null;
   onlineMeeting?: { joinUrl?: string | null } | null;
   bodyPreview?: string | null;
+  type?: string | null;
+  seriesMasterId?: string | null;
   body?: { contentType?: string | null; content?: string | null } | null;
 };
 
@@ -169,5 +173,6 @@ function normaliseEvent(raw: RawEvent): GraphEvent {
     isOnline: Boolean(raw.isOnlineMeeting),
     joinUrl: raw.onlineMeeting?.joinUrl ?? null,
     bodyPreview: raw.bodyPreview ?? '',
+    isRecurring: raw.type === 'occurrence' || raw.type === 'exception' || Boolean(raw.seriesMasterId),
   };
 }
