@@ -5,7 +5,8 @@ import { assembleCoachContext } from '../../src/server/features/coach/coachConte
 import { noFacts } from '../../src/server/features/coach/facts.js';
 import { loadCoachMemories } from '../../src/server/features/memories/memoryFacts.js';
 import { renderCoachContext } from '../../src/server/providers/ai/renderContext.js';
-import { extractByRules, explicitRemember, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
+import { extractByRules, explicitRemember, kindOf, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
+import { isConditional, judgeMemory, sensitiveTopicsOf } from '../../src/server/features/memories/memoryPolicy.js';
 import { backfillSearchVectors } from '../../src/server/features/search/messageSearchIndex.js';
 import { memoryTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
@@ -35,7 +36,8 @@ async function say(s: TestServer, http: HttpClient, chatId: number, content: str
   return { messages, reply: messages.find((m) => m.role === 'assistant' && m.id > sent.json.id)! };
 }
 const newChat = async (http: HttpClient) => (await http.post('/api/chats', {})).json as { id: number; isTemporary: boolean };
-const memoriesOf = async (http: HttpClient) => (await http.get('/api/memories')).json.memories as Array<{ id: number; text: string; kind: string; dueAt: string | null; sourceChatId: number | null }>;
+const memoriesOf = async (http: HttpClient) =>
+  (await http.get('/api/memories')).json.memories as Array<{ id: number; text: string; kind: string; dueAt: string | null; sourceChatId: number | null; sensitive: boolean }>;
 
 describe('the memory rules', () => {
   it('reads explicit requests to remember, as written', () => {
@@ -64,12 +66,65 @@ describe('the memory rules', () => {
   });
 });
 
+describe('what the coach may keep of a person (the policy)', () => {
+  // Said in passing, each of these touches a topic kept only when the user asks in so many words.
+  const sensitive: Array<[string, string]> = [
+    ["I'm a wreck since my divorce and I've been on antidepressants", 'health'],
+    ['I am a single parent and my son has been ill all week', 'family'],
+    ['I feel like a failure since the reorg', 'emotions'],
+    ['I am a Muslim and I pray at lunchtime', 'beliefs'],
+    ['I earn 85k a year and I think that is unfair', 'pay'],
+    ['My manager makes sexist comments in our 1:1s', 'discrimination'],
+    ['I am talking to a lawyer about my contract', 'legal'],
+    ['I am gay and not out at work', 'identity'],
+    ['My colleague Dana lives in Leeds, her phone is +44 7700 900123', 'personal_details'],
+  ];
+  it.each(sensitive)('keeps nothing of "%s" unasked (%s)', (message, topic) => {
+    expect(sensitiveTopicsOf(message)).toContain(topic);
+    expect(extractByRules(`${message}. I work at Acme as a PM.`, new Date('2026-11-23T10:00:00Z')).map((m) => m.text)).toEqual(['I work at Acme as a PM']);
+  });
+
+  it.each([
+    'My manager is Priya Shah',
+    'I will send the roadmap by Friday',
+    'I lead a team of 8 engineers',
+    'We have tech debt to pay down this quarter',
+    'The release date is 2026-11-27',
+    'The design lives in the monorepo',
+    'I prefer written feedback before a meeting',
+  ])('finds nothing sensitive in "%s"', (text) => {
+    expect(sensitiveTopicsOf(text)).toEqual([]);
+  });
+
+  it('keeps what the user asks for, marked sensitive when it is', () => {
+    expect(judgeMemory({ text: "My daughter's recital is on Friday", kind: 'fact' }, { explicit: true })).toEqual({ keep: true, sensitive: true });
+    expect(judgeMemory({ text: 'I prefer short agendas', kind: 'preference' }, { explicit: true })).toEqual({ keep: true, sensitive: false });
+    // A model's paraphrase is traced to the sentence it came from: sensitive there, dropped here.
+    expect(judgeMemory({ text: 'Going through a hard time at home', kind: 'fact' }, { explicit: false, message: "I'm a wreck since my divorce." })).toEqual({ keep: false, why: 'sensitive' });
+    expect(judgeMemory({ text: 'Leads the platform team', kind: 'fact' }, { explicit: false, message: 'I lead the platform team. I have been on antidepressants.' })).toEqual({ keep: true, sensitive: false });
+    expect(judgeMemory({ text: 'Leads the platform team', kind: 'fact' }, { explicit: false, message: 'I lead the platform team.', flaggedSensitive: true })).toEqual({ keep: false, why: 'sensitive' });
+  });
+
+  it('takes no plan under an "if" for a commitment', () => {
+    const now = new Date('2026-11-23T10:00:00Z');
+    expect(isConditional("I'll quit by Friday if nothing changes")).toBe(true);
+    expect(extractByRules("I'll quit by Friday if nothing changes", now)).toEqual([]);
+    expect(extractByRules('I might send the deck by Friday', now)).toEqual([]);
+    expect(extractByRules('Unless Sam objects, I will ship the beta by Friday', now)).toEqual([]);
+    expect(judgeMemory({ text: 'Will quit by Friday', kind: 'commitment' }, { explicit: false, message: "I'll quit by Friday if nothing changes." })).toEqual({ keep: false, why: 'conditional' });
+    // Asked to remember, it is kept as a note, never as a commitment the coach would ask about.
+    expect(kindOf("I'll quit by Friday if nothing changes").kind).toBe('fact');
+    // 'check if' asks a question and sets no condition.
+    expect(extractByRules("I'll check if the API is ready by Friday", now)).toEqual([expect.objectContaining({ kind: 'commitment' })]);
+  });
+});
+
 describe('the memories REST paths', () => {
   it('creates, lists newest first, edits, deletes and forgets everything', async () => {
     const { http } = await newUser();
     const first = await http.post('/api/memories', { text: 'I lead the platform team' });
     expect(first.status).toBe(201);
-    expect(first.json).toMatchObject({ id: expect.any(Number), text: 'I lead the platform team', kind: 'fact', dueAt: null, sourceChatId: null });
+    expect(first.json).toMatchObject({ id: expect.any(Number), text: 'I lead the platform team', kind: 'fact', dueAt: null, sourceChatId: null, sensitive: false });
     const second = await http.post('/api/memories', { text: 'Ship the plan', kind: 'commitment', dueAt: '2099-01-01T09:00:00Z' });
     expect(second.json.dueAt).toBe('2099-01-01T09:00:00.000Z');
     expect((await memoriesOf(http)).map((m) => m.id)).toEqual([second.json.id, first.json.id]);
@@ -165,6 +220,35 @@ describe('remembering in the chat (offline coach)', () => {
     const after = await memoriesOf(http);
     expect(after).toHaveLength(2);
     expect(after.map((m) => m.text)).toContain('My manager is Priya Shah');
+  });
+
+  it('keeps nothing sensitive said in passing, and no "if" as a commitment: the next chat asks about nothing', async () => {
+    const { http } = await newUser();
+    const chat = await newChat(http);
+    await say(server, http, chat.id, "I'm a wreck since my divorce and I've been on antidepressants");
+    await say(server, http, chat.id, 'My manager is Priya and she is pregnant with twins.');
+    await say(server, http, chat.id, "I'll quit by Friday if nothing changes.");
+    expect(await memoriesOf(http)).toEqual([]);
+    // Nothing to ask about in the next chat, however late it is opened.
+    const em = server.deps.orm.em.fork();
+    expect(await em.count(Memory, { kind: 'commitment', sourceChat: chat.id })).toBe(0);
+    const next = await newChat(http);
+    expect((await http.get(`/api/chats/${next.id}/messages`)).json).toEqual([]);
+  });
+
+  it('keeps an explicit "remember" of a sensitive fact, marked sensitive (also from the Memory page)', async () => {
+    const { http } = await newUser();
+    const chat = await newChat(http);
+    const { reply } = await say(server, http, chat.id, "Remember that my daughter's recital is on Friday");
+    expect(reply.content).toContain('I’ll remember that');
+    await say(server, http, chat.id, 'Remember that I prefer short agendas');
+    const kept = await memoriesOf(http);
+    expect(kept.map((m) => [m.text, m.sensitive]).sort()).toEqual([["My daughter's recital is on Friday", true], ['I prefer short agendas', false]].sort());
+    const written = await http.post('/api/memories', { text: 'I see a therapist on Tuesdays' });
+    expect(written.json).toMatchObject({ sensitive: true });
+    // An edit decides again.
+    const edited = await http.request('PATCH', `/api/memories/${written.json.id}`, { text: 'I am out on Tuesdays' });
+    expect(edited.json).toMatchObject({ sensitive: false });
   });
 
   it('remembers nothing while memory is off, and uses none', async () => {

@@ -69,6 +69,40 @@ describe('extraction through the model: which model, when, and its cost', () => 
     expect(refused.status).toBe(429);
   });
 
+  it('keeps nothing sensitive and no "if" as a commitment, whatever the model answers, and its prompt says so', async () => {
+    fake.reset();
+    fake.behave({
+      reply: (body) =>
+        body.response_format
+          ? JSON.stringify({
+              memories: [
+                // The model ignores its prompt: sensitive, unflagged.
+                { text: 'Has been on antidepressants since the divorce', kind: 'fact', dueAt: null, sensitive: false },
+                // Flagged by the model itself, in words the app's rules would not catch.
+                { text: 'Going through a hard time at home', kind: 'fact', dueAt: null, sensitive: true },
+                // A plan under an 'if', its condition dropped by the model.
+                { text: 'Will quit by Friday', kind: 'commitment', dueAt: '2099-01-02T17:00:00Z', sensitive: false },
+                { text: 'Leads the platform team', kind: 'fact', dueAt: null, sensitive: false },
+              ],
+            })
+          : 'That sounds like a lot to carry.',
+    });
+    const { http } = await signUp(server.url, `extract-${++users}-${Date.now()}`, 'Kim Park');
+    const chat = (await http.post('/api/chats', {})).json as { id: number };
+    const message = "I'm a wreck since my divorce and I've been on antidepressants. I lead the platform team. I'll quit by Friday if nothing changes.";
+    expect((await say(http, chat.id, message)).status).toBe(201);
+    const [call] = extractionCalls();
+    const prompt = String(call!.body.messages![0]!.content);
+    expect(prompt).toContain('Never keep');
+    for (const topic of ['health', 'emotions', 'family', 'beliefs', 'pay', 'discrimination', 'legal matters', 'personal details']) expect(prompt).toContain(topic);
+    expect(prompt).toContain('is not a commitment');
+    const kept = (await http.get('/api/memories')).json.memories as Array<{ text: string; kind: string; sensitive: boolean }>;
+    expect(kept).toEqual([expect.objectContaining({ text: 'Leads the platform team', kind: 'fact', sensitive: false })]);
+    // The next chat asks about no commitment.
+    const next = (await http.post('/api/chats', {})).json as { id: number };
+    expect((await http.get(`/api/chats/${next.id}/messages`)).json).toEqual([]);
+  });
+
   it('makes no extraction call once the day’s turns are spent', async () => {
     fake.reset();
     fake.behave({ reply: (body) => (body.response_format ? '{"memories":[]}' : 'Noted.') });

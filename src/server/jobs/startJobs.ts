@@ -7,6 +7,7 @@ import { startOrphanSweep } from '../features/chats/orphanedReplies.js';
 import { callGoalReminders } from '../features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from '../features/goals/goalReminders.js';
 import { notificationsEnabled, renewSubscriptions } from '../features/meetings/subscriptions.js';
+import { decideUndecidedMemories } from '../features/memories/memoryStore.js';
 import { startDataRetentionJob } from '../features/privacy/dataRetention.js';
 import { buildMessageSearchIndex } from '../features/search/messageSearchIndex.js';
 import type { Teardown } from '../teardown.js';
@@ -40,6 +41,9 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   });
   teardown.defer('orphaned replies sweep', () => orphanSweep.stop());
   await orphanSweep.firstRun;
+  // Memories kept before sensitivity was marked are marked before any nudge can mail or push one.
+  const decided = await decideUndecidedMemories(db.em.fork());
+  if (decided) log.info({ decided }, 'memories marked sensitive or not');
   // The durable job queue (pg-boss, in this database): the nudges and the goal reminders run on it.
   const queueStarted = performance.now();
   const queue = await startJobQueue({ target, orm: db, log, clock: deps.queueClock });

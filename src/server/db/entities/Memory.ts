@@ -30,9 +30,11 @@ export const MemorySchema = defineEntity({
     askedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
     doneAt: p.datetime().nullable(),
     // It touches a sensitive topic (features/memories/memoryPolicy.ts): kept only because the user
-    // asked, and never written into what leaves the app. Decided from the text on every write.
+    // asked, and never written into what leaves the app. Decided from the text on every write;
+    // null only for a memory kept before the mark, until the server decides it at start.
     sensitive: p
       .boolean()
+      .nullable()
       .onCreate((memory: { text: string }) => isSensitive(memory.text))
       .onUpdate((memory: { text: string }) => isSensitive(memory.text)),
     /** A demo sample (the demo template's, or a visitor's copy of one). */
@@ -52,7 +54,8 @@ export class Memory extends MemorySchema.class {
       dueAt: this.dueAt ? this.dueAt.toISOString() : null,
       doneAt: this.doneAt ? this.doneAt.toISOString() : null,
       sourceChatId: this.sourceChat ? (this.sourceChat as { id: number }).id : null,
-      sensitive: this.sensitive,
+      // Not decided yet: treated as sensitive.
+      sensitive: this.sensitive !== false,
       sample: this.isSample,
       createdAt: this.createdAt.toISOString(),
       updatedAt: this.updatedAt.toISOString(),

@@ -59,8 +59,9 @@ export function isConditional(text: string): boolean {
 }
 
 /** Whether a kept memory may be written into what leaves the app (an email, a push, a call). */
-export function mayLeaveTheApp(memory: { sensitive: boolean }): boolean {
-  return !memory.sensitive;
+export function mayLeaveTheApp(memory: { sensitive: boolean | null | undefined }): boolean {
+  // Not decided yet (kept before the mark): it stays in the app.
+  return memory.sensitive === false;
 }
 
 const contentWord = (w: string) => w.length >= 3 && !/^(?:the|and|that|this|with|for|from|are|was|will|have|has|you|your|our|not|but|i['’]?m|i['’]?ll)$/.test(w);
@@ -73,14 +74,19 @@ const sentencesOf = (text: string) =>
     .filter(Boolean);
 
 /**
- * The sentences of the user's message a candidate memory was taken from: those sharing a word with
- * it. A candidate that shares none (a model's paraphrase) is traced to the whole message.
+ * The sentences of the user's message a candidate memory was taken from: the one holding it as
+ * written, else those sharing the most words with it (a model's rewording); a candidate that shares
+ * no word at all (a paraphrase) is traced to the whole message.
  */
 function sourcesOf(message: string, candidate: string): string[] {
   const sentences = sentencesOf(message);
+  const flat = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const holding = sentences.filter((sentence) => flat(sentence).includes(flat(candidate)));
+  if (holding.length && flat(candidate)) return holding;
   const words = wordsOf(candidate);
-  const sharing = sentences.filter((sentence) => [...wordsOf(sentence)].some((w) => words.has(w)));
-  return sharing.length ? sharing : sentences;
+  const shared = sentences.map((sentence) => [...wordsOf(sentence)].filter((w) => words.has(w)).length);
+  const most = Math.max(0, ...shared);
+  return most ? sentences.filter((_, i) => shared[i] === most) : sentences;
 }
 
 export type Candidate = { text: string; kind: string };

@@ -70,22 +70,38 @@ function sentenceAround(text: string, index: number, length: number): string {
  */
 export function extractByRules(fullMessage: string, now = new Date()): MemoryCandidate[] {
   const message = fullMessage.slice(0, ruleInputMax);
-  return candidatesOf(message, now).filter((candidate) => judgeMemory(candidate, { explicit: false, message }).keep);
+  return candidatesOf(message, now, (candidate) => judgeMemory(candidate, { explicit: false, message }).keep);
 }
 
-/** What the rules find in a text, before the policy: a plan under a condition is no commitment. */
-function candidatesOf(fullMessage: string, now: Date): MemoryCandidate[] {
+// Each pattern's matches in turn (a copy with the global flag), so that one the policy refuses
+// leaves room for the next of its kind.
+const everyMatch = (pattern: RegExp) => new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`);
+const commitments = everyMatch(commitment);
+const people = [everyMatch(person), everyMatch(personInsensitive)];
+const preferences = everyMatch(preference);
+const facts = everyMatch(fact);
+
+/** What the rules find in a text that `accept` takes, at most 3: a plan under a condition is no commitment. */
+function candidatesOf(fullMessage: string, now: Date, accept: (candidate: MemoryCandidate) => boolean = () => true): MemoryCandidate[] {
   // The rules read the message's first 2,000 characters: their patterns are built from fixed word
   // lists, and bounding the input bounds their work whatever is pasted in (issue 22).
   const message = fullMessage.slice(0, ruleInputMax);
   const found: MemoryCandidate[] = [];
-  const c = commitment.exec(message);
-  if (c && !isConditional(sentenceAround(message, c.index, c[0].length))) found.push({ text: sentenceAround(message, c.index, c[0].length), kind: 'commitment', dueAt: dueDateOf(c[2]!, now) });
-  const p = person.exec(message) ?? personInsensitive.exec(message);
-  if (p) found.push({ text: `My ${p[1]!.toLowerCase()} is ${p[2]}`, kind: 'person', dueAt: null });
-  for (const [pattern, kind] of [[preference, 'preference'], [fact, 'fact']] as const) {
-    const m = pattern.exec(message);
-    if (m && !found.some((f) => f.text.includes(m[0].trim()))) found.push({ text: sentenceAround(message, m.index, m[0].length), kind, dueAt: null });
+  const first = (patterns: RegExp[], make: (m: RegExpExecArray) => MemoryCandidate | null) => {
+    for (const pattern of patterns) {
+      for (const m of message.matchAll(pattern)) {
+        const candidate = make(m as RegExpExecArray);
+        if (candidate && accept(candidate)) return void found.push(candidate);
+      }
+    }
+  };
+  first([commitments], (c) => {
+    const text = sentenceAround(message, c.index, c[0].length);
+    return isConditional(text) ? null : { text, kind: 'commitment', dueAt: dueDateOf(c[2]!, now) };
+  });
+  first(people, (p) => ({ text: `My ${p[1]!.toLowerCase()} is ${p[2]}`, kind: 'person', dueAt: null }));
+  for (const [patterns, kind] of [[[preferences], 'preference'], [[facts], 'fact']] as const) {
+    first(patterns, (m) => (found.some((f) => f.text.includes(m[0].trim())) ? null : { text: sentenceAround(message, m.index, m[0].length), kind, dueAt: null }));
   }
   return dedupe(found).slice(0, memoryLimits.maxPerExchange);
 }

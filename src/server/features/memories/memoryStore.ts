@@ -5,6 +5,7 @@ import { memoryTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { Memory, MemorySetting } from '../../db/entities/Memory.js';
 import { User } from '../../db/entities/User.js';
+import { isSensitive } from './memoryPolicy.js';
 
 // Every write of memories goes through here, so the limit of 500 a user holds under parallel
 // writes: the owner's count is read and the rows written in one transaction that first takes a
@@ -63,4 +64,22 @@ export async function insertMemories(
 export async function memoryEnabled(em: EntityManager, userId: number): Promise<boolean> {
   const setting = await em.findOne(MemorySetting, { user: userId });
   return setting ? setting.enabled : true;
+}
+
+/**
+ * Memories kept before sensitivity was marked (its column null) are marked by the policy, in
+ * batches; at start, before any nudge runs. Returns how many were decided.
+ */
+export async function decideUndecidedMemories(em: EntityManager, batch = 500): Promise<number> {
+  const connection = em.getConnection();
+  let decided = 0;
+  for (;;) {
+    const rows: Array<{ id: number; text: string }> = await connection.execute(`select "id", "text" from "memory" where "sensitive" is null order by "id" limit ${batch}`);
+    if (!rows.length) return decided;
+    for (const value of [true, false]) {
+      const ids = rows.filter((row) => isSensitive(row.text) === value).map((row) => row.id);
+      if (ids.length) await connection.execute(`update "memory" set "sensitive" = ${value} where "id" in (${ids.map(() => '?').join(', ')})`, ids);
+    }
+    decided += rows.length;
+  }
 }
