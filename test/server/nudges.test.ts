@@ -8,6 +8,8 @@ import { loadConfig } from '../../src/server/config.js';
 import { vapidKeys } from '../../src/server/features/nudges/vapid.js';
 import { nudgeEmailHtml } from '../../src/server/features/nudges/nudgeQueue.js';
 import { startFakePushService, type FakePushService } from '../fakes/push.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { Goal } from '../../src/server/db/entities/Goal.js';
 import { NudgeRun, PushSubscription } from '../../src/server/db/entities/Nudge.js';
 import { inQuietHours, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
@@ -57,6 +59,8 @@ const runsOf = async (http: HttpClient) => {
   expect(res.status).toBe(200);
   return res.json.runs as Array<{ id: number; kind: string; status: string; channels: string[]; reason: string | null; chatId: number | null; createdAt: string; dueAt: string; trigger: string }>;
 };
+/** A review's lines, the blank lines between its blocks left out. */
+const filledLines = (content: string) => content.split('\n').filter((line) => line.trim());
 const firstMessage = async (http: HttpClient, chatId: number) => {
   const res = await http.get(`/api/chats/${chatId}/messages`);
   expect(res.status).toBe(200);
@@ -169,14 +173,21 @@ describe('run now and the history', () => {
     expect(chats.find((c) => c.id === sent.chatId)?.title).toBe(`Weekly review: ${date}`);
     const message = await firstMessage(http, sent.chatId!);
     expect(message.role).toBe('assistant');
-    expect(message.content).toContain('Launch the partner program: 40% done');
-    expect(message.content).toContain('1 check-in since last week');
-    expect(message.content).toContain('Send the board deck to Priya (overdue since');
+    const lines = filledLines(message.content);
+    // The focus first: the overdue commitment.
+    expect(lines[0]).toBe(nudgesTexts.reviewFocusLine(nudgesTexts.focusCommitment('Send the board deck to Priya')));
     expect(message.content).not.toContain('Renew the domain');
-    expect(message.content).toContain('Pricing decision with Dana');
+    // The meeting with others, not prepared, not routine; not the one alone.
+    expect(message.content).toContain('Prepare “Pricing decision with Dana”');
     expect(message.content).toContain('with Dana Fox');
-    expect(message.content).not.toContain('Focus block'); // no other attendees
-    expect(message.content).toContain(nudgesTexts.focusCommitment('Send the board deck to Priya'));
+    expect(message.content).not.toContain('Focus block');
+    // The goal is on track: acknowledged, not listed as a problem.
+    expect(message.content).toContain('Progress: 1 check-in this week on 1 goal; “Launch the partner program” is on track.');
+    expect(message.content).not.toContain('no check-in');
+    // One question, the last line.
+    expect(lines.at(-1)).toBe(nudgesTexts.questionCommitment('Send the board deck to Priya'));
+    expect(lines.filter((line) => line.includes('?'))).toHaveLength(1);
+    expect(lines.length).toBeLessThanOrEqual(8);
 
     // Once the meeting is prepared it is no longer listed.
     const meetings = (await http.get('/api/meetings')).json.meetings as Array<{ id: string; subject: string }>;
@@ -184,7 +195,7 @@ describe('run now and the history', () => {
     expect((await http.post(`/api/meetings/${encodeURIComponent(pricing.id)}/prep`)).status).toBeLessThan(300);
     const again = await http.post('/api/nudges/run', { kind: 'weekly_review' });
     const second = await eventually(async () => (await runsOf(http)).find((r) => r.id === again.json.runId && r.status === 'sent'), 20_000);
-    expect((await firstMessage(http, second.chatId!)).content).toContain(nudgesTexts.reviewNoMeetings);
+    expect((await firstMessage(http, second.chatId!)).content).not.toContain('Pricing decision with Dana');
     // Newest first.
     const ids = (await runsOf(http)).map((r) => r.id);
     expect(ids.indexOf(again.json.runId)).toBeLessThan(ids.indexOf(run.json.runId));
@@ -320,7 +331,8 @@ describe('web push', () => {
     const delivered = push.received.filter((p) => p.endpoint === browser.endpoint);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.vapidPublicKey).toBe(key.json.publicKey);
-    expect(delivered[0]!.payload).toEqual({ title: `Weekly review: ${new Date().toISOString().slice(0, 10)}`, body: expect.stringContaining('weekly review'), url: `/app?chat=${sent.chatId}` });
+    // The push says the review's first line: its focus.
+    expect(delivered[0]!.payload).toEqual({ title: `Weekly review: ${new Date().toISOString().slice(0, 10)}`, body: nudgesTexts.reviewFocusLine(nudgesTexts.focusDefault), url: `/app?chat=${sent.chatId}` });
 
     // The browser's subscription expired: the service answers 410 and the app forgets it.
     push.gone(browser.endpoint, 410);
@@ -356,6 +368,219 @@ describe('web push', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * A week of 6 goals (two behind, one at risk, three on track, five with check-ins this week) and
+ * 8 meetings with others (5 of a recurring 'Design crit', 3 one-offs) in the user's calendar.
+ */
+async function seedBusyWeek(target: TestServer, http: HttpClient, userId: number, token: string, mail: string) {
+  const box = graph.addMailbox({ tokens: [token], displayName: 'Busy User', mail });
+  expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+  const dana = { name: 'Dana Fox', email: 'dana@contoso.example', response: 'accepted' as const };
+  box.addEvents([
+    { subject: 'Design crit', start: inHours(20), end: inHours(21), attendees: [dana], recurrence: { type: 'daily', count: 5 } },
+    { subject: 'Pricing decision with Dana', start: inHours(30), end: inHours(31), attendees: [dana] },
+    { subject: 'Vendor contract review', start: inHours(50), end: inHours(51), attendees: [{ name: 'Sam Lee', email: 'sam@contoso.example', response: 'accepted' }] },
+    { subject: 'Board prep with Elena', start: inHours(70), end: inHours(71), attendees: [{ name: 'Elena Rossi', email: 'elena@contoso.example', response: 'accepted' }] },
+  ]);
+  // [title, value of 10 now] on goals half-way through their time: 50% expected.
+  const goals: Array<[string, number | null]> = [
+    ['Cut cloud spend', null],
+    ['Ship the mobile app', 2],
+    ['Grow the partner pipeline', 3.5],
+    ['Hire two engineers', 5],
+    ['Improve onboarding NPS', 6],
+    ['Write the security policy', 4.5],
+  ];
+  const dueDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  for (const [title, value] of goals) {
+    const goal = await http.post('/api/goals', { title, framework: 'OKR', dueDate, keyResults: [{ title: `${title}: result`, start: 0, target: 10 }] });
+    expect(goal.status).toBe(201);
+    if (value !== null) expect((await http.post(`/api/goals/${goal.json.id}/check-ins`, { keyResultId: goal.json.keyResults[0].id, value })).status).toBe(201);
+  }
+  await target.deps.orm.em.fork().nativeUpdate(Goal, { owner: userId }, { createdAt: new Date(Date.now() - 60 * 86_400_000) });
+}
+
+async function runReview(http: HttpClient): Promise<{ run: { id: number; status: string; chatId: number | null; channels: string[]; reason: string | null }; content: string }> {
+  const started = await http.post('/api/nudges/run', { kind: 'weekly_review' });
+  expect(started.status).toBe(202);
+  const run = await eventually(async () => (await runsOf(http)).find((r) => r.id === started.json.runId && r.status !== 'queued'), 30_000);
+  expect(run.status).toBe('sent');
+  return { run, content: (await firstMessage(http, run.chatId!)).content };
+}
+
+/** The shape every weekly review keeps, whoever wrote it. */
+function expectReviewShape(content: string, focusLine: RegExp | string) {
+  const lines = filledLines(content);
+  expect(lines.length).toBeLessThanOrEqual(8);
+  if (typeof focusLine === 'string') expect(lines[0]).toBe(focusLine);
+  else expect(lines[0]).toMatch(focusLine);
+  expect(lines.at(-1)).toMatch(/\?$/);
+  expect(content.match(/\?/g)).toHaveLength(1);
+  return lines;
+}
+
+describe('the weekly review worth reading (offline template)', () => {
+  it('puts the focus first, lists only goals behind and meetings not routine, acknowledges progress and ends with one question, in at most 8 lines', async () => {
+    const { http, user } = await newUser('busy');
+    await seedBusyWeek(server, http, user.id, `busy-token-${users}`, `busy${users}@contoso.example`);
+    const { content } = await runReview(http);
+    const lines = expectReviewShape(content, nudgesTexts.reviewFocusLine(nudgesTexts.focusGoal('Cut cloud spend', 'behind')));
+    expect(lines).toEqual([
+      nudgesTexts.reviewFocusLine(nudgesTexts.focusGoal('Cut cloud spend', 'behind')),
+      '- “Ship the mobile app” is behind: 20% done, 50% expected by now.',
+      '- “Grow the partner pipeline” is at risk: 35% done, 50% expected by now.',
+      expect.stringMatching(/^- Prepare “Pricing decision with Dana”, .+ with Dana Fox\.$/),
+      expect.stringMatching(/^- Prepare “Vendor contract review”, .+ with Sam Lee\.$/),
+      'Progress: 5 check-ins this week on 5 goals; “Hire two engineers”, “Improve onboarding NPS” and “Write the security policy” are on track.',
+      nudgesTexts.questionGoal('Cut cloud spend'),
+    ]);
+    // Recurring meetings are routine: never 'to prepare'; no 'no check-in' line for every goal.
+    expect(content).not.toContain('Design crit');
+    expect(content).not.toContain('no check-in');
+  });
+});
+
+describe('sensitive memories never leave the app', () => {
+  let push: FakePushService;
+  beforeAll(async () => {
+    push = await startFakePushService();
+  });
+  afterAll(async () => {
+    await push?.close();
+  });
+
+  it('keeps them out of the mailed and pushed weekly review and meeting brief', async () => {
+    const { http } = await newUser('private');
+    const token = `private-token-${users}`;
+    const address = `private${users}@contoso.example`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Private User', mail: address });
+    for (const service of ['microsoft_calendar', 'microsoft_email']) expect((await http.post('/api/auth/microsoft/manual-token', { token, service })).status).toBe(200);
+    box.addEvents([{ subject: 'Quarterly planning', start: inHours(3), end: inHours(4), attendees: [{ name: 'Sam Lee', email: 'sam@contoso.example', response: 'accepted' }] }]);
+    const overdue = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    // Written on the Memory page, so kept; the sensitive ones marked.
+    const custody = await http.post('/api/memories', { text: 'Call the lawyer about the custody hearing', kind: 'commitment', dueAt: new Date(Date.now() - 3 * 86_400_000).toISOString() });
+    expect(custody.json).toMatchObject({ sensitive: true });
+    expect((await http.post('/api/memories', { text: 'Send the board deck to Priya', kind: 'commitment', dueAt: overdue })).json).toMatchObject({ sensitive: false });
+    expect((await http.post('/api/memories', { text: 'Sam Lee is going through chemo', kind: 'person' })).json).toMatchObject({ sensitive: true });
+    expect((await http.post('/api/memories', { text: 'Sam Lee prefers data before opinions', kind: 'person' })).json).toMatchObject({ sensitive: false });
+    const browser = push.subscribe();
+    expect((await http.post('/api/push/subscriptions', browser)).status).toBe(201);
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: true, call: false } })).status).toBe(200);
+
+    const { run, content } = await runReview(http);
+    expect(run.channels).toEqual(['app', 'email', 'push']);
+    expect(content).toContain('Send the board deck to Priya');
+    const review = box.sentMail.at(-1)!;
+    expect(review.body).toContain('Send the board deck to Priya');
+    const reviewPush = push.received.filter((p) => p.endpoint === browser.endpoint).at(-1)!;
+    for (const text of [content, review.body, JSON.stringify(reviewPush.payload)]) {
+      expect(text).not.toContain('custody');
+      expect(text).not.toContain('lawyer');
+    }
+
+    const brief = await http.post('/api/nudges/run', { kind: 'meeting_brief' });
+    const briefRun = await eventually(async () => (await runsOf(http)).find((r) => r.id === brief.json.runId && r.status !== 'queued'), 30_000);
+    expect(briefRun).toMatchObject({ status: 'sent', channels: ['app', 'email', 'push'] });
+    const briefContent = (await firstMessage(http, briefRun.chatId!)).content;
+    expect(briefContent).toContain('- Sam Lee: Sam Lee prefers data before opinions');
+    const briefMail = box.sentMail.at(-1)!;
+    expect(briefMail.subject).toBe(nudgesTexts.briefTitle('Quarterly planning'));
+    expect(briefMail.body).toContain('prefers data before opinions');
+    const briefPush = push.received.filter((p) => p.endpoint === browser.endpoint).at(-1)!;
+    for (const text of [briefContent, briefMail.body, JSON.stringify(briefPush.payload)]) expect(text).not.toContain('chemo');
+  });
+});
+
+describe('the weekly review written by the model (fake model)', () => {
+  let fake: FakeOpenAI;
+  let modelServer: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    modelServer = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, OPENAI_API_KEY: 'sk-test-review', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'coach-model' });
+  });
+  afterAll(async () => {
+    await modelServer?.stop();
+    await fake?.close();
+  });
+  const modelUser = async (prefix: string) => signUp(modelServer.url, `${prefix}_${++users}_${Date.now() % 100000}`);
+  const reviewCalls = () => fake.requests.filter((r) => !r.body.response_format && String(r.body.messages?.[0]?.content ?? '').includes('weekly review'));
+  const withOverdueCommitment = async (http: HttpClient) => {
+    expect((await http.post('/api/memories', { text: 'Send the board deck to Priya', kind: 'commitment', dueAt: new Date(Date.now() - 2 * 86_400_000).toISOString() })).status).toBe(201);
+    expect((await http.post('/api/memories', { text: 'Call the lawyer about the custody hearing', kind: 'commitment', dueAt: new Date(Date.now() - 3 * 86_400_000).toISOString() })).status).toBe(201);
+  };
+  const focusLine = nudgesTexts.reviewFocusLine(nudgesTexts.focusCommitment('Send the board deck to Priya'));
+
+  it('writes it through the coach model from the typed facts, none of them sensitive, and keeps its words when in shape', async () => {
+    fake.reset();
+    const written = [
+      'Your focus this week: close the loop on “Send the board deck to Priya”, two days overdue.',
+      '',
+      '- Nothing else is behind: a clear runway.',
+      '',
+      'Progress: you kept your goals list short, which helps.',
+      '',
+      'What would make sending the deck to Priya easy by Wednesday?',
+    ].join('\n');
+    fake.behave({ reply: () => written });
+    const { http } = await modelUser('model_review');
+    await withOverdueCommitment(http);
+    const { content } = await runReview(http);
+    expect(content).toBe(written);
+    const [call] = reviewCalls();
+    expect(call!.body.model).toBe('coach-model');
+    const prompt = call!.body.messages!.map((m) => String(m.content)).join('\n');
+    expect(prompt).toContain('Send the board deck to Priya');
+    expect(prompt).toContain('at most 8 lines');
+    expect(prompt).not.toContain('custody');
+  });
+
+  it('holds the model to the shape with 6 goals and 8 meetings: cut to 8 lines, the question kept last', async () => {
+    fake.reset();
+    const dump = [
+      'Your focus this week: move “Cut cloud spend” forward, it is behind.',
+      ...['Cut cloud spend', 'Ship the mobile app', 'Grow the partner pipeline', 'Hire two engineers', 'Improve onboarding NPS', 'Write the security policy'].map((g) => `- ${g}: see the numbers.`),
+      ...Array.from({ length: 8 }, (_, i) => `- Meeting ${i + 1} without prep.`),
+      'Progress: 5 check-ins this week.',
+      'What is one step that would move “Cut cloud spend” forward this week?',
+      'Have a good week!',
+    ].join('\n');
+    fake.behave({ reply: () => dump });
+    const { http, user } = await modelUser('model_busy');
+    await seedBusyWeek(modelServer, http, user.id, `model-busy-token-${users}`, `modelbusy${users}@contoso.example`);
+    const { content } = await runReview(http);
+    const lines = expectReviewShape(content, 'Your focus this week: move “Cut cloud spend” forward, it is behind.');
+    expect(lines).toHaveLength(8);
+    expect(lines.at(-1)).toBe('What is one step that would move “Cut cloud spend” forward this week?');
+    expect(content).not.toContain('Have a good week');
+    expect(reviewCalls()).toHaveLength(1);
+  });
+
+  it.each([
+    ['no question at the end', 'Your focus this week: “Send the board deck to Priya”.\nProgress: fine.'],
+    ['two questions', 'Your focus this week: “Send the board deck to Priya”.\nIs it late?\nWhat will you do?'],
+    ['the focus not first', 'Here is your weekly review.\nYour focus this week: “Send the board deck to Priya”.\nWhat will you do?'],
+  ])('falls back to the template when the model’s review has %s', async (_case, reply) => {
+    fake.reset();
+    fake.behave({ reply: () => reply });
+    const { http } = await modelUser('model_shape');
+    await withOverdueCommitment(http);
+    const { content } = await runReview(http);
+    expect(reviewCalls()).toHaveLength(1);
+    const lines = expectReviewShape(content, focusLine);
+    expect(lines.at(-1)).toBe(nudgesTexts.questionCommitment('Send the board deck to Priya'));
+  });
+
+  it('falls back to the template when the model fails', async () => {
+    fake.reset();
+    fake.behave({ status: 500 });
+    const { http } = await modelUser('model_down');
+    await withOverdueCommitment(http);
+    const { content } = await runReview(http);
+    expect(reviewCalls().length).toBeGreaterThanOrEqual(1);
+    expectReviewShape(content, focusLine);
   });
 });
 
