@@ -86,6 +86,6 @@ test('the example rehearsal is listed as a sample, its report page opens, and th
   await page.screenshot({ path: testInfo.outputPath('nudges.png'), fullPage: true });
   await run.getByRole('button', { name: nudgesTexts.openChat }).click();
   await expect(page).toHaveURL(/\/app\?chat=\d+/);
-  await expect(coachMessages(page).filter({ hasText: nudgesTexts.reviewIntro('').slice(0, 26) })).toBeVisible();
+  await expect(coachMessages(page).filter({ hasText: nudgesTexts.reviewFocusLine('').trim() })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('weekly-review.png') });
 });
