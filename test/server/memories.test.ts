@@ -6,7 +6,8 @@ import { noFacts } from '../../src/server/features/coach/facts.js';
 import { loadCoachMemories } from '../../src/server/features/memories/memoryFacts.js';
 import { renderCoachContext } from '../../src/server/providers/ai/renderContext.js';
 import { extractByRules, explicitRemember, kindOf, nearDuplicate, saysDone } from '../../src/server/features/memories/memoryRules.js';
-import { isConditional, judgeMemory, sensitiveTopicsOf } from '../../src/server/features/memories/memoryPolicy.js';
+import { isConditional, judgeMemory, mayLeaveTheApp, sensitiveTopicsOf } from '../../src/server/features/memories/memoryPolicy.js';
+import { decideUndecidedMemories } from '../../src/server/features/memories/memoryStore.js';
 import { backfillSearchVectors } from '../../src/server/features/search/messageSearchIndex.js';
 import { memoryTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes/openai.js';
@@ -249,6 +250,20 @@ describe('remembering in the chat (offline coach)', () => {
     // An edit decides again.
     const edited = await http.request('PATCH', `/api/memories/${written.json.id}`, { text: 'I am out on Tuesdays' });
     expect(edited.json).toMatchObject({ sensitive: false });
+  });
+
+  it('marks memories kept before the mark at start; until then they stay in the app', async () => {
+    const { http, user } = await newUser();
+    const connection = server.deps.orm.em.fork().getConnection();
+    await connection.execute(
+      `insert into "memory" ("owner_id", "text", "kind", "sensitive", "created_at", "updated_at") values (?, 'I have been on antidepressants since May', 'fact', null, now(), now()), (?, 'I lead the data team', 'fact', null, now(), now())`,
+      [user.id, user.id],
+    );
+    expect((await memoriesOf(http)).map((m) => m.sensitive)).toEqual([true, true]);
+    expect(mayLeaveTheApp({ sensitive: null })).toBe(false);
+    expect(await decideUndecidedMemories(server.deps.orm.em.fork())).toBeGreaterThanOrEqual(2);
+    expect(Object.fromEntries((await memoriesOf(http)).map((m) => [m.text, m.sensitive]))).toEqual({ 'I have been on antidepressants since May': true, 'I lead the data team': false });
+    expect(await decideUndecidedMemories(server.deps.orm.em.fork())).toBe(0);
   });
 
   it('remembers nothing while memory is off, and uses none', async () => {
