@@ -87,7 +87,7 @@ function candidatesOf(fullMessage: string, now: Date, accept: (candidate: Memory
   // lists, and bounding the input bounds their work whatever is pasted in (issue 22).
   const message = fullMessage.slice(0, ruleInputMax);
   const found: MemoryCandidate[] = [];
-  const first = (patterns: RegExp[], make: (m: RegExpExecArray) => MemoryCandidate | null) => {
+  const first = (patterns: readonly RegExp[], make: (m: RegExpExecArray) => MemoryCandidate | null) => {
     for (const pattern of patterns) {
       for (const m of message.matchAll(pattern)) {
         const candidate = make(m as RegExpExecArray);
