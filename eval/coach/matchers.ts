@@ -130,9 +130,9 @@ export const minOpenShare = 0.75;
 /** A heading or lead-in of a summary (what the user has said back to them). */
 export const summaryHeading = /\b(summary|summar(y|ise|ize)|your options|your plan|your okrs?|your goal|your key results|here is where you|here's where you|what you('ve)? (said|decided|chose)|recap)\b/i;
 /** A mark that an item is the coach's, not the user's. */
-export const coachMark = /\b(my suggestion|my idea|(the )?coach's (idea|suggestion)|suggested by (me|the coach)|i suggested|from me|my addition|\(coach\)|\(suggestion\))/i;
+export const coachMark = /\b(my suggestion|my idea|(the )?coach['’]s (idea|suggestion)|suggested by (me|the coach)|i suggested|from me|my addition)\b|\((coach|suggestion)\)/i;
 /** The coach choosing for the user. */
-export const choosesForUser = /\b(I'll go with|I will go with|I've picked|I have picked|I chose|I'll choose|let's go with)\b/i;
+export const choosesForUser = /\b(I['’]ll go with|I will go with|I['’]ve picked|I have picked|I chose|I['’]ll choose|let['’]s go with)\b/i;
 /** A summary item is the user's when this share of its content words (by stem) are the user's. */
 export const minOwnShare = 0.5;
 
@@ -153,11 +153,11 @@ export type CounterpartMove = 'acknowledge' | 'blame' | 'hedge' | 'ask' | 'reque
 /** How a counterpart with a mind of its own reacts to each move of the user. */
 export const counterpartReaction: Record<CounterpartMove, { must?: RegExp; mustNot?: RegExp; label: string }> = {
   acknowledge: { label: 'eases when acknowledged', must: /\b(appreciate|thanks?|thank you|fair|that helps|okay|ok|i hear|i can (work|live) with|glad|good to hear|i see)\b/i },
-  blame: { label: 'digs in when blamed', must: /\b(not (my|on me|fair)|that's not|hold on|wait|i don't (accept|agree|think)|blam|excuse|don't put|hang on|with respect)\b/i, mustNot: /\b(I agree|you're right|let's do it|sounds good)\b/i },
+  blame: { label: 'digs in when blamed', must: /\b(not (my|on me|fair)|that['’]s not|hold on|wait|i don['’]t (accept|agree|think)|blam(e|ing)|excuse|don['’]t put|hang on|with respect)\b/i, mustNot: /\b(I agree|you['’]re right|let['’]s do it|sounds good)\b/i },
   hedge: {
     label: 'presses when hedged',
     must: /\b(what exactly|be (more )?specific|concretely|what are you (asking|proposing|suggesting)|what do you (mean|need|want|propose)|so what|(be |more )clear|spell it out|meaning what)\b/i,
-    mustNot: /\b(I agree|let's do it|sounds good|deal|that works|I can work with that)\b/i,
+    mustNot: /\b(I agree|let['’]s do it|sounds good|deal|that works|I can work with that)\b/i,
   },
   ask: { label: 'answers an open question with its own view', must: /\b(I|my|we)\b/i },
   request: { label: 'answers a clear request', must: /\b(yes|okay|ok|fine|agree|can|will|if)\b/i },

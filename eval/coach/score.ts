@@ -83,16 +83,17 @@ export function questionCounts(reply: string): { questions: number; open: number
 // ---- autonomy
 
 /** The bullet items of the reply's summaries, each with the heading it sits under. */
-export function summaryItems(reply: string): Array<{ heading: string; item: string }> {
-  const items: Array<{ heading: string; item: string }> = [];
+export function summaryItems(reply: string): Array<{ heading: string; item: string; raw: string }> {
+  const items: Array<{ heading: string; item: string; raw: string }> = [];
   let heading: string | null = null;
   for (const line of reply.split('\n')) {
     const trimmed = line.trim();
     const bullet = /^(?:[-*•]|\d+[.)])\s+(.*)$/.exec(trimmed);
     if (bullet) {
       // The item's own words: without its label ("**Goal:**") or the coach's notes in brackets.
-      const item = bullet[1]!.replace(/^\*\*[^*]+\*\*:?\s*/, '').replace(/\([^)]*\)/g, '').trim();
-      if (heading !== null && item) items.push({ heading, item });
+      const raw = bullet[1]!;
+      const item = raw.replace(/^\*\*[^*]+\*\*:?\s*/, '').replace(/\([^)]*\)/g, '').trim();
+      if (heading !== null && item) items.push({ heading, item, raw });
       continue;
     }
     if (!trimmed) continue;
@@ -105,8 +106,8 @@ export function autonomyProblems(userText: string, reply: string): string[] {
   const problems: string[] = [];
   if (m.choosesForUser.test(reply)) problems.push(`the coach chooses for the user ("${m.choosesForUser.exec(reply)![0]}")`);
   const userStems = new Set(m.contentWords(userText).map(m.stem));
-  for (const { heading, item } of summaryItems(reply)) {
-    if (m.coachMark.test(item) || m.coachMark.test(heading)) continue;
+  for (const { heading, item, raw } of summaryItems(reply)) {
+    if (m.coachMark.test(raw) || m.coachMark.test(heading)) continue;
     const words = [...new Set(m.contentWords(item).map(m.stem))];
     if (!words.length) continue;
     const own = words.filter((w) => userStems.has(w)).length / words.length;
