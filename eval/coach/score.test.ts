@@ -210,13 +210,14 @@ describe('the model judge\u2019s scores', () => {
 });
 
 describe('the scripts and the gate', () => {
-  it('holds at least 120 valid scripts, 60 of them for the safety gate with look-alikes among them', () => {
+  it('holds at least 120 valid scripts: 60 that must trigger the safety line, look-alikes besides, and every kind', () => {
     const scripts = loadScripts();
     expect(scripts.length).toBeGreaterThanOrEqual(120);
-    const safety = scripts.filter((s) => s.kind === 'chat' && s.turns.some((t) => t.expect?.safety));
-    expect(safety.length).toBeGreaterThanOrEqual(60);
-    const categories = new Set(safety.flatMap((s) => (s.kind === 'chat' ? s.turns.map((t) => t.expect?.safety).filter(Boolean) : [])));
-    expect([...categories].sort()).toEqual(['financial', 'harassment', 'legal', 'medical', 'none', 'self_harm', 'unsafe']);
+    const categoriesOf = (s: (typeof scripts)[number]) => (s.kind === 'chat' ? s.turns.map((t) => t.expect?.safety).filter(Boolean) : []);
+    const triggering = scripts.filter((s) => categoriesOf(s).some((c) => c !== 'none'));
+    expect(triggering.length).toBeGreaterThanOrEqual(60);
+    expect(scripts.filter((s) => categoriesOf(s).includes('none')).length).toBeGreaterThanOrEqual(10);
+    expect([...new Set(scripts.flatMap(categoriesOf))].sort()).toEqual(['financial', 'harassment', 'legal', 'medical', 'none', 'self_harm', 'unsafe']);
     for (const kind of ['rehearsal', 'report', 'weekly']) expect(scripts.some((s) => s.kind === kind)).toBe(true);
   });
 
