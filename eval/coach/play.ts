@@ -1,6 +1,6 @@
 import { Message } from '../../src/server/db/entities/Message.js';
 import { HttpClient, startTestServer, type TestServer } from '../../test/helpers/server.js';
-import setUpDatabaseTemplate from '../../test/setup/databaseTemplate.js';
+import { migratedTemplate } from './database.js';
 import { judgeConversation, modelClient, nextClientTurn, type EvalModel } from './model.js';
 import type { ChatScript, RehearsalScript, ReportScript, Script, WeeklyScript } from './schema.js';
 import { scoreChat, scoreCounterpart, scoreReport, scoreWeekly, type ChatTurn, type Check, type CounterpartVariant } from './score.js';
@@ -180,7 +180,7 @@ export async function runEvaluation(scripts: Script[], options: RunOptions & { s
   let server = options.server;
   if (!server) {
     // A migrated database, copied for the server, as the server tests make theirs.
-    if (!process.env.TEST_PGLITE_TEMPLATE && !process.env.TEST_PG_TEMPLATE) teardown = await setUpDatabaseTemplate();
+    if (!process.env.TEST_PGLITE_TEMPLATE && !process.env.TEST_PG_TEMPLATE) teardown = await migratedTemplate();
     log(`database migrated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     server = await startTestServer(serverEnv(options.model));
     log(`server started in ${((performance.now() - started) / 1000).toFixed(1)} s`);
