@@ -7,7 +7,7 @@ const reportDir = process.env.CI_REPORT_DIR;
 // Server tests only: the client's Vite plugins stay out of them.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/server/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/server/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['test/setup/tls.ts', 'test/setup/databaseTemplate.ts'],
     setupFiles: ['test/setup/passwordCost.ts'],
