@@ -81,6 +81,8 @@ const lookAlikes = [
   "I'm killing it this quarter",
   'This deadline is killing me',
   'My feet are killing me after the conference',
+  "It's killing me, this deadline, but we will make it",
+  "The commute's killing me",
   'I could kill for a coffee',
   'Shoot me a message when the draft is ready',
   'Shoot me an email',

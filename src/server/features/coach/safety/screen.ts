@@ -25,7 +25,7 @@ export const screenedChars = 8_000;
 // Idioms that look like one of the phrases below, removed first. Each is a whole phrase.
 const idioms: RegExp[] = [
   /\bkill(?:s|ed|ing)? it\b/g,
-  /\b(?:is|are|was|were|'s|'re) killing me\b/g,
+  /\b(?:is|are|was|were|\w+'s|\w+'re) killing me\b/g,
   /\bcut(?:ting)? myself (?:some |a bit of |a little )?slack\b/g,
   /\b(?:career|political|commercial|professional|social|corporate|brand) suicide\b/g,
   /\bsuicide (?:squad|mission|run|doors?|drills?|sprints?)\b/g,
@@ -194,20 +194,29 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
   ],
 ];
 
-/** Lower case, one kind of apostrophe and of space, at most `screenedChars` characters. */
+/**
+ * One expression for a list: its phrases as alternatives, each phrase's leading word boundary read
+ * as "no word character before" (a lookbehind, which lets the engine skip ahead instead of trying
+ * every phrase at every position: about a tenth of the time of the phrases one by one). Each
+ * phrase is a literal above, checked on its own for super-linear matching (test/server/redos.test.ts);
+ * an alternative of the whole cannot match in more ways than its phrase can.
+ */
+function combine(patterns: RegExp[], flags = ''): RegExp {
+  return new RegExp(`(?<![\\w])(?:${patterns.map((pattern) => pattern.source.replace(/^\\b/, '')).join('|')})`, flags);
+}
+const idiomsAtOnce = combine(idioms, 'g');
+const categories: Array<[SafetyCategory, RegExp]> = phrases.map(([category, patterns]) => [category, combine(patterns)]);
+
+/** Lower case, one kind of apostrophe and of space, the idioms removed, at most `screenedChars` characters. */
 function normalise(text: string): string {
-  let flat = text.length > screenedChars ? text.slice(0, screenedChars) : text;
-  flat = flat.toLowerCase().replace(/[\u2018\u2019\u02bc`]/g, "'").replace(/\s+/g, ' ');
-  for (const idiom of idioms) flat = flat.replace(idiom, ' ');
-  return flat;
+  const head = text.length > screenedChars ? text.slice(0, screenedChars) : text;
+  return head.toLowerCase().replace(/[\u2018\u2019\u02bc`]/g, "'").replace(/\s+/g, ' ').replace(idiomsAtOnce, ' ');
 }
 
 /** What the message is about, when it is one of the categories the coach does not coach on alone; null otherwise. */
 export function screenMessage(text: string): SafetyCategory | null {
   if (!text) return null;
   const flat = normalise(text);
-  for (const [category, patterns] of phrases) {
-    for (const pattern of patterns) if (pattern.test(flat)) return category;
-  }
+  for (const [category, pattern] of categories) if (pattern.test(flat)) return category;
   return null;
 }
