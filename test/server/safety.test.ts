@@ -225,6 +225,14 @@ describe('the safety line on the offline coach', () => {
     expectCrisisAnswer(await chatSay('He touched my leg and now I feel unsafe going to the office', { on: offline }), '988', '911');
   });
 
+  it('gives the resources again when the answer to "Are you safe right now?" is not a yes', async () => {
+    const { http } = await newUser(offline);
+    const chat = (await http.post('/api/chats', {})).json as { id: number };
+    expectCrisisAnswer(await say(offline, http, chat.id, crisis), '988', '911');
+    expectCrisisAnswer(await say(offline, http, chat.id, 'Not really'), '988', '911');
+    expect(await say(offline, http, chat.id, "Yes, I'm safe now")).not.toContain(safetyQuestion);
+  });
+
   it('coaches a look-alike as usual', async () => {
     const reply = await chatSay("I'm killing it this quarter", { on: offline });
     expect(reply).not.toContain('AI coach');

@@ -4,6 +4,7 @@ import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/types.js';
+import { previousReply } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
 import { defaultSafetyLine, loadUserCountry } from '../coach/safety/index.js';
 
@@ -33,7 +34,7 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
   let reply = '';
   const latest = input.messages.findLast((turn) => turn.role === 'user')?.content ?? '';
   const { deltas } = (ctx.deps.safety ?? defaultSafetyLine).reply(
-    { latest, role: 'coach', spoken: false, country: () => loadUserCountry(ctx.deps.orm.em.fork(), ctx.user.id), modelKind: coach.kind },
+    { latest, previous: previousReply(input.messages), role: 'coach', spoken: false, country: () => loadUserCountry(ctx.deps.orm.em.fork(), ctx.user.id), modelKind: coach.kind },
     (safety) =>
       coach.stream({
         path: 'api',

@@ -81,6 +81,12 @@ export type PreparedTurn = {
 
 const noCountry = async () => null;
 
+/** What the coach said just before the user's latest message, if anything. */
+export function previousReply(messages: ChatTurn[]): string | undefined {
+  const before = messages[messages.findLastIndex((turn) => turn.role === 'user') - 1];
+  return before?.role === 'assistant' ? before.content : undefined;
+}
+
 /**
  * How a turn ended. 'stopped': the caller aborted it (stop button, interruption, hang-up);
  * 'stalled': the provider sent nothing for the stall timeout; 'failed': the provider failed.
@@ -156,7 +162,7 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
   }
   try {
     const reply = (deps.safety ?? defaultSafetyLine).reply(
-      { latest, role: prepared.facts?.rehearsal ? 'counterpart' : 'coach', spoken: kind.spoken, country: prepared.country ?? noCountry, modelKind: deps.coach.kind },
+      { latest, previous: previousReply(messages), role: prepared.facts?.rehearsal ? 'counterpart' : 'coach', spoken: kind.spoken, country: prepared.country ?? noCountry, modelKind: deps.coach.kind },
       askModel,
     );
     for await (const delta of reply.deltas) {

@@ -1,6 +1,6 @@
 import { resourcesFor, type SafetyConfig, defaultSafetyConfig } from '../../../crisisResources.js';
-import { safetyTexts, type SafetyResources } from '../../../../shared/texts/safety.js';
-import { isCrisis, screenMessage, type SafetyCategory } from './screen.js';
+import { safetyQuestion, safetyTexts, type SafetyResources } from '../../../../shared/texts/safety.js';
+import { isCrisis, saysSafe, screenMessage, type SafetyCategory } from './screen.js';
 
 // The safety line: the one function every reply of the coach passes through, whatever the channel
 // (the coach turn of chat, voice, phone, rehearsal and nudge replies, and the OpenAI-compatible
@@ -22,6 +22,8 @@ import { isCrisis, screenMessage, type SafetyCategory } from './screen.js';
 export type SafetyTurn = {
   /** The user's latest words. */
   latest: string;
+  /** What the coach said before them, if anything: an answer to the crisis question is read with it. */
+  previous?: string;
   /** Who answers: the coach, or the other person of a rehearsal. */
   role: 'coach' | 'counterpart';
   spoken: boolean;
@@ -46,12 +48,22 @@ export function createSafetyLine(config: SafetyConfig, count?: (category: Safety
   return {
     config,
     reply(turn, ask) {
-      const category = screenMessage(turn.latest);
+      const category = screenMessage(turn.latest) ?? unansweredSafety(turn);
       count?.(category ?? 'none');
       if (!category) return { category, deltas: ask(undefined) };
       return { category, deltas: answer(config, turn, category, ask) };
     },
   };
+}
+
+/**
+ * After the crisis answer, the user's reply to "Are you safe right now?": anything but a plain yes
+ * ("no", "I don't know", a change of subject) is not taken as safe, and the crisis answer comes
+ * again; a yes goes on as an ordinary turn.
+ */
+function unansweredSafety(turn: SafetyTurn): SafetyCategory | null {
+  if (!turn.previous?.trim().endsWith(safetyQuestion)) return null;
+  return saysSafe(turn.latest) ? null : 'unsafe';
 }
 
 /** The line with the built-in table and no EAP, for a turn whose caller hands none (tests of the turn alone). */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { screenMessage, screenedChars, type SafetyCategory } from './screen.js';
+import { defaultSafetyConfig } from '../../../crisisResources.js';
+import { safetyQuestion } from '../../../../shared/texts/safety.js';
+import { saysSafe, screenMessage, screenedChars, type SafetyCategory } from './screen.js';
+import { createSafetyLine } from './safetyLine.js';
 import { countryOfPhone, countryOfTimeZone } from './country.js';
 
 // The screen's table: each category stated plainly and implied, and the look-alikes that must stay
@@ -169,5 +172,41 @@ describe('the user\u2019s country', () => {
     [undefined, null],
   ])('phone %s -> %s', (phone, country) => {
     expect(countryOfPhone(phone)).toBe(country);
+  });
+});
+
+describe('the answer to "Are you safe right now?"', () => {
+  it.each(['Yes', "Yes, I'm safe", 'yeah I am ok', "I'm safe, thanks", 'I think so', "No, I'm fine, just tired"])('takes %s as safe', (answer) => {
+    expect(saysSafe(answer)).toBe(true);
+  });
+  it.each(['No', "I'm not sure", "I don't know", 'Not really', 'kind of', 'Can we talk about my OKRs instead?', 'maybe'])('does not take %s as safe', (answer) => {
+    expect(saysSafe(answer)).toBe(false);
+  });
+});
+
+describe('the safety line after the crisis question', () => {
+  const line = createSafetyLine(defaultSafetyConfig);
+  const crisisAnswer = `I'm an AI coach. ${safetyQuestion}`;
+  const turn = (latest: string, previous?: string) => ({ latest, previous, role: 'coach' as const, spoken: false, country: async () => null, modelKind: 'offline' as const });
+  async function* model() {
+    yield 'the model';
+  }
+  const text = async (deltas: AsyncIterable<string>) => {
+    let all = '';
+    for await (const delta of deltas) all += delta;
+    return all;
+  };
+
+  it('answers anything but a plain yes with the crisis resources again, without the model', async () => {
+    const reply = line.reply(turn('Not really', crisisAnswer), model);
+    expect(reply.category).toBe('unsafe');
+    const said = await text(reply.deltas);
+    expect(said).toContain('988');
+    expect(said.endsWith(safetyQuestion)).toBe(true);
+  });
+
+  it('goes on as an ordinary turn after a yes, or when the coach asked nothing of the kind', async () => {
+    expect(await text(line.reply(turn("Yes, I'm safe", crisisAnswer), model).deltas)).toBe('the model');
+    expect(await text(line.reply(turn('No', 'What is the one outcome you need?'), model).deltas)).toBe('the model');
   });
 });

@@ -19,6 +19,16 @@ export type SafetyCategory = 'self_harm' | 'unsafe' | 'harassment' | 'medical' |
 export const crisisCategories: ReadonlySet<SafetyCategory> = new Set<SafetyCategory>(['self_harm', 'unsafe']);
 export const isCrisis = (category: SafetyCategory | null): category is 'self_harm' | 'unsafe' => category !== null && crisisCategories.has(category);
 
+/**
+ * The answer to the crisis question ("Are you safe right now?") that says, plainly, yes. Anything
+ * else (no, not sure, silence on the point, a change of subject) is not taken as safe.
+ */
+export function saysSafe(text: string): boolean {
+  const flat = text.slice(0, 200).toLowerCase().replace(/[\u2018\u2019\u02bc`]/g, "'").replace(/\s+/g, ' ').trim();
+  if (/\b(?:not|no|don't|dont|isn't|never|unsure|maybe|kind of|sort of|i guess)\b/.test(flat.replace(/^no,? i'm (?:safe|ok|okay|fine)\b/, ''))) return false;
+  return /^(?:yes|yeah|yep|yup|i am|i'm|i think so|i'm safe|i am safe)\b/.test(flat) || /\b(?:i'm|i am) (?:safe|ok|okay|fine|alright|all right)\b/.test(flat);
+}
+
 /** Only the first this many characters are read: a message longer than that is a document, and the cost stays bounded. */
 export const screenedChars = 8_000;
 
@@ -83,6 +93,7 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:don't|do not|didn't|no longer|never|not) feel(?:ing)? safe\b/,
       /\bfeel(?:s|ing)? (?:so |really |very )?unsafe\b/,
       /\bnot safe (?:at home|at work|in the office|around (?:him|her|them)|with (?:him|her|them|my))\b/,
+      /\b(?:i'm|i am|i'm still|i am still) not safe\b/,
       /\b(?:scared|afraid|terrified|frightened) (?:to go|of going) (?:home|to work|into work|into the office|to the office)\b/,
       /\b(?:scared|afraid|terrified|fear) for my (?:life|safety)\b/,
       /\bmy life is in danger\b/,
