@@ -11,6 +11,7 @@ import type { AppDeps } from './deps.js';
 import { resolveSessionPassword } from './features/auth/session.js';
 import { createSessionStore } from './features/auth/sessionStore.js';
 import { createLocalChatBus, createPostgresChatBus } from './features/chats/chatBus.js';
+import { createSafetyLine } from './features/coach/safety/index.js';
 import { createReplyRunner } from './features/chats/replyRunner.js';
 import { createRateLimits } from './features/limits/rateLimits.js';
 import { extractMemories } from './features/memories/rememberFromChat.js';
@@ -76,6 +77,8 @@ export async function composeDeps(
   const rateLimits = instrumentRateLimits(await createRateLimits(config, target), telemetry);
   teardown.defer('rate limits', () => rateLimits.close());
   const coach = instrumentCoach(parts.coach ?? createCoachModel(config.openai), telemetry);
+  // Each screen's decision counted by category, never with the text.
+  const safety = createSafetyLine(config.safety, metrics ? (category) => metrics.safetyScreen(category) : undefined);
   const microsoft = createMicrosoftDeps(config);
   if (metrics || spans) {
     // Every Graph request passes its mailbox's gate: the one place to count and trace them.
@@ -92,11 +95,13 @@ export async function composeDeps(
     rateLimits,
     sessions,
     coach,
+    safety,
     chatBus,
     replies: createReplyRunner({
       orm: db,
       chatBus,
       coach,
+      safety,
       log,
       // Memory: durable facts from each completed exchange, in the background.
       afterReply: (done) => extractMemories(deps, db.em.fork(), done),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { speechVoices } from '../shared/schemas/voice.js';
 import { trimEndChars } from '../shared/trimText.js';
+import { crisisLinesSchema, defaultCrisisResources, type SafetyConfig } from './crisisResources.js';
 
 // The one place that reads the environment (architecture rule 5). Every variable is listed, with a
 // comment, in .env.example; a bad value stops the start with a message naming the variable.
@@ -98,6 +99,12 @@ const envSchema = z.object({
   MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
   MODEL_DAILY_QUOTA_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(1000),
+  // The safety line: the country of a user whose country is not known, the operator's EAP, and
+  // crisis lines of the operator's own on top of the built-in table (src/server/crisisResources.ts).
+  SAFETY_DEFAULT_COUNTRY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as US or GB').default('US')),
+  SAFETY_EAP_NAME: z.preprocess(emptyAsUndefined, z.string().min(1).max(80).optional()),
+  SAFETY_EAP_PHONE: z.preprocess(emptyAsUndefined, z.string().regex(/^\+?[0-9][0-9 -]{1,22}[0-9]$/, 'must be a phone number of digits, spaces and dashes, such as 0800 123 4567').optional()),
+  SAFETY_CRISIS_LINES: z.preprocess(emptyAsUndefined, z.string().optional()),
   TRUSTED_ADDRESSES: z
     .string()
     .default('')
@@ -172,6 +179,8 @@ export type Config = {
   /** Addresses and CIDR ranges (an office's NAT, a load tester) the per-address model budget leaves alone. */
   trustedAddresses: string[];
   telemetry: TelemetryConfig;
+  /** The safety line's crisis resources by country, the default country and the EAP (crisisResources.ts). */
+  safety: SafetyConfig;
   /** Web push: the VAPID pair when configured (both set), and the contact sent to push services. */
   vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string };
 };
@@ -213,6 +222,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither\nSee .env.example.');
+  }
+  if (e.SAFETY_EAP_PHONE && !e.SAFETY_EAP_NAME) {
+    throw new ConfigError('Invalid configuration:\n  SAFETY_EAP_PHONE: set SAFETY_EAP_NAME too (the name people are told to call)\nSee .env.example.');
   }
   return {
     port: e.PORT,
@@ -266,9 +278,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelDailyQuota: e.MODEL_DAILY_QUOTA,
     modelDailyQuotaPerAddress: e.MODEL_DAILY_QUOTA_PER_ADDRESS,
     trustedAddresses: splitList(e.TRUSTED_ADDRESSES),
+    safety: {
+      defaultCountry: e.SAFETY_DEFAULT_COUNTRY.toUpperCase(),
+      eap: e.SAFETY_EAP_NAME ? { name: e.SAFETY_EAP_NAME, phone: e.SAFETY_EAP_PHONE ?? null } : null,
+      resources: { ...defaultCrisisResources, ...crisisLines(e.SAFETY_CRISIS_LINES) },
+    },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
+}
+
+/** SAFETY_CRISIS_LINES: a JSON object of country code to its resources, each replacing the built-in entry. */
+function crisisLines(json: string | undefined): SafetyConfig['resources'] {
+  if (!json) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new ConfigError('Invalid configuration:\n  SAFETY_CRISIS_LINES: must be JSON, such as {"NZ":{"place":"New Zealand","line":{"name":"Need to Talk?","number":"1737"},"emergency":["111"]}}\nSee .env.example.');
+  }
+  const parsed = crisisLinesSchema.safeParse(value);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  SAFETY_CRISIS_LINES.${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example.`);
+  }
+  return parsed.data;
 }
 
 export function isLoopbackHost(host: string): boolean {

@@ -6,6 +6,7 @@ import type { ChatBus } from './features/chats/chatBus.js';
 import type { ReplyRunner } from './features/chats/replyRunner.js';
 import type { MicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import type { CoachModel } from './providers/ai/types.js';
+import type { SafetyLine } from './features/coach/safety/index.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
@@ -21,6 +22,8 @@ export type AppDeps = {
   rateLimits: RateLimits;
   sessions: SessionStore;
   coach: CoachModel;
+  /** The safety line every coach turn and the OpenAI-compatible API pass (features/coach/safety/). */
+  safety: SafetyLine;
   chatBus: ChatBus;
   replies: ReplyRunner;
   microsoft: MicrosoftDeps;

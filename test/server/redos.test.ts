@@ -27,6 +27,7 @@ const reviewedDynamic: Record<string, string> = {
   'server/providers/ai/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
   'shared/goalDraft.ts': 'number ranges and dates from a fixed number pattern and the month names',
   'server/features/writingStyle/analyzeStyle.test.ts': 'a test, never run on input',
+  'server/features/coach/safety/screen.ts': 'each list of phrase literals (each checked above) joined into one alternation behind a no-word-character lookbehind; never built from input',
   'server/features/memories/memoryRules.ts': 'commitment and person patterns from fixed word lists, run on at most the first 2,000 characters of a message',
 };
 

@@ -78,6 +78,12 @@ export function createMetrics(options: { token: string; procedures: Iterable<str
     labelNames: ['limit'] as const,
     registers: [registry],
   });
+  const safetyScreens = new client.Counter({
+    name: 'coach_safety_screen_total',
+    help: "The coach's safety screen, one count per user turn screened, by what it found: self_harm, unsafe, harassment, medical, legal, financial or none.",
+    labelNames: ['category'] as const,
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'websocket_connections',
     help: 'Open WebSocket connections by endpoint.',
@@ -163,6 +169,9 @@ export function createMetrics(options: { token: string; procedures: Iterable<str
     },
     rateLimited(limit: string) {
       refusals.labels(limit).inc();
+    },
+    safetyScreen(category: string) {
+      safetyScreens.labels(category).inc();
     },
   };
 }

@@ -18,6 +18,8 @@ export type MetricsSink = {
   providerError(provider: ProviderName): void;
   modelTurn(path: ModelPath, provider: string, outcome: TurnOutcome, firstTokenSeconds: number | null, totalSeconds: number): void;
   rateLimited(limit: string): void;
+  /** One decision of the coach's safety screen: its category, or 'none' (never the text). */
+  safetyScreen(category: string): void;
 };
 
 /** The tracing side (tracing.ts): a span around `work`, ended with its outcome. */

@@ -35,3 +35,4 @@ export {
   rehearsalShellTexts,
   voiceShellTexts,
 } from './appShell.js';
+export { safetyQuestion, safetyTexts, speakNumber, type SafetyResources } from './safety.js';

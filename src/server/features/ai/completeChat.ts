@@ -4,10 +4,14 @@ import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/types.js';
+import { previousReply } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { defaultSafetyLine, loadUserCountry } from '../coach/safety/index.js';
 
 // The OpenAI-compatible completion: the client's messages go to the configured coach model,
 // whatever model the client named. Used by the spec's client for chat, email templates and voice.
+// The client's latest message passes the same safety line as every coach turn first: a crisis is
+// answered by the app alone, a referral comes before the model's reply.
 
 export type AiContext = { deps: AppDeps; user: User };
 
@@ -28,17 +32,23 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
   const maxTokens = input.max_completion_tokens ?? input.max_tokens ?? undefined;
   let reported: TokenUsage | undefined;
   let reply = '';
-  const deltas = coach.stream({
-    path: 'api',
-    messages: input.messages,
-    user: coachUserOf(ctx.user),
-    signal,
-    maxTokens,
-    temperature: input.temperature ?? undefined,
-    onUsage: (usage) => {
-      reported = usage;
-    },
-  });
+  const latest = input.messages.findLast((turn) => turn.role === 'user')?.content ?? '';
+  const { deltas } = (ctx.deps.safety ?? defaultSafetyLine).reply(
+    { latest, previous: previousReply(input.messages), role: 'coach', spoken: false, country: () => loadUserCountry(ctx.deps.orm.em.fork(), ctx.user.id), modelKind: coach.kind },
+    (safety) =>
+      coach.stream({
+        path: 'api',
+        messages: input.messages,
+        user: coachUserOf(ctx.user),
+        signal,
+        maxTokens,
+        temperature: input.temperature ?? undefined,
+        ...(safety ? { safety } : {}),
+        onUsage: (usage) => {
+          reported = usage;
+        },
+      }),
+  );
   if (!tokenizer) void loadTokenizer().catch(() => {}); // loading while the model answers
   async function* collected() {
     for await (const delta of withPublicErrors(deltas)) {

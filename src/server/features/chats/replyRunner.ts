@@ -6,6 +6,7 @@ import type { User } from '../../db/entities/User.js';
 import type { CoachModel, CoachUser } from '../../providers/ai/types.js';
 import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
 import type { CoachFacts, FactSources } from '../coach/facts.js';
+import { loadUserCountry, type SafetyLine } from '../coach/safety/index.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 
@@ -47,6 +48,8 @@ export function createReplyRunner(deps: {
   orm: MikroORM;
   chatBus: ChatBus;
   coach: CoachModel;
+  /** The safety line every reply passes (the built-in one when absent). */
+  safety?: SafetyLine;
   log: Logger;
   facts: FactsFor;
   afterReply?: AfterReply;
@@ -104,7 +107,7 @@ export function createReplyRunner(deps: {
     let prepared: PreparedTurn;
     try {
       const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId);
-      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources) };
+      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources), country: () => loadUserCountry(em, userId) };
     } catch (cause) {
       // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
       return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });

@@ -5,6 +5,7 @@ import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { ChatTurn, CoachModel, CoachRequest, CoachUser } from '../../providers/ai/types.js';
 import { assembleCoachContext } from './coachContext.js';
 import type { CoachFacts } from './facts.js';
+import { defaultSafetyLine, type SafetyCategory, type SafetyLine } from './safety/index.js';
 
 // One coach turn, whoever asks: the chat's reply runner, the browser's voice call and the phone
 // (and the turns to come: rehearsal, nudges). A turn loads the conversation so far, builds the
@@ -71,7 +72,20 @@ export type PreparedTurn = {
   user: CoachUser;
   /** What the features hand the coach; null for a speaker nobody knows (the generic coach). */
   facts: CoachFacts | null;
+  /**
+   * The user's country for the safety line's crisis resources, read only when an answer needs it
+   * (safety/country.ts); absent or null: the operator's default country.
+   */
+  country?: () => Promise<string | null>;
 };
+
+const noCountry = async () => null;
+
+/** What the coach said just before the user's latest message, if anything. */
+export function previousReply(messages: ChatTurn[]): string | undefined {
+  const before = messages[messages.findLastIndex((turn) => turn.role === 'user') - 1];
+  return before?.role === 'assistant' ? before.content : undefined;
+}
 
 /**
  * How a turn ended. 'stopped': the caller aborted it (stop button, interruption, hang-up);
@@ -98,8 +112,14 @@ export type CoachTurnInput<Saved> = {
   save(outcome: TurnOutcome): Promise<Saved>;
 };
 
-/** Runs one turn: context, stream, stall watch, save. A provider failure is an outcome, never a throw. */
-export async function runCoachTurn<Saved>(deps: { coach: CoachModel }, input: CoachTurnInput<Saved>): Promise<Saved> {
+/**
+ * Runs one turn: the safety line, context, stream, stall watch, save. A provider failure is an
+ * outcome, never a throw. The safety line screens the latest message before anything else: a
+ * crisis is answered by the app alone (no context is read, no model asked); a referral comes
+ * before the model's reply (safety/safetyLine.ts). `deps.safety` is the configured line; without
+ * one the built-in table answers: no turn goes unscreened.
+ */
+export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: SafetyLine }, input: CoachTurnInput<Saved>): Promise<Saved> {
   const { kind, prepared, signal, stallTimeoutMs } = input;
   const messages: ChatTurn[] = input.latest === undefined ? prepared.history : [...prepared.history, { role: 'user', content: input.latest }];
   const latest = input.latest ?? prepared.history.findLast((turn) => turn.role === 'user')?.content ?? '';
@@ -126,7 +146,9 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel }, input: Co
   if (signal.aborted) abort.abort();
   let text = '';
   let outcome: TurnOutcome;
-  try {
+  // The model's side of the turn, started only when the safety line asks for it: the context is
+  // assembled then, and the stall watch runs from then on.
+  async function* askModel(safety: SafetyCategory | undefined): AsyncIterable<string> {
     const context = await assembleCoachContext({
       user: prepared.facts ? prepared.user : null,
       history: messages,
@@ -136,7 +158,14 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel }, input: Co
     });
     lastActivity = performance.now();
     watchStall(stallTimeoutMs);
-    for await (const delta of deps.coach.stream({ context, messages, user: prepared.user, signal: abort.signal, path: kind.path })) {
+    yield* deps.coach.stream({ context, messages, user: prepared.user, signal: abort.signal, path: kind.path, ...(safety ? { safety } : {}) });
+  }
+  try {
+    const reply = (deps.safety ?? defaultSafetyLine).reply(
+      { latest, previous: previousReply(messages), role: prepared.facts?.rehearsal ? 'counterpart' : 'coach', spoken: kind.spoken, country: prepared.country ?? noCountry, modelKind: deps.coach.kind },
+      askModel,
+    );
+    for await (const delta of reply.deltas) {
       lastActivity = performance.now();
       if (abort.signal.aborted) break;
       if (!delta) continue;

@@ -10,6 +10,7 @@ import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { RateLimitError } from '../limits/rateLimits.js';
+import { isCrisis, screenMessage } from '../coach/safety/index.js';
 import { phonePinMatches } from '../phone/phoneTrust.js';
 import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';
 import { signedRelayHandshakeCall } from './relayGrant.js';
@@ -169,7 +170,9 @@ class RelaySession {
   private async turn(said: string): Promise<void> {
     const em = this.deps.orm.em.fork();
     const { call, owner } = await this.loadCall(em);
-    if (goodbyeWords.test(said) && said.split(/\s+/).length <= 6) {
+    // A short goodbye ends the call, unless it is a goodbye of another kind ("goodbye, I won't be
+    // here tomorrow"): that one reaches the coach turn, and its safety line.
+    if (goodbyeWords.test(said) && said.split(/\s+/).length <= 6 && !isCrisis(screenMessage(said))) {
       this.say(phoneTexts.goodbye);
       this.end();
       return;
@@ -179,7 +182,7 @@ class RelaySession {
       this.end();
       return;
     }
-    const speaker: Speaker = owner ? { kind: 'user', user: owner, clientIp: `phone:${this.callerNumber}` } : { kind: 'unknown', budgetKey: `phone:${this.callerNumber}` };
+    const speaker: Speaker = owner ? { kind: 'user', user: owner, clientIp: `phone:${this.callerNumber}` } : { kind: 'unknown', budgetKey: `phone:${this.callerNumber}`, callerNumber: this.callerNumber };
     let budget;
     try {
       budget = await takeTurnBudget(this.deps, speaker);

@@ -9,6 +9,7 @@ import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/mode
 import { loadCoachFacts } from '../../coachFacts.js';
 import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { countryOfPhone, loadUserCountry } from '../coach/safety/index.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
@@ -21,7 +22,10 @@ import { newChatIsTemporary } from '../privacy/temporaryChats.js';
  * Who speaks: a signed-in user, whose coach knows them, or an unknown phone caller, who gets the
  * generic coach with nothing of any user in its context.
  */
-export type Speaker = { kind: 'user'; user: User; clientIp: string } | { kind: 'unknown'; budgetKey: string };
+export type Speaker =
+  | { kind: 'user'; user: User; clientIp: string }
+  /** `callerNumber`: the number a phone caller calls from, when known (it names their country's crisis line, never who they are). */
+  | { kind: 'unknown'; budgetKey: string; callerNumber?: string };
 
 /**
  * Takes the budgets of one turn before anything reaches the model: a user's per-minute chat limit
@@ -90,7 +94,9 @@ export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speake
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
   // A rehearsal chat held by voice: the other person answers, as in its written chat.
   const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id, chat?.isRehearsal ? { chatId: chat.id } : {}) : null;
-  return { history, user, facts };
+  // The country of the safety line's crisis resources, read only if a turn needs them.
+  const country = speaker.kind === 'user' ? () => loadUserCountry(em, speaker.user.id) : async () => countryOfPhone(speaker.callerNumber);
+  return { history, user, facts, country };
 }
 
 /** Runs one turn (the one coach turn, spoken): streams the reply through onToken and saves it; never throws for a model failure. */

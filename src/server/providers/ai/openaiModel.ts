@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { renderCoachContext } from './renderContext.js';
+import { renderCoachContext, withSafetyInstruction } from './renderContext.js';
 import { ProviderError, type CoachModel, type CoachRequest } from './types.js';
 
 export type OpenAiModelOptions = {
@@ -34,7 +34,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
           {
             model: options.model,
             // The coach's typed context becomes prompt text here, at the edge, before the conversation.
-            messages: [...(request.context ? renderCoachContext(request.context) : []), ...request.messages].map(({ role, content }) => ({ role, content })),
+            messages: [...(request.context ? renderCoachContext(request.context) : []), ...withSafetyInstruction(request.messages, request.safety)].map(({ role, content }) => ({ role, content })),
             stream: true,
             // max_tokens rather than max_completion_tokens: every OpenAI-compatible server knows it.
             ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),

@@ -11,6 +11,7 @@ import type {
   Remembered,
   WeekFacts,
 } from '../../features/coach/facts.js';
+import type { SafetyCategory } from '../../features/coach/safety/screen.js';
 import type { ChatTurn, CoachUser } from './types.js';
 
 // The edge where the coach's typed context becomes prompt text for a language model: system turns
@@ -25,11 +26,11 @@ export function renderCoachContext(context: CoachContext): ChatTurn[] {
     return [emailWriterRole(context.role.audience, context.user, context.writingStyle), ...knowledgeBaseTurns(context.knowledgeBase)];
   }
   if (context.role.kind === 'counterpart') {
-    const turns = [counterpartRole(context.role.counterpart, context.user)];
+    const turns = [counterpartRole(context.role.counterpart, context.user), counterpartSafetyLine];
     if (context.spoken) turns.push(voiceCounterpartRule);
     return turns;
   }
-  const turns: ChatTurn[] = [coachRole];
+  const turns: ChatTurn[] = [coachRole, coachSafetyLine];
   if (context.user) turns.push(knownUser(context.user));
   turns.push(...knowledgeBaseTurns(context.knowledgeBase), ...goalsTurns(context.goals), ...memoryTurns(context.remembered, context.memories));
   if (context.mail) turns.push(system(mailText(context.mail)));
@@ -62,6 +63,60 @@ const coachRole = system(
       '"- **Options:** ...", "- **Will:** ..." and "**Next action:** <action with a date>".',
   ].join('\n'),
 );
+
+// ---- the safety line: kept apart from the role's own text, so each can change without the other
+
+/** What the coach does not coach on alone (the app's safety screen answers the same way). */
+const coachSafetyLine = system(
+  [
+    'The line you do not cross: you are an AI coach, not a therapist, doctor, lawyer, financial adviser or HR investigator.',
+    'If the user speaks of self-harm or suicide, or of not feeling safe, even in passing or by implication ("some days I ' +
+      'don\'t want to be here", giving things away, being threatened or scared to go home or to work), stop coaching: ' +
+      'acknowledge what they said, say plainly that you are an AI coach who cannot help safely with this, point them to a ' +
+      'crisis line and the emergency number where they are, and ask whether they are safe right now. No framework, no menu.',
+    'If they describe harassment or discrimination (sexual comments, unwanted touching, slurs, being treated worse for who ' +
+      'they are), acknowledge it and never prepare feedback (no Situation-Behaviour-Impact) for the person responsible, even ' +
+      'when asked to: point to HR, an ethics line, their EAP or an employment lawyer, then offer help with what they control: ' +
+      'writing down what happened, and preparing the conversation with HR.',
+    'For a medical, legal or financial question, say you are not the right help and refer them on (a doctor, a lawyer, a ' +
+      'financial adviser), then coach on what is in their hands. Never diagnose, give legal opinions or investment advice.',
+  ].join('\n'),
+);
+
+/** The other person of a rehearsal steps out of the role for the same reasons. */
+const counterpartSafetyLine = system(
+  'If the user stops rehearsing to say they are in danger, thinking of self-harm, or being harassed, step out of the role: ' +
+    'say you are stepping out of the rehearsal, acknowledge it, and point them to real help (a crisis line, HR). Never ' +
+    'play out harassment.',
+);
+
+/** The instruction for one category the screen found in the user's latest words; the app's referral is already in the reply. */
+const safetyInstructions: Record<SafetyCategory, string> = {
+  self_harm: 'The user may be speaking of self-harm. Do not coach. Acknowledge, say you are an AI coach who cannot help safely, and ask whether they are safe right now.',
+  unsafe: 'The user may not be safe. Do not coach. Acknowledge, say you are an AI coach who cannot help safely, and ask whether they are safe right now.',
+  harassment:
+    'The safety line: the user\'s latest message describes harassment or discrimination. Your reply follows the app\'s own words, ' +
+    'which already acknowledged it and pointed to HR, an ethics line, the EAP and an employment lawyer: do not repeat them. ' +
+    'Do not prepare feedback, a script, or Situation-Behaviour-Impact steps for the person responsible, even if asked. ' +
+    'Offer help with what the user controls (writing down what happened, preparing the conversation with HR) and ask one open question.',
+  medical:
+    'The safety line: the user\'s latest message raises a health matter. Your reply follows the app\'s own words, which already ' +
+    'suggested a doctor: do not diagnose or advise on treatment or medication. Coach on what is in the user\'s hands at work, with one open question.',
+  legal:
+    'The safety line: the user\'s latest message asks a legal question. Your reply follows the app\'s own words, which already ' +
+    'suggested an employment lawyer: give no legal opinion. Coach on what is in the user\'s hands (facts, documents, the conversations to prepare), with one open question.',
+  financial:
+    'The safety line: the user\'s latest message asks a financial question. Your reply follows the app\'s own words, which already ' +
+    'suggested a financial adviser: give no investment, tax or debt advice. Coach on what is in the user\'s hands, with one open question.',
+};
+
+/** The conversation with the line's instruction for `safety` put just before the user's latest message. */
+export function withSafetyInstruction(messages: ChatTurn[], safety: SafetyCategory | undefined): ChatTurn[] {
+  if (!safety) return messages;
+  const last = messages.findLastIndex((turn) => turn.role === 'user');
+  const at = last === -1 ? messages.length : last;
+  return [...messages.slice(0, at), system(safetyInstructions[safety]), ...messages.slice(at)];
+}
 
 /** For spoken replies, put after the coach's context. */
 const voiceReplyRule = system('You are speaking with the user in a voice call: reply in 2 to 3 short spoken sentences, without lists or formatting.');

@@ -1,4 +1,5 @@
 import type { CoachContext } from '../../features/coach/facts.js';
+import type { SafetyCategory } from '../../features/coach/safety/screen.js';
 
 // The one interface the rest of the server uses to get a reply from "the coach", whichever
 // engine answers: an OpenAI-compatible model or the built-in offline coach.
@@ -27,6 +28,12 @@ export type CoachRequest = {
   temperature?: number;
   /** Called with the provider's own token counts, when it reports them (at the end of the stream). */
   onUsage?: (usage: TokenUsage) => void;
+  /**
+   * What the safety screen found in the user's latest words, when the model is still asked (a
+   * harassment, medical, legal or financial question): a model provider adds the line's instruction
+   * for it as a system turn just before that message; the offline coach is never asked then.
+   */
+  safety?: SafetyCategory;
   /** Where the turn comes from, for metrics and traces only (never sent to the provider). */
   path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'nudge' | 'other';
 };
