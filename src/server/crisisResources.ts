@@ -2,9 +2,11 @@ import { z } from 'zod';
 
 // The crisis lines and emergency numbers the safety line gives a person in crisis, by country (ISO
 // 3166-1 alpha-2). Part of the configuration: config.ts reads the operator's default country, their
-// EAP and any lines of their own (SAFETY_CRISIS_LINES) on top of this table. Each number was
-// checked against the service's own site when it was added; an operator who serves a country not
-// listed here adds its line rather than relying on the generic answer.
+// EAP and any lines of their own (SAFETY_CRISIS_LINES) on top of this table. The US, Canadian, UK,
+// Irish and Australian numbers are the ones the product's coaching standard names; the others are
+// the services' published national numbers, not re-checked from here (this machine reaches no
+// website): an operator verifies the lines of the countries they serve, and adds or corrects one
+// with SAFETY_CRISIS_LINES rather than relying on the generic answer.
 
 export type CrisisLine = {
   /** Who answers, as a person would say it ("Samaritans", "the 988 Suicide & Crisis Lifeline"). */
