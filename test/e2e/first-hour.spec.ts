@@ -32,7 +32,7 @@ for (const size of sizes) {
     await page.goto('/app?new=true');
     await messageInput(page).fill('I want to delegate more to my team leads');
     await messageInput(page).press('Enter');
-    await expect(userMessages(page).last()).toContainText('I want to delegate more');
+    await expect(userMessages(page).last()).toContainText('I want to delegate more', { timeout: 60_000 });
     // The offline coach's reply, on a machine shared by many tests: given a minute.
     await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 120_000 });
     await expect(coachMessages(page).last()).not.toBeEmpty();
