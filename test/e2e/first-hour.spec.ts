@@ -101,7 +101,7 @@ for (const size of sizes) {
     if (size.name === 'desktop') {
       const recent = page.getByRole('region', { name: chatTexts.recentChats });
       await page.goto('/app');
-      await expect(recent.getByText(/I want to delegate more/)).toBeVisible();
+      await expect(recent.getByText(/I want to delegate more/)).toBeVisible({ timeout: 60_000 });
       for (const title of sampleChatTitles) await expect(recent.getByText(title, { exact: true })).toHaveCount(0);
     }
     await context.close();
