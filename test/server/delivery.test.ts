@@ -98,7 +98,7 @@ beforeAll(async () => {
   prerenderedClientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-client-prerendered-'));
   writeWithCopies(path.join(prerenderedClientDir, 'index.html'), page);
   for (const [name, html] of Object.entries(prerendered)) writeWithCopies(path.join(prerenderedClientDir, 'prerendered', `${name}.html`), html);
-  fs.writeFileSync(path.join(prerenderedClientDir, 'prerendered', 'routes.json'), JSON.stringify(['/', '/app', '/settings', '/login', '/privacy', '/terms']));
+  fs.writeFileSync(path.join(prerenderedClientDir, 'prerendered', 'routes.json'), JSON.stringify(['/', '/app', '/settings', '/rehearsals/$id', '/rehearsals', '/login', '/privacy', '/terms']));
   prerenderedSite = await listen(createApp(server.deps, { clientDir: prerenderedClientDir }));
 }, 120_000);
 
@@ -224,6 +224,15 @@ describe('prerendered public pages', () => {
       expect(res.headers['content-encoding'], route).toBe('gzip');
       expect(zlib.gunzipSync(res.body).toString(), route).toBe(prerendered['not-found']);
     }
+  });
+
+  it('answers a route with a parameter (/rehearsals/$id) for any value of it with the app, status 200', async () => {
+    for (const route of ['/rehearsals/12', '/rehearsals/12/', '/rehearsals']) {
+      const res = await raw(prerenderedSite.url + route);
+      expect(res.status, route).toBe(200);
+      expect(res.body.toString(), route).toBe(page);
+    }
+    for (const route of ['/rehearsals/12/report', '/rehearsals/12/old']) expect((await raw(prerenderedSite.url + route)).status, route).toBe(404);
   });
 
   it('still answers hashed assets and the API as before', async () => {

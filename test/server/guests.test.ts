@@ -6,7 +6,10 @@ import { apiKeyTexts, authTexts } from '../../src/shared/texts/index.js';
 import { AuthSession } from '../../src/server/db/entities/AuthSession.js';
 import { Chat } from '../../src/server/db/entities/Chat.js';
 import { Goal } from '../../src/server/db/entities/Goal.js';
+import { Memory } from '../../src/server/db/entities/Memory.js';
 import { Message } from '../../src/server/db/entities/Message.js';
+import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
+import { Rehearsal } from '../../src/server/db/entities/Rehearsal.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { deleteIdleGuests } from '../../src/server/features/auth/guestAccount.js';
 import { eventually, signUp } from '../helpers/clients.js';
@@ -136,6 +139,43 @@ describe('a private guest space for every visitor', () => {
     expect(user.isGuest).toBe(false);
     // A registered account may now mint a key.
     expect((await http.post('/api/api-keys', { name: 'now allowed' })).status).toBe(201);
+  });
+
+  it('keeps what the visitor wrote and none of the demo’s samples when the guest registers', async () => {
+    const { http, userId } = await guest();
+    const samples = (await http.get('/api/chats')).json as Array<{ id: number; title: string }>;
+    const [written, ...untouched] = samples.filter((c) => c.title !== 'Start');
+    expect((await http.post(`/api/chats/${written!.id}/messages`, { content: 'My own words in a sample chat' })).status).toBe(201);
+    expect((await http.post('/api/goals', { title: 'Run a half marathon', framework: 'SMART', dueDate: '2027-01-31', keyResults: [] })).status).toBe(201);
+    const sampleGoals = (await http.get('/api/goals')).json.goals as Array<{ id: number; title: string; keyResults: Array<{ id: number }> }>;
+    const checkedIn = sampleGoals.find((g) => g.title === 'Ship weekly with fewer incidents')!;
+    expect((await http.post(`/api/goals/${checkedIn.id}/check-ins`, { keyResultId: checkedIn.keyResults[0]!.id, value: 7 })).status).toBe(201);
+    expect((await http.post('/api/memories', { text: 'I coach the under-12 hockey team on Sundays.' })).status).toBe(201);
+    // Before: the samples are the visitor's copies.
+    expect(await em().count(Memory, { owner: userId, isSample: true })).toBeGreaterThan(0);
+    expect(await em().count(Rehearsal, { owner: userId, isSample: true })).toBe(1);
+    expect(await em().count(NudgeRun, { owner: userId, isSample: true })).toBe(1);
+
+    const registered = await http.post('/api/auth/register', { username: `keeps_${Date.now()}`, password: 'secret123', fullName: 'Sam Rivera' });
+    expect(registered.status).toBe(201);
+    expect(registered.json.user).toMatchObject({ id: userId, fullName: 'Sam Rivera' });
+
+    const chats = (await http.get('/api/chats')).json.map((c: { title: string }) => c.title);
+    expect(chats).toContain('Start');
+    // A sample chat the visitor wrote in is their conversation now; the others went.
+    expect(chats).toContain(written!.title);
+    for (const sample of untouched) expect(chats).not.toContain(sample.title);
+    const goals = (await http.get('/api/goals')).json.goals.map((g: { title: string }) => g.title);
+    expect(goals.sort()).toEqual(['Run a half marathon', 'Ship weekly with fewer incidents']);
+    const memories = (await http.get('/api/memories')).json;
+    const texts = JSON.stringify(memories);
+    expect(texts).toContain('under-12 hockey team');
+    expect(texts).not.toContain('Elena Rossi');
+    expect(texts).not.toContain('Priya');
+    expect(await em().count(Goal, { owner: userId, isSample: true })).toBe(0);
+    expect(await em().count(Memory, { owner: userId, isSample: true })).toBe(0);
+    expect(await em().count(Rehearsal, { owner: userId })).toBe(0);
+    expect(await em().count(NudgeRun, { owner: userId })).toBe(0);
   });
 
   it('deletes guest spaces unused for DEMO_GUEST_IDLE_HOURS with all their data; their cookie then answers 401, not the template', async () => {

@@ -369,6 +369,9 @@ describe('demo and guests', () => {
     const me = await session(http);
     expect(me).toMatchObject({ signedIn: true, guest: false, user: { id: guestId, username: 'from.guest@contoso.example', fullName: 'From Guest' } });
     expect(await chatTitles(http)).toContain('My guest chat');
+    // The demo's samples stay behind.
+    expect(await chatTitles(http)).not.toContain('Quarterly OKR planning');
+    expect((await http.get('/api/goals')).json.goals).toEqual([]);
     expect(await userRow(open, guestId)).toMatchObject({ isGuest: false, guestOrigin: null });
   });
 
@@ -382,6 +385,7 @@ describe('demo and guests', () => {
     expect((await roundTrip(http)).callback.location).toBe('/app');
     expect((await session(http)).user!.id).toBe(ownerId);
     expect(await chatTitles(http)).toEqual(expect.arrayContaining(['Owner chat', 'Guest chat to keep']));
+    expect(await chatTitles(http)).not.toContain('Quarterly OKR planning');
     expect(await open.deps.orm.em.fork().count(User, { id: guestId })).toBe(0);
   });
 });

@@ -96,11 +96,11 @@ const publicPages: Record<string, string> = { '/': 'index', '/terms': 'terms', '
 /** Which prerendered page a path gets, if the build prerendered them: a public page, the not-found page, or none (index.html). */
 function prerenderedPages(root: string): { pageFor: (pathname: string) => string | undefined; has: (page: string) => boolean } | undefined {
   const dir = path.join(root, prerenderedDir);
-  let clientRoutes: Set<string>;
+  let isClientRoute: (route: string) => boolean;
   try {
     const listed: unknown = JSON.parse(fs.readFileSync(path.join(dir, 'routes.json'), 'utf8'));
     if (!Array.isArray(listed) || !listed.every((route) => typeof route === 'string')) return undefined;
-    clientRoutes = new Set(listed);
+    isClientRoute = clientRouteMatcher(listed);
   } catch {
     return undefined;
   }
@@ -112,9 +112,25 @@ function prerenderedPages(root: string): { pageFor: (pathname: string) => string
       const route = pathname.length > 1 ? trimEndChars(pathname, '/') || '/' : pathname;
       const page = publicPages[route];
       if (page && built.has(page)) return page;
-      if (!clientRoutes.has(route) && built.has('not-found')) return 'not-found';
+      if (!isClientRoute(route) && built.has('not-found')) return 'not-found';
       return undefined;
     },
+  };
+}
+
+/**
+ * Whether a path is one of the router's routes, as the router lists them: a segment written
+ * `$name` (a parameter, /rehearsals/$id) stands for any one non-empty segment.
+ */
+export function clientRouteMatcher(routes: readonly string[]): (pathname: string) => boolean {
+  const exact = new Set(routes.filter((route) => !route.includes('$')));
+  const patterns = routes
+    .filter((route) => route.includes('$'))
+    .map((route) => route.split('/').map((segment) => (segment.startsWith('$') ? null : segment)));
+  return (pathname) => {
+    if (exact.has(pathname)) return true;
+    const segments = pathname.split('/');
+    return patterns.some((pattern) => pattern.length === segments.length && pattern.every((segment, i) => (segment === null ? segments[i] !== '' : segment === segments[i])));
   };
 }
 

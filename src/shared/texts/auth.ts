@@ -20,6 +20,8 @@ export const authTexts = {
   loggedInTitle: 'Logged in successfully',
   loggedInBody: (name: string) => `Welcome back, ${name}!`,
   registeredTitle: 'Registration successful',
+  registeredBody: (name: string) => `Welcome to AI Coach, ${name}!`,
+  registeredFromGuestBody: (name: string) => `Welcome to AI Coach, ${name}! Your account keeps what you wrote as a guest, without the samples.`,
   loggedOutTitle: authLoggedOutTitle,
   standaloneLoginFailed: 'Login failed: Invalid username or password',
   standaloneLoginError: 'Error: An error occurred while trying to log in',

@@ -39,6 +39,7 @@ export const chatViewTexts = {
 
   // The input.
   inputLabel: 'Message',
+  sendQueued: 'Sending as soon as the coach is ready…',
   send: 'Send message',
   stop: 'Stop reply',
   charactersLeft: (left: number) => `${groupThousands(left)} characters left`,

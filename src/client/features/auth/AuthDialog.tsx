@@ -30,7 +30,12 @@ export function AuthDialog(props: { opened: boolean; onClose: () => void; initia
       <Text c="dimmed" size="sm" mb="md">
         Log in or create an account to start coaching.
       </Text>
-      <AuthTabs initialTab={props.initialTab} onSignedIn={proceed} onDemoLogin={proceed} autoFocus />
+      {/* The dialog is portalled out of the page, but React still bubbles its events through
+          where it is written: opened from inside a form (Settings' profile, with its Create an
+          account), its submit would submit that form too. */}
+      <div onSubmit={(event) => event.stopPropagation()}>
+        <AuthTabs initialTab={props.initialTab} onSignedIn={proceed} onDemoLogin={proceed} autoFocus />
+      </div>
     </Modal>
   );
 }

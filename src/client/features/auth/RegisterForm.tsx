@@ -8,6 +8,7 @@ import { authTexts } from '../../../shared/texts';
 import { notify } from '../../lib/notify';
 import { afterSessionChange, trpc } from '../../lib/trpc';
 import { registerFailure } from './authFailure';
+import { useSession } from './useSession';
 import { CredentialFields } from './CredentialFields';
 import { FormError } from './FormError';
 import type { SignedInUser } from './LoginForm';
@@ -23,6 +24,7 @@ export function RegisterForm(props: { onSignedIn: (user: SignedInUser) => void |
     validate: zod4Resolver(registerSchema, { errorPriority: 'first' }),
   });
   const register = useMutation(trpc.auth.register.mutationOptions());
+  const { guest } = useSession();
 
   const submit = form.onSubmit(async (values) => {
     setFormMessage(null);
@@ -36,7 +38,7 @@ export function RegisterForm(props: { onSignedIn: (user: SignedInUser) => void |
       notify.error(authTexts.registrationFailedTitle, failure.toastBody);
       return;
     }
-    notify.success(authTexts.registeredTitle);
+    notify.success(authTexts.registeredTitle, guest ? authTexts.registeredFromGuestBody(user.fullName) : authTexts.registeredBody(user.fullName));
     await afterSessionChange();
     await props.onSignedIn(user);
   });

@@ -108,10 +108,25 @@ export function ChatComposer(props: {
   const tooLong = value.length > chatLimits.messageMax;
   const canSend = !!trimmed && !tooLong && !props.blocked;
 
+  // A message sent while a send cannot happen yet (a reply still streaming, or being stopped: the
+  // chat is blocked until the server has stored the stopped reply) waits here, said so under the
+  // input, and goes as soon as the chat takes it: an Enter is never silently dropped.
+  const [queued, setQueued] = useState(false);
   const submit = () => {
-    if (!canSend) return;
-    if (props.onSend(trimmed)) setValue('');
+    if (!trimmed || tooLong) return;
+    if (props.blocked || !props.onSend(trimmed)) {
+      setQueued(true);
+      return;
+    }
+    setValue('');
+    setQueued(false);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sends the waiting message once the chat is free
+  useEffect(() => {
+    if (!queued) return;
+    if (!trimmed || tooLong) setQueued(false);
+    else if (!props.blocked) submit();
+  }, [queued, props.blocked, trimmed, tooLong]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the commit that took the placeholder's text
   useEffect(() => {
@@ -235,6 +250,11 @@ export function ChatComposer(props: {
             </LazyTooltip>
           )}
         </form>
+        {queued && (
+          <Text size="xs" c="dimmed" mt={4} role="status">
+            {chatViewTexts.sendQueued}
+          </Text>
+        )}
         {value.length > counterFrom && (
           <Text size="xs" c={tooLong ? 'red' : 'dimmed'} mt={4} ta="right" aria-live="polite">
             {tooLong ? chatViewTexts.messageTooLong(chatLimits.messageMax) : chatViewTexts.charactersLeft(chatLimits.messageMax - value.length)}

@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
+import { Memory } from '../../db/entities/Memory.js';
+import { NudgeRun } from '../../db/entities/Nudge.js';
+import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { Logger } from 'pino';
 import { AuthSession } from '../../db/entities/AuthSession.js';
 import { Chat } from '../../db/entities/Chat.js';
@@ -116,3 +120,49 @@ export function startGuestCleanupJob(deps: { orm: MikroORM; sessions: SessionSto
   });
 }
 
+
+/**
+ * A guest space becoming an account keeps what the visitor made and none of the demo's samples:
+ * the sample goals, memories, example rehearsal, weekly review and sample chats go. A sample the
+ * visitor took up is theirs and stays, no longer a sample: a sample chat they wrote in (with its
+ * rehearsal), a sample goal they checked in on, a sample memory they edited. A message or check-in
+ * is told apart by time: the copies carry the template's dates, all before the space was made.
+ */
+export async function dropGuestSamples(em: EntityManager, guest: Pick<User, 'id' | 'createdAt'>): Promise<void> {
+  const since = guest.createdAt;
+  const sampleChats = await em.find(Chat, { owner: guest.id, sampleOf: { $ne: null } }, { fields: ['id'] });
+  const written = new Set(
+    sampleChats.length === 0
+      ? []
+      : (await em.find(Message, { chat: { $in: sampleChats.map((c) => c.id) }, role: 'user', createdAt: { $gt: since } }, { fields: ['chat'] })).map(
+          (m) => (m.chat as { id: number }).id,
+        ),
+  );
+  const takenUp = sampleChats.filter((c) => written.has(c.id)).map((c) => c.id);
+  const dropped = sampleChats.filter((c) => !written.has(c.id)).map((c) => c.id);
+  await em.nativeUpdate(Rehearsal, { owner: guest.id, isSample: true, chat: { $in: takenUp } }, { isSample: false });
+  await em.nativeDelete(Rehearsal, { owner: guest.id, isSample: true });
+  await em.nativeDelete(NudgeRun, { owner: guest.id, isSample: true });
+  if (dropped.length) await em.nativeDelete(Chat, { id: { $in: dropped } });
+
+  const goals = await em.find(Goal, { owner: guest.id, isSample: true }, { fields: ['id'] });
+  const keyResults = goals.length === 0 ? [] : await em.find(KeyResult, { goal: { $in: goals.map((g) => g.id) } }, { fields: ['id', 'goal'] });
+  const checkedIn = new Set(
+    keyResults.length === 0
+      ? []
+      : (await em.find(CheckIn, { keyResult: { $in: keyResults.map((kr) => kr.id) }, createdAt: { $gt: since } }, { fields: ['keyResult'] })).map(
+          (c) => keyResults.find((kr) => kr.id === (c.keyResult as { id: number }).id)!.goal.id,
+        ),
+  );
+  const keptGoals = goals.filter((g) => checkedIn.has(g.id)).map((g) => g.id);
+  if (keptGoals.length) await em.nativeUpdate(Goal, { id: { $in: keptGoals } }, { isSample: false });
+  await em.nativeDelete(Goal, { owner: guest.id, isSample: true });
+
+  // A memory is taken up when its text is no longer the template's (the copies' dates say nothing:
+  // they are written when the copy is made).
+  const memories = await em.find(Memory, { owner: guest.id, isSample: true }, { fields: ['id', 'text', 'sampleOf'] });
+  const originals = await em.find(Memory, { id: { $in: memories.flatMap((m) => (m.sampleOf ? [m.sampleOf] : [])) } }, { fields: ['id', 'text'] });
+  const edited = memories.filter((m) => originals.find((o) => o.id === m.sampleOf)?.text !== m.text).map((m) => m.id);
+  if (edited.length) await em.nativeUpdate(Memory, { id: { $in: edited } }, { isSample: false });
+  await em.nativeDelete(Memory, { owner: guest.id, isSample: true });
+}

@@ -12,6 +12,7 @@ import type { SignedInAccount, ProviderTokens } from '../../providers/microsoft/
 import type { Context } from '../../trpc/context.js';
 import { saveConnection } from '../microsoft/connections.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { dropGuestSamples } from './guestAccount.js';
 import { mergeGuestInto } from './guestMerge.js';
 import { appendSetCookie } from './session.js';
 
@@ -148,6 +149,8 @@ export async function finishMicrosoftSignIn(
   // A visitor in a guest space keeps it: it becomes the new account, or joins the existing one.
   const current = ctx.session.userId ? await em.findOne(User, ctx.session.userId) : null;
   const guest = current?.isGuest ? current : null;
+  // Either way the demo's samples stay behind: the account keeps what the visitor made.
+  if (guest) await dropGuestSamples(em, guest);
   let user: User;
   if (linked) {
     if (guest) await mergeGuestInto(deps, guest.id, linked.id);

@@ -5,6 +5,7 @@ import type { registerSchema } from '../../../shared/schemas/auth.js';
 import { authTexts, microsoftSignInTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
+import { dropGuestSamples } from './guestAccount.js';
 import { hashPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
@@ -16,8 +17,8 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
   if (await ctx.em.count(User, { usernameKey })) {
     throw new TRPCError({ code: 'CONFLICT', message: authTexts.usernameTaken });
   }
-  // Registering from a guest space keeps it: the guest becomes the account, chats, goals and
-  // knowledge base included (issue 22).
+  // Registering from a guest space keeps it: the guest becomes the account, its chats, goals,
+  // memories and knowledge base included, and the demo's samples go (dropGuestSamples).
   const current = ctx.session.userId ? await ctx.em.findOne(User, { id: ctx.session.userId, isGuest: true }) : null;
   const fields = {
     username: input.username,
@@ -40,6 +41,7 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     }
     throw error;
   }
+  if (current) await dropGuestSamples(ctx.em, current);
   await ctx.session.start(user.id);
   await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in', user.id));
   return { user: user.toPublic() };
