@@ -114,7 +114,7 @@ function declines(text: string): boolean {
 
 function rememberedReply(saved: string | null): string {
   return saved !== null
-    ? `Got it — I’ll remember that: “${saved}”. You can see and edit what I remember on the Memory page.`
+    ? `I’ll remember that: “${saved}”. You can see and edit what I remember on the Memory page.`
     : 'I could not remember that: memory is off, this chat is temporary, or your memory is full. You can change that on the Memory page.';
 }
 

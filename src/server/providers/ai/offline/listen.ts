@@ -7,6 +7,24 @@ import { capitalize, clause, lowerCommonFirst, wordCount } from './language.js';
 /** The question a framework's result ends with; the answer closes the session. */
 export const takeawayQuestion = 'What do you take away from this conversation?';
 
+/** OKRs end by asking how they will be scored. */
+export const committedQuestion =
+  'Are these committed OKRs (you plan to reach every key result in full) or aspirational ones (a stretch, where 0.7 is a good score)?';
+
+// Doing something is not a result: "run 6 sessions" says what happens, not what changes.
+const activityStart =
+  /^(?:to\s+)?(?:run|running|hold|holding|complete|completing|deliver|delivering|launch|launching|host|hosting|organi[sz]e|conduct|do|doing|attend|publish|write|create|build|ship|implement|roll out|send|train|start|set up|introduce|perform|read|finish|hire|call|schedule|present)\b/i;
+
+/** True when the text names an activity rather than an outcome ("Run 6 knowledge-sharing sessions"). */
+export function isActivity(text: string): boolean {
+  return activityStart.test(text.trim());
+}
+
+/** True when a measure says where things start ("from 40% to 60%", "today", "baseline"). */
+export function hasBaseline(text: string): boolean {
+  return /\bfrom\b[^.;]{0,60}\bto\b|→|->|\b(?:baseline|today|currently|now|instead of|up from|down from)\b/i.test(text);
+}
+
 const mirrors: Array<[RegExp, string]> = [
   [/\bI am\b/g, 'you are'],
   [/\bI['’]m\b/g, 'you’re'],
@@ -77,9 +95,23 @@ export function reflect(text: string): string {
     const weight = painful.test(feeling) ? ' That sounds hard.' : '';
     return fact ? `${capitalize(fact)}, and ${feelingLine}.${weight}` : `${capitalize(feelingLine)}.${weight}`;
   }
-  const words = lowerCommonFirst(mirror(gist(text)));
+  const words = lowerSentenceStart(mirror(gist(text)));
   if (wordCount(words) <= 4) return `“${clause(text)}”.`;
   return /^[a-z]/.test(words) ? `So ${words}.` : `In your words: “${gist(text)}”.`;
+}
+
+/**
+ * The first word lower-cased when it is a common word rather than a name: a known sentence
+ * starter, or a word whose ending names are unlikely to have ("Releases", "Testing", "Weekly").
+ */
+function lowerSentenceStart(text: string): string {
+  const lowered = lowerCommonFirst(text);
+  if (lowered !== text) return lowered;
+  const first = text.split(' ')[0] ?? '';
+  if (/^\p{Lu}\p{Ll}+(?:es|ies|ed|ing|ly|tion|sion|ment|ness|ity|ers|ings|ships?)$/u.test(first) || /^(?:Nothing|Everything|Something|Nobody|Somebody|Being|Getting|Too|Not|No|Just|Only|Maybe|Probably|Mostly|Always|Never|Sometimes|People|Work|Time|Things|Meetings|Releases|Customers|Sales)$/.test(first)) {
+    return text.charAt(0).toLowerCase() + text.slice(1);
+  }
+  return text;
 }
 
 // Someone whose meetings eat their focus time: a time problem to think through, not a list of times.

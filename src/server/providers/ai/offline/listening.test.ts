@@ -115,7 +115,8 @@ describe('what the user already said', () => {
       'use that',
       'use that',
     ]);
-    expect(replies.at(-1)).toContain('Here are your OKRs for Q1');
+    expect(replies.at(-1)).toContain('Here is an OKR draft for Q1');
+    expect(replies.at(-1)).toContain("key results 2 and 3 are the coach's suggestions");
   });
 });
 
@@ -161,13 +162,13 @@ describe('never the same question more than twice', () => {
     const replies = converse(['Plan a meeting', 'Sprint review with the team', 'not long', 'no clue honestly']);
     expect(replies[2]).toMatch(asksLengthAgain);
     expect(replies[3]).not.toMatch(asksLengthAgain);
-    expect(replies[3]).toContain('I\'ll go with “30 minutes” for now');
+    expect(replies[3]).toContain('I\'ll pencil in my suggestion, “30 minutes”, for now. It is the coach\'s idea, not yours');
     expect(replies[3]).toContain('Meeting plan · Step 3 of 4 · Attendees');
   });
 
   it('takes this quarter as the period after two unclear answers', () => {
     const replies = converse(['Draft my OKRs', 'Make our platform the fastest way for teams to ship', 'soonish', 'whenever really']);
-    expect(replies[3]).toContain('I\'ll go with “this quarter” for now');
+    expect(replies[3]).toContain('I\'ll pencil in my suggestion, “this quarter”, for now');
     expect(replies[3]).toContain('OKRs · Step 3 of 5 · Key result 1');
   });
 

@@ -50,7 +50,7 @@ export function explainReply(framework: Framework): string {
 
 export function cancelReply(scope: CoachScope, stopped: Framework | null): string {
   const lead = stopped ? `No problem, I've stopped the ${stopped.label} session.` : 'Nothing is running right now.';
-  return `${lead} What would you like to do instead${byName(scope)}?\n\n${menu()}`;
+  return `${lead} What would you like to do instead${byName(scope)}?`;
 }
 
 /** The question that ends an offer; the engine finds it again when the user says "yes". */

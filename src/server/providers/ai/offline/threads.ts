@@ -1,6 +1,8 @@
 import type { CoachContext, CoachGoal } from '../../../features/coach/facts.js';
 import { clause } from './language.js';
-import { goalCheckInIn, reflect } from './listen.js';
+import { committedQuestion, goalCheckInIn, reflect } from './listen.js';
+
+export { committedQuestion };
 import { actFirstQuestion, outcomeQuestion, outcomeReply, weekAnswerReply, weekQuestion } from './meetingReplies.js';
 import {
   closingReply,
@@ -24,9 +26,6 @@ import type { CoachScope } from './types.js';
 export const whichGoalQuestion = 'Which goal is this for?';
 /** Asked once the goal is known. */
 export const helpedQuestion = 'What helped you get there?';
-/** OKRs end by asking how they will be scored. */
-export const committedQuestion =
-  'Are these committed OKRs (you plan to reach every key result in full) or aspirational ones (a stretch, where 0.7 is a good score)?';
 
 type Thread = { asks: string; answer(message: string, context: CoachContext | null, scope: CoachScope): string };
 
