@@ -67,7 +67,7 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   const intent = idleIntent(message);
   // An answer to the coach's own question continues that thread, unless it asks for something else.
   const thread = threadOf(lastReply);
-  if (thread && continuesThread(intent)) return thread.answer(message, context, scope);
+  if (thread && continuesThread(intent)) return thread.answer(message, context, scope, lastReply);
   // A check-in told in any chat: the progress said back, and the goal it is for named or asked.
   if (continuesThread(intent) && context?.goals.length) {
     const checkIn = checkInReply(message, context, scope);

@@ -85,11 +85,11 @@ const painful = /^(?:frustrat|overwhelm|stress|anxious|worried|nervous|scared|af
 export function reflect(text: string): string {
   const feeling = feelingIn(text);
   const clauses = clause(text)
-    .split(/\s*(?:[,;.!?]|\s—\s|\band\b|\bbut\b|\bso\b)\s*/i)
+    .split(/[,;.!?]| — |\band\b|\bbut\b|\bso\b/i)
     .map((c) => c.trim())
     .filter((c) => wordCount(c) > 1);
   if (feeling) {
-    const facts = clauses.filter((c) => !feelingPattern.test(c) && !new RegExp(`\\b${feeling}\\b`, 'i').test(c));
+    const facts = clauses.filter((c) => !feelingPattern.test(c) && !c.toLowerCase().includes(feeling));
     const fact = facts[0] ? mirror(gist(facts[0], 14)) : null;
     const feelingLine = `you’re feeling ${feeling}`;
     const weight = painful.test(feeling) ? ' That sounds hard.' : '';

@@ -137,18 +137,27 @@ export function weekReply(facts: WeekFacts, scope: CoachScope): string {
 }
 
 /** The answer to the week's question: the meeting it names, and where to prepare it. */
-export function weekAnswerReply(facts: WeekFacts | null, message: string, scope: CoachScope): string {
-  const meetings = facts?.kind === 'meetings' ? facts.meetings : [];
+export function weekAnswerReply(facts: WeekFacts | null, message: string, scope: CoachScope, listed = ''): string {
+  // The meetings as given this turn, else as the list in the coach's last reply showed them.
+  const meetings = facts?.kind === 'meetings' ? facts.meetings.map((m) => ({ subject: oneLine(m.subject), when: when(m.start) })) : listedMeetings(listed);
   const said = message.toLowerCase();
-  const named = meetings.find((m) => m.subject.trim() && said.includes(oneLine(m.subject).toLowerCase())) ??
-    meetings.find((m) => oneLine(m.subject).toLowerCase().split(/\s+/).some((w) => w.length > 3 && said.includes(w)));
-  const which = named ? `**${oneLine(named.subject)}** (${when(named.start)})` : `“${clause(message)}”`;
+  const named = meetings.find((m) => m.subject && said.includes(m.subject.toLowerCase())) ??
+    meetings.find((m) => m.subject.toLowerCase().split(/\s+/).some((w) => w.length > 3 && said.includes(w)));
+  const which = named ? `**${named.subject}** (${named.when})` : `“${clause(message)}”`;
   return [
     `${which} it is${byName(scope)}.`,
     '',
     'Open it on the Meetings page (/meetings) and choose Prepare: the prep chat drafts a running order from the invite, and you can shape it there.',
     'Before you do: what is the one thing that meeting must settle?',
   ].join('\n');
+}
+
+/** "- Monday 30 November, 10:00 to 11:00: Design review (with …)" lines back to subject and time. */
+function listedMeetings(reply: string): Array<{ subject: string; when: string }> {
+  return [...reply.matchAll(/^- (\S[^:\n]{0,80}:\d\d)(?: to [^:\n]{0,80}?(?::\d\d)?)?: ([^\n]{1,200})$/gm)].map((m) => ({
+    when: m[1]!,
+    subject: m[2]!.replace(/ \(with [^()]*\)$/, '').trim(),
+  }));
 }
 
 /** The question under the prep chat's first draft: the outcome the meeting exists for. */

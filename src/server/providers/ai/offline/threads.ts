@@ -27,11 +27,11 @@ export const whichGoalQuestion = 'Which goal is this for?';
 /** Asked once the goal is known. */
 export const helpedQuestion = 'What helped you get there?';
 
-type Thread = { asks: string; answer(message: string, context: CoachContext | null, scope: CoachScope): string };
+type Thread = { asks: string; answer(message: string, context: CoachContext | null, scope: CoachScope, lastReply: string): string };
 
 const threads: Thread[] = [
   { asks: outcomeQuestion, answer: (message, context, scope) => outcomeReply(context?.meetingPrep ?? null, message, scope) },
-  { asks: weekQuestion, answer: (message, context, scope) => weekAnswerReply(context?.week ?? null, message, scope) },
+  { asks: weekQuestion, answer: (message, context, scope, lastReply) => weekAnswerReply(context?.week ?? null, message, scope, lastReply) },
   { asks: actFirstQuestion, answer: (message) => firstStepReply(message) },
   { asks: protectQuestion, answer: (message) => firstStepReply(message) },
   { asks: firstStepQuestion, answer: (message) => closingReply(message) },
@@ -96,6 +96,12 @@ export function checkInReply(message: string, context: CoachContext | null, scop
   const mention = goalCheckInIn(message, goals);
   if (!mention) return null;
   const lead = `${reflect(message)} That sounds like progress.`;
+  // In a chat about a goal the server has already logged it (the context then shows the number).
+  const logged = mention.goals.flatMap((goal) => goal.keyResults.filter((kr) => kr.current === mention.value && kr.lastCheckIn).map((kr) => ({ goal, kr })));
+  if (logged.length === 1) {
+    const { goal, kr } = logged[0]!;
+    return `${lead} It is logged on “${goal.title}”: ${kr.title} is at ${kr.current} of ${kr.target}${kr.unit ? ` ${kr.unit}` : ''}. ${helpedQuestion}`;
+  }
   if (mention.goals.length === 1) return `${lead} ${progressOn(mention.goals[0]!, scope).replace(/^Then that/, 'That')}`;
   return `${lead} ${whichGoalQuestion} ${goalChoices(mention.goals)}.`;
 }
