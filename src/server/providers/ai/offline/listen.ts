@@ -66,14 +66,15 @@ export function gist(text: string, max = 18): string {
 const emotionWords =
   'frustrated|frustrating|overwhelmed|stressed|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhausted|tired|drained|burnt out|burned out|stuck|lost|confused|demotivated|unmotivated|undervalued|unappreciated|invisible|ignored|disappointed|embarrassed|ashamed|guilty|helpless|hopeless|insecure|excited|hopeful|proud|relieved|happy|confident|unsure|torn|annoyed|irritated|discouraged|defeated|like a failure|like an impostor|like an imposter|like a fraud|out of my depth|useless|inadequate|isolated|trapped|pressured|under pressure|on edge';
 const feelingPattern = new RegExp(
-  `\\b(?:I\\s+(?:feel|am feeling|['’]m feeling|felt|am|['’]m|get|have been|['’]ve been|keep feeling)|feeling|makes me(?: feel)?|left me(?: feeling)?)\\s+(?:so\\s+|really\\s+|very\\s+|quite\\s+|a bit\\s+|kind of\\s+|totally\\s+|completely\\s+)?(${emotionWords})\\b`,
+  `\\b(?:I(?:\\s+(?:feel|am feeling|felt|am|get|have been|keep feeling)|['’]m(?:\\s+feeling)?|['’]ve been)|feeling|makes me(?: feel)?|left me(?: feeling)?)\\s+(?:so\\s+|really\\s+|very\\s+|quite\\s+|a bit\\s+|kind of\\s+|totally\\s+|completely\\s+)?(${emotionWords})(?:,?\\s+and\\s+(?:so\\s+|really\\s+|very\\s+)?(${emotionWords}))?\\b`,
   'i',
 );
 
 /** The feeling the user named ("I feel like a failure" → "like a failure"), or null. */
 export function feelingIn(text: string): string | null {
   const match = feelingPattern.exec(text);
-  return match ? match[1]!.toLowerCase().replace(/\bmy\b/, 'your') : null;
+  if (!match) return null;
+  return [match[1], match[2]].filter(Boolean).join(' and ').toLowerCase();
 }
 
 const painful = /^(?:frustrat|overwhelm|stress|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhaust|tired|drained|burn|stuck|lost|confused|demotiv|unmotiv|undervalued|unappreciated|invisible|ignored|disappoint|embarrass|asham|guilty|helpless|hopeless|insecure|annoyed|irritated|discouraged|defeated|like a|like an|out of|useless|inadequate|isolated|trapped|pressured|under pressure|on edge|unsure|torn)/;
@@ -89,15 +90,34 @@ export function reflect(text: string): string {
     .map((c) => c.trim())
     .filter((c) => wordCount(c) > 1);
   if (feeling) {
-    const facts = clauses.filter((c) => !feelingPattern.test(c) && !c.toLowerCase().includes(feeling));
+    const named = feeling.split(' and ');
+    const facts = clauses.filter((c) => !feelingPattern.test(c) && !named.some((f) => c.toLowerCase().includes(f)));
     const fact = facts[0] ? mirror(gist(facts[0], 14)) : null;
-    const feelingLine = `you’re feeling ${feeling}`;
+    // What the feeling is about, when the same clause says it ("nervous about presenting to the board").
+    const match = feelingPattern.exec(text)!;
+    const tail = /^\s+((?:about|to|that|because|when|with|of|since|after|at|for)\b[^,;.!?]{1,80})/i.exec(text.slice(match.index + match[0].length))?.[1];
+    const feelingLine = `you’re feeling ${feeling}${tail ? ` ${mirror(gist(tail, 12))}` : ''}`;
     const weight = painful.test(feeling) ? ' That sounds hard.' : '';
     return fact ? `${capitalize(fact)}, and ${feelingLine}.${weight}` : `${capitalize(feelingLine)}.${weight}`;
   }
+  const asked = askedAbout(text);
+  if (asked) return asked;
   const words = lowerSentenceStart(mirror(gist(text)));
   if (wordCount(words) <= 4) return `“${clause(text)}”.`;
   return /^[a-z]/.test(words) ? `So ${words}.` : `In your words: “${gist(text)}”.`;
+}
+
+/** A question said back as what the user is asking ("How do I say no to my VP?" → "You're asking how to say no to your VP."). */
+function askedAbout(text: string): string | null {
+  const question = clause(gist(text, 24));
+  if (!/\?\s*$/.test(text.trim())) return null;
+  const how = /^how (?:do|can|could|should|would) (?:I|we) (.+)$/i.exec(question);
+  if (how) return `You’re asking how to ${mirror(how[1]!)}.`;
+  const what = /^what (?:should|can|could|do) (?:I|we) (.+)$/i.exec(question);
+  if (what) return `You’re asking what to ${mirror(what[1]!)}.`;
+  const whether = /^(?:should|can|could|do) (?:I|we) (.+)$/i.exec(question);
+  if (whether) return `You’re asking whether to ${mirror(whether[1]!)}.`;
+  return `You’re asking: “${question}?”`;
 }
 
 /**

@@ -402,3 +402,16 @@ describe('the model’s coaching prompt states the same approach', () => {
     }
   });
 });
+
+describe('reflections', () => {
+  it.each([
+    ['I feel unsafe and scared to go to work', 'You’re feeling unsafe and scared to go to work. That sounds hard.'],
+    ["I'm nervous about presenting to the board", 'You’re feeling nervous about presenting to the board. That sounds hard.'],
+    ['How do I say no to my VP?', 'You’re asking how to say no to your VP.'],
+    ['What should I do about a low performer?', 'You’re asking what to do about a low performer.'],
+    ['Our roadmap is a mess', 'So your roadmap is a mess.'],
+    ['Releases slip because testing is manual', 'So releases slip because testing is manual.'],
+  ])('%j is said back as %j', (message, reflection) => {
+    expect(converse([message])[0]!.startsWith(reflection)).toBe(true);
+  });
+});
