@@ -104,7 +104,7 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
 
 /** An intent that leaves the coach's question open: anything but a clear request for something else. */
 function continuesThread(intent: ReturnType<typeof idleIntent>): boolean {
-  return intent.kind === 'unknown' || intent.kind === 'challenge' || intent.kind === 'thanks' || intent.kind === 'menu';
+  return intent.kind === 'unknown' || intent.kind === 'challenge' || intent.kind === 'menu';
 }
 
 /** "no", "not now", "no thanks": turning down an offer. */
