@@ -368,7 +368,7 @@ describe('partner, not director; SMART and OKR fidelity', () => {
     expect(replies[5]).toContain('Are these committed OKRs');
     expect(replies[6]).toContain('Aspirational, then: a score of 0.7 is a good result');
     expect(replies[6]).toContain('What do you take away from this conversation?');
-    expect(replies[7]).toContain('“Baselines first”. That is yours to keep');
+    expect(replies[7]).toContain('You take away: “Baselines first”. That is yours to keep');
   });
 
   it('meets an activity as a SMART measure with "what result would that produce?"', () => {

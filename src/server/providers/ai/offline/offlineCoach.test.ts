@@ -93,7 +93,7 @@ describe('offline coach: GROW', () => {
 
   it('closes by taking up what the user takes away, with no menu', async () => {
     const replies = await converse([...growSession, 'That I say yes too fast']);
-    expect(replies.at(-1)).toContain('So that you say yes too fast.');
+    expect(replies.at(-1)).toContain('You take away that you say yes too fast. That is yours to keep');
     expect(replies.at(-1)).not.toContain('**GROW session**');
   });
 

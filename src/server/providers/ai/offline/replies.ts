@@ -4,7 +4,8 @@ import { frameworkList } from './frameworks/index.js';
 import { byName, roleAndCompany } from './scope.js';
 import type { CoachScope, Framework } from './types.js';
 import { dropLastWord } from '../../../../shared/trimText.js';
-import { feelingIn, reflect, takeawayQuestion } from './listen.js';
+import { clause } from './language.js';
+import { feelingIn, mirror, reflect, takeawayQuestion } from './listen.js';
 
 export { takeawayQuestion };
 
@@ -116,7 +117,10 @@ export function closingReply(message: string): string {
 
 
 export function takeawayReply(message: string, scope: CoachScope): string {
-  return `${reflect(message)} That is yours to keep${byName(scope)}. When you have taken the first step, come back and tell me how it went.`;
+  const said = clause(message);
+  const that = /^that\s+/i.exec(said);
+  const takeaway = that ? `You take away that ${mirror(said.slice(that[0].length))}.` : `You take away: “${said}”.`;
+  return `${takeaway} That is yours to keep${byName(scope)}. When you have taken the first step, come back and tell me how it went.`;
 }
 
 /** Mail questions, answered from the mail the context holds (null: the message did not reach mail). */
