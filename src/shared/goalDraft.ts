@@ -31,13 +31,14 @@ export function goalDraftFromReply(text: string, today = new Date()): GoalDraft 
       keyResults: [keyResultFrom(measured ?? statement, cut(cutAtFirst(statement.replace(/\([^()]*\)/, '').replace(/\s+/g, ' '), / (?:by|before|within|until) /i).trim()))],
     };
   }
-  const okr = /Here are your OKRs([^\n:]{0,200}):/i.exec(text);
+  // 'Here is an OKR draft' when some key results are the coach's suggestions (marked as such).
+  const okr = /Here (?:are your OKRs|is an OKR draft)([^\n:]{0,200}):/i.exec(text);
   if (okr) {
     const objective = /\*\*Objective:\*\*\s*(.+)/i.exec(text)?.[1]?.trim();
     if (!objective) return null;
     const list = text.slice(text.search(/\*\*Key results:\*\*/i) + 1);
     const keyResults = [...list.matchAll(/^[ \t]*\d{1,3}\.[ \t]+(\S.*)$/gm)]
-      .map((m) => withoutSuffix(m[1]!.trim(), '(add a target number)').trim())
+      .map((m) => withoutSuffix(withoutSuffix(m[1]!.trim(), "(the coach's suggestion)").trim(), '(add a target number)').trim())
       .filter((kr) => kr && kr !== '(not answered)')
       .slice(0, 10)
       .map((kr) => keyResultFrom(kr, cut(kr)));

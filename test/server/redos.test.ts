@@ -25,6 +25,7 @@ const root = path.resolve(import.meta.dirname, '../../src');
  */
 const reviewedDynamic: Record<string, string> = {
   'server/providers/ai/offline/language.ts': 'time and period phrases from fixed word lists of the offline coach',
+  'server/providers/ai/offline/listen.ts': 'the feeling pattern, from a fixed word list of the offline coach',
   'shared/goalDraft.ts': 'number ranges and dates from a fixed number pattern and the month names',
   'server/features/writingStyle/analyzeStyle.test.ts': 'a test, never run on input',
   'server/features/coach/safety/screen.ts': 'each list of phrase literals (each checked above) joined into one alternation behind a no-word-character lookbehind; never built from input',

@@ -7,7 +7,10 @@ export const coachTexts = {
   emailUnavailable: 'Unable to access your Microsoft emails',
   emailProblem: 'There was a problem accessing your Microsoft emails',
   reconnectOnIntegrations: 'Reconnect Microsoft Email on the Integrations page (/integrations).',
-  /** The optional line after the spec's fallback reply: what the offline coach can run. */
+  /**
+   * The menu line the offline coach once put after the spec's fallback reply. It no longer says it
+   * (it reflects and asks instead); the coaching evaluation counts a reply holding it as the fallback.
+   */
   fallbackHint:
     'I can run a GROW session, set a SMART goal, draft OKRs, plan a meeting, prepare feedback or a hard conversation, or help with an email. Just tell me which.',
   rateLimited: (seconds: number) =>

@@ -44,24 +44,39 @@ describe('a goal draft from the coach’s result', () => {
       'Q2 2027',
       'Raise activation from 40% to 60%',
       'Cut time to first value from 10 days to 3 days',
-      'Run 3 customer interviews a month',
+      'Cut churn from 5% to 3%',
     ]);
     const draft = goalDraftFromReply(result, today)!;
     expect(draft).toMatchObject({ framework: 'OKR', title: 'Make onboarding a standout experience for new customers', dueDate: '2027-06-30' });
     expect(draft.keyResults.map(({ start, target, unit }) => ({ start, target, unit }))).toEqual([
       { start: 40, target: 60, unit: '%' },
       { start: 10, target: 3, unit: 'days' },
-      { start: 0, target: 3, unit: 'customer interviews a month' },
+      { start: 5, target: 3, unit: '%' },
     ]);
+  });
+
+  it('reads an OKR draft whose key results are partly the coach’s suggestions, without the mark', async () => {
+    const result = await lastReply(["Let's draft OKRs", 'Make onboarding a standout experience for new customers', 'Q2 2027', 'Raise activation from 40% to 60%', 'use that', 'use that']);
+    expect(result).toContain('Here is an OKR draft for Q2 2027');
+    const draft = goalDraftFromReply(result, today)!;
+    expect(draft).toMatchObject({ framework: 'OKR', dueDate: '2027-06-30' });
+    expect(draft.keyResults).toHaveLength(3);
+    expect(draft.keyResults.every((kr) => !kr.title.includes('suggestion'))).toBe(true);
   });
 
   it('reads a GROW summary: the goal, and the next action as a key result to tick off', async () => {
     const result = await lastReply([
       'Can we do a GROW session?',
+      'Leave with one step I can take this week',
       'Get my team shipping a release every two weeks',
       'Releases slip because testing is manual and takes a week',
+      'I keep saying yes to scope changes late in the sprint',
       'automate the smoke tests, pair with QA, cut the scope of each release',
+      "that's all",
       'Automate the smoke tests: I will book a session with QA by 4 December',
+      'The release crunch; I will book it for a quiet morning',
+      'Priya from QA',
+      '9',
     ]);
     const draft = goalDraftFromReply(result, today)!;
     expect(draft).toMatchObject({ framework: 'GROW', title: 'Get my team shipping a release every two weeks', dueDate: '2026-12-04' });

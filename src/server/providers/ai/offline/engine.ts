@@ -5,18 +5,22 @@ import { accepts, idleIntent, sessionIntent } from './intents.js';
 import { counterpartReply } from './counterpart.js';
 import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
 import { asksForHelp, defersToCoach } from './language.js';
+import { asksForCalendar, describesFocusProblem, reflect } from './listen.js';
 import {
   cancelReply,
   challengeReply,
+  declinedReply,
   explainReply,
   fallbackReply,
   foldersReply,
+  focusTimeReply,
   greetingReply,
   inboxReply,
   menuReply,
-  offerQuestion,
+  offers,
   thanksReply,
 } from './replies.js';
+import { checkInReply, threadOf } from './threads.js';
 import { scopeFor } from './scope.js';
 import { readSession, stepMarker, type Session } from './state.js';
 import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
@@ -30,6 +34,8 @@ import type { Answers, CoachScope, Framework, Issue, Step } from './types.js';
  * on with a sensible default (the step's suggestion) or the answer as it is, and says so.
  */
 const maxRepliesPerStep = 2;
+/** A list gathered with "what else?" takes more replies, until the user runs out. */
+const maxRepliesToGather = 8;
 
 export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext | null; user?: CoachUser | null }): string {
   const context = input.context ?? null;
@@ -52,12 +58,23 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   const session = readSession(conversation.slice(0, -1));
   if (session) return continueSession(session, message, scope);
 
-  // "yes" to the coach's offer of a framework starts it.
+  // "yes" to the coach's offer of a framework starts it; "no" is fine, and the user is asked back.
   const lastReply = conversation.findLast((turn) => turn.role === 'assistant')?.content ?? '';
-  const offered = frameworkList.find((f) => lastReply.includes(offerQuestion(f)));
+  const offered = frameworkList.find((f) => offers(lastReply, f));
   if (offered && accepts(message)) return startFramework(offered, scope, message);
+  if (offered && declines(message)) return declinedReply();
 
   const intent = idleIntent(message);
+  // An answer to the coach's own question continues that thread, unless it asks for something else.
+  const thread = threadOf(lastReply);
+  if (thread && continuesThread(intent)) return thread.answer(message, context, scope, lastReply);
+  // A check-in told in any chat: the progress said back, and the goal it is for named or asked.
+  if (continuesThread(intent) && context?.goals.length) {
+    const checkIn = checkInReply(message, context, scope);
+    if (checkIn) return checkIn;
+  }
+  // Meetings eating the time for focused work is a problem to think through, not a list of times.
+  if (describesFocusProblem(message) && !asksForCalendar(message) && intent.kind !== 'start') return focusTimeReply(message);
   const week = context?.week;
   if (week && (intent.kind === 'unknown' || intent.kind === 'greeting')) return weekReply(week, scope);
   switch (intent.kind) {
@@ -79,15 +96,25 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
     case 'inbox':
       return inboxReply(scope, context?.mail ?? null);
     case 'challenge':
-      return challengeReply(scope, frameworks.grow);
+      return challengeReply(scope, frameworks.grow, message);
     case 'unknown':
-      return fallbackReply();
+      return fallbackReply(message, frameworks.grow);
   }
+}
+
+/** An intent that leaves the coach's question open: anything but a clear request for something else. */
+function continuesThread(intent: ReturnType<typeof idleIntent>): boolean {
+  return intent.kind === 'unknown' || intent.kind === 'challenge' || intent.kind === 'menu';
+}
+
+/** "no", "not now", "no thanks": turning down an offer. */
+function declines(text: string): boolean {
+  return /^(?:no|nope|nah|not (?:now|really|today|yet)|no,? thanks?(?: you)?|maybe later|i'?d rather not)[\s.!]*$/i.test(text.trim());
 }
 
 function rememberedReply(saved: string | null): string {
   return saved !== null
-    ? `Got it — I’ll remember that: “${saved}”. You can see and edit what I remember on the Memory page.`
+    ? `I’ll remember that: “${saved}”. You can see and edit what I remember on the Memory page.`
     : 'I could not remember that: memory is off, this chat is temporary, or your memory is full. You can change that on the Memory page.';
 }
 
@@ -141,13 +168,16 @@ function continueSession(session: Session, message: string, scope: CoachScope): 
     const step = framework.steps[i]!;
     const replies = sinceRestart(session.replies[i]!, framework);
     const taken = replies.length ? null : takenFrom(step, earlier);
-    answers[step.key] = taken ?? resolve(step, replies, answers, scope).answer;
+    const settled = taken ? null : resolve(step, replies, answers, scope);
+    answers[step.key] = taken ?? settled!.answer;
+    if (settled?.suggested) answers[`${step.key}.coach`] = 'yes';
     earlier.push(...replies);
   }
 
   const step = framework.steps[session.stepIndex]!;
   const replies = [...sinceRestart(session.replies[session.stepIndex]!, framework), message];
   const outcome = resolve(step, replies, answers, scope);
+  if (outcome.suggested) answers[`${step.key}.coach`] = 'yes';
   if (outcome.askAgain) {
     const marker = stepMarker(framework, session.stepIndex);
     // An issue is itself a question; an example comes before the question asked again.
@@ -158,15 +188,18 @@ function continueSession(session: Session, message: string, scope: CoachScope): 
 
   const { index: next, notes } = skipAnswered(framework, session.stepIndex + 1, answers, earlier);
   if (next < framework.steps.length) {
-    const acknowledgement = outcome.defaulted
+    if (outcome.suggested) answers[`${step.key}.coach`] = 'yes';
+    const acknowledgement = step.gather && step.reflect
+      ? step.reflect(outcome.answer, answers)
+      : outcome.defaulted
       ? outcome.suggested
-        ? `Let's not get stuck on this one: I'll go with ${quoteAnswer(outcome.answer)} for now, and you can change it at the end.`
+        ? `Let's not get stuck on this one: I'll pencil in my suggestion, ${quoteAnswer(outcome.answer)}, for now. It is the coach's idea, not yours, so change it at the end if it does not fit.`
         : outcome.answer
           ? `Let's not get stuck on this one: I'll note ${quoteAnswer(outcome.answer)} as it is for now.`
           : "Let's not get stuck on this one: we can leave it open for now."
       : outcome.suggested
-        ? `I'll go with ${quoteAnswer(outcome.answer)}.`
-        : acknowledgements[session.stepIndex % acknowledgements.length]!;
+        ? `I'll pencil in my suggestion, ${quoteAnswer(outcome.answer)}: it is the coach's idea, so make it your own if it does not quite fit.`
+        : (step.reflect?.(outcome.answer, answers) ?? reflect(outcome.answer));
     return `${[acknowledgement, ...notes].join(' ')}\n\n${question(framework, next, answers, scope)}`;
   }
   return framework.finish(answers, scope);
@@ -175,7 +208,8 @@ function continueSession(session: Session, message: string, scope: CoachScope): 
 /** The step's outcome; after the question was asked twice, a default instead of a third time. */
 function resolve(step: Step, replies: string[], answers: Answers, scope: CoachScope): Settled & { defaulted: boolean } {
   const outcome = settle(step, replies, answers, scope);
-  if (!outcome.askAgain || replies.length < maxRepliesPerStep) return { ...outcome, defaulted: false };
+  if (!outcome.askAgain || replies.length < (step.gather ? maxRepliesToGather : maxRepliesPerStep)) return { ...outcome, defaulted: false };
+  if (step.gather && outcome.answer) return { ...outcome, askAgain: null, issue: false, defaulted: false };
   if (step.suggest) return { answer: step.suggest(answers, scope), suggested: true, askAgain: null, issue: false, defaulted: true };
   return { ...outcome, askAgain: null, issue: false, defaulted: true };
 }
@@ -186,8 +220,6 @@ function sinceRestart(replies: string[], framework: Framework): string[] {
   const restart = replies.findLastIndex((reply) => sessionIntent(reply, framework.id)?.kind === 'restart');
   return restart < 0 ? replies : replies.slice(restart + 1);
 }
-
-const acknowledgements = ['Got it.', 'Thank you.', 'Good.', 'Noted.', 'Thanks, that helps.'];
 
 function quoteAnswer(text: string): string {
   return `“${text}”`;
@@ -204,15 +236,28 @@ function settle(step: Step, replies: string[], answers: Answers, scope: CoachSco
   let answer = '';
   let suggested = false;
   let issue: Issue | null = null;
-  let last: 'help' | 'unsure' | 'answer' = 'answer';
+  let last: 'help' | 'unsure' | 'answer' | 'permission' = 'answer';
+  let permissionAsked = false;
+  let ranOut = false;
   for (const raw of replies) {
     const reply = raw.trim();
+    ranOut = false;
     if (asksForHelp(reply)) {
       last = 'help';
       continue;
     }
+    // A list gathered with "what else?" ends when the user has nothing more to add.
+    if (step.gather && answer && (runsOut(reply) || defersToCoach(reply))) {
+      ranOut = true;
+      last = 'answer';
+      continue;
+    }
     if (defersToCoach(reply)) {
-      if (step.suggest) {
+      if (step.suggest && step.askFirst && !permissionAsked) {
+        // Permission before an idea of the coach's.
+        permissionAsked = true;
+        last = 'permission';
+      } else if (step.suggest) {
         answer = step.suggest(answers, scope);
         suggested = true;
         issue = null;
@@ -222,12 +267,19 @@ function settle(step: Step, replies: string[], answers: Answers, scope: CoachSco
       }
       continue;
     }
-    answer = answer && issue?.mode === 'add' ? `${answer} — ${reply}` : reply;
-    suggested = false;
+    answer = !answer ? reply : step.gather ? `${answer}, ${reply}` : issue?.mode === 'add' ? `${answer} — ${reply}` : reply;
+    if (!step.gather) suggested = false;
     issue = step.check?.(answer, answers, scope) ?? null;
     last = 'answer';
   }
   if (last === 'help') return { answer, suggested, askAgain: `Here is an example of an answer: ${step.example}`, issue: false };
+  if (last === 'permission') return { answer, suggested, askAgain: step.askFirst!, issue: true };
   if (!answer) return { answer, suggested, askAgain: `No problem. Here is an example to get you going: ${step.example}`, issue: false };
+  if (step.gather && !ranOut && !issue) return { answer, suggested, askAgain: step.gather(answer, { ...answers, ...(suggested ? { [`${step.key}.coach`]: 'yes' } : {}) }), issue: true };
   return { answer, suggested, askAgain: issue?.message ?? null, issue: issue !== null };
+}
+
+/** "no", "that's all", "nothing else": the user has run out of things to add. */
+function runsOut(text: string): boolean {
+  return /^(?:no|nope|nah|none|nothing(?: (?:else|more))?|no more|not really|that'?s (?:all|it|everything|enough)|that is (?:all|it)|i think that'?s (?:all|it)|i'?m done|done|enough|no,? that'?s (?:all|it)|no(?:thing)? else)(?:[\s,.!]+(?:thanks|thank you|i think|really|for now))*[\s.!]*$/i.test(text.trim());
 }

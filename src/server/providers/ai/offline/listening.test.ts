@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { chatTexts } from '../../../../shared/texts/index.js';
+import { coachTexts } from '../../../../shared/texts/coach.js';
+import { assembleCoachContext } from '../../../features/coach/coachContext.js';
+import { noFacts, type CoachGoal } from '../../../features/coach/facts.js';
 import type { ChatTurn } from '../types.js';
+import { renderCoachContext } from '../renderContext.js';
 import { coachReply } from './engine.js';
 import { minutesIn, onlyTime, periodIn } from './language.js';
 
@@ -115,7 +120,8 @@ describe('what the user already said', () => {
       'use that',
       'use that',
     ]);
-    expect(replies.at(-1)).toContain('Here are your OKRs for Q1');
+    expect(replies.at(-1)).toContain('Here is an OKR draft for Q1');
+    expect(replies.at(-1)).toContain("key results 2 and 3 are the coach's suggestions");
   });
 });
 
@@ -161,13 +167,13 @@ describe('never the same question more than twice', () => {
     const replies = converse(['Plan a meeting', 'Sprint review with the team', 'not long', 'no clue honestly']);
     expect(replies[2]).toMatch(asksLengthAgain);
     expect(replies[3]).not.toMatch(asksLengthAgain);
-    expect(replies[3]).toContain('I\'ll go with “30 minutes” for now');
+    expect(replies[3]).toContain('I\'ll pencil in my suggestion, “30 minutes”, for now. It is the coach\'s idea, not yours');
     expect(replies[3]).toContain('Meeting plan · Step 3 of 4 · Attendees');
   });
 
   it('takes this quarter as the period after two unclear answers', () => {
     const replies = converse(['Draft my OKRs', 'Make our platform the fastest way for teams to ship', 'soonish', 'whenever really']);
-    expect(replies[3]).toContain('I\'ll go with “this quarter” for now');
+    expect(replies[3]).toContain('I\'ll pencil in my suggestion, “this quarter”, for now');
     expect(replies[3]).toContain('OKRs · Step 3 of 5 · Key result 1');
   });
 
@@ -181,5 +187,231 @@ describe('never the same question more than twice', () => {
   it('counts requests for help as asking again', () => {
     const replies = converse(['Plan a meeting', 'Sprint review with the team', 'help', 'what do you mean']);
     expect(replies[3]).toContain('Meeting plan · Step 3 of 4');
+  });
+});
+
+// The coach that listens: a reflection of the user's words (and feeling) before one open
+// question, never a bare acknowledgement, never the menu, and every question it asks has a thread.
+describe('reflect before asking', () => {
+  const menuLine = '**GROW session**:';
+  const noFallback = (reply: string) => {
+    expect(reply).not.toContain(chatTexts.fallbackReply);
+    expect(reply).not.toContain(coachTexts.fallbackHint);
+    expect(reply).not.toContain(menuLine);
+  };
+
+  it('reflects being ignored and feeling like a failure, asks one open question and asks permission to work it through', () => {
+    const [reply] = converse(['My team ignores me and I feel like a failure']);
+    expect(reply).toMatch(/^Your team ignores you, and you’re feeling like a failure\. That sounds hard\./);
+    expect(reply).toContain('Tell me more: what would be most useful to focus on?');
+    expect(reply).toContain('we can work it through together: just say “yes”');
+    expect((reply!.match(/\?/g) ?? []).length).toBe(1);
+    noFallback(reply!);
+  });
+
+  it.each([
+    'blorp quux zzz',
+    'My manager never reads my updates',
+    'I had a weird week',
+    'I am not sure what I want anymore',
+    'The reorg changed everything for us',
+    'Honestly it has been a lot lately',
+  ])('answers %j with its words and the open question, never the menu or the spec fallback', (message) => {
+    const [reply] = converse([message]);
+    expect(reply).toContain('what would be most useful to focus on?');
+    noFallback(reply!);
+  });
+
+  it('takes up the answer to its own "what would be most useful" question instead of asking it again', () => {
+    const replies = converse(['The reorg changed everything for us', 'Finding my place in the new team']);
+    expect(replies[1]).toMatch(/^So finding your place in the new team\./);
+    expect(replies[1]).toContain('Would it help to work it through together');
+    noFallback(replies[1]!);
+    expect(converse(['The reorg changed everything for us', 'Finding my place in the new team', 'yes'])[2]).toContain('GROW · Step 1 of 9 · Goal');
+  });
+
+  it('never opens with a bare acknowledgement in any framework', () => {
+    const sessions = [
+      ['Plan a meeting', 'Sprint review with the team', '45 minutes', 'the team and Sam', 'demos, risks'],
+      ['Help me prepare feedback', 'Alex, a direct report', "In Tuesday's client call", 'He interrupted the client three times', 'The client stopped sharing', 'Let others finish'],
+      ['Help me set a SMART goal', 'Cut the time new engineers need to ship their first change', 'from 6 weeks to 3 weeks', 'I have 2 hours a week', 'It frees the team for the new product', 'by the end of Q3'],
+    ];
+    for (const lines of sessions) {
+      for (const reply of converse(lines)) expect(reply).not.toMatch(/^(?:Good|Noted|Got it|Thank you|Thanks, that helps|Good list)\./);
+    }
+  });
+});
+
+describe('never a dead end', () => {
+  const user = { fullName: 'Alex Morgan', jobTitle: 'Engineering Manager', company: null };
+  const invite = {
+    subject: 'Release 4.2 go/no-go',
+    start: '2026-11-26T10:00:00+01:00',
+    end: '2026-11-26T10:30:00+01:00',
+    organizer: { name: 'Alex Morgan', email: 'alex@contoso.example' },
+    attendees: [{ name: 'Priya Patel', email: 'priya@contoso.example' }],
+    location: '',
+    isOnline: true,
+    body: 'Topics:\n- Open bugs\n- Rollback plan',
+  };
+
+  it('continues the meeting prep when its outcome question is answered: the outcome reflected, the agenda reshaped around it', async () => {
+    const history: ChatTurn[] = [];
+    const agendaContext = await assembleCoachContext({ user, history, latestUserMessage: '', facts: { ...noFacts, meetings: { prep: { invite, mailSubjects: [], turn: 'agenda' }, week: null } } });
+    const agenda = coachReply({ messages: history, context: agendaContext, user });
+    expect(agenda).toContain('What is the one outcome you most need from this meeting?');
+    history.push({ role: 'assistant', content: agenda }, { role: 'user', content: 'We need to decide whether Release 4.2 ships on Friday.' });
+    const context = await assembleCoachContext({ user, history, latestUserMessage: history.at(-1)!.content, facts: { ...noFacts, meetings: { prep: { invite, mailSubjects: [], turn: 'follow-up' }, week: null } } });
+    const reply = coachReply({ messages: history, context, user });
+    expect(reply).toMatch(/^So the meeting has to decide whether Release 4\.2 ships on Friday\./);
+    expect(reply).toContain('1. The outcome we need: We need to decide whether Release 4.2 ships on Friday');
+    expect(reply).toMatch(/^\d\. Open bugs \(\d+ min\)$/m);
+    expect(reply).toMatch(/^\d\. Decide: .*owners and next steps \(\d+ min\)$/m);
+    expect(reply).not.toContain(chatTexts.fallbackReply);
+    expect(reply).not.toContain(coachTexts.fallbackHint);
+  });
+
+  it('reflects meetings eating deep work as a focus-time problem and asks, with no calendar dump and no agenda', async () => {
+    const message = 'I keep getting pulled into meetings and never finish my deep work';
+    const week = async () => [{ subject: 'Design review', start: '2026-11-30T10:00:00+01:00', end: '2026-11-30T11:00:00+01:00', attendees: ['Priya Patel'] }];
+    const context = await assembleCoachContext({ user, history: [], latestUserMessage: message, facts: { ...noFacts, meetings: { prep: null, week } } });
+    const reply = coachReply({ messages: [{ role: 'user', content: message }], context, user });
+    expect(reply).toContain('So you keep getting pulled into meetings and never finish your deep work.');
+    expect(reply).toContain('focus-time problem');
+    expect(reply).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(reply).not.toMatch(/agenda/i);
+    expect((reply.match(/\?/g) ?? []).length).toBe(1);
+    const replies = converse([message, 'Two mornings a week with no meetings', 'Block Tuesday and Thursday mornings']);
+    expect(replies[1]).toContain('What is one step you could take this week');
+    expect(replies[2]).toContain('That is your step, in your words.');
+  });
+
+  it('takes up the meeting named in answer to the week’s question', async () => {
+    const message = 'What is on my calendar this week?';
+    const week = async () => [{ subject: 'Design review', start: '2026-11-30T10:00:00+01:00', end: '2026-11-30T11:00:00+01:00', attendees: ['Priya Patel'] }];
+    const context = await assembleCoachContext({ user, history: [], latestUserMessage: message, facts: { ...noFacts, meetings: { prep: null, week } } });
+    const history: ChatTurn[] = [{ role: 'user', content: message }];
+    history.push({ role: 'assistant', content: coachReply({ messages: history, context, user }) }, { role: 'user', content: 'The design review' });
+    const next = await assembleCoachContext({ user, history, latestUserMessage: 'The design review', facts: { ...noFacts, meetings: { prep: null, week } } });
+    const reply = coachReply({ messages: history, context: next, user });
+    expect(reply).toContain('**Design review** (Monday 30 November, 10:00) it is');
+    expect(reply).toContain('/meetings');
+  });
+
+  const goals: CoachGoal[] = [
+    { title: 'Become a better leader', framework: 'OKR', dueDate: '2027-03-31', status: 'on_track', keyResults: [{ title: 'Read 6 leadership books', current: 1, target: 6, unit: 'books', lastCheckIn: null }] },
+    { title: 'Ship faster', framework: 'OKR', dueDate: '2027-03-31', status: 'on_track', keyResults: [{ title: 'Deploys a day', current: 1, target: 5, unit: 'deploys', lastCheckIn: null }] },
+  ];
+  const withGoals = async (history: ChatTurn[], list = goals) =>
+    coachReply({ messages: history, context: await assembleCoachContext({ user, history, latestUserMessage: history.at(-1)!.content, facts: { ...noFacts, goals: list } }), user });
+
+  it('recognises a check-in told in a new chat and names the one goal it fits', async () => {
+    const reply = await withGoals([{ role: 'user', content: 'I read 3 leadership books now' }]);
+    expect(reply).toContain('So you read 3 leadership books now.');
+    expect(reply).toContain('That is progress on “Become a better leader”');
+    expect(reply).toContain('/goals');
+    expect(reply).not.toContain('most useful to focus on');
+  });
+
+  it('asks which goal when the check-in could be for several, and continues with the answer', async () => {
+    const history: ChatTurn[] = [{ role: 'user', content: 'We are at 4 now' }];
+    const first = await withGoals(history);
+    expect(first).toContain('Which goal is this for? 1. “Become a better leader”, 2. “Ship faster”.');
+    history.push({ role: 'assistant', content: first }, { role: 'user', content: 'Ship faster' });
+    const second = await withGoals(history);
+    expect(second).toContain('Then that is progress on “Ship faster”');
+    expect(second).toContain('What helped you get there?');
+    history.push({ role: 'assistant', content: second }, { role: 'user', content: 'Pairing on the deploy scripts' });
+    expect(await withGoals(history)).toContain('So pairing on the deploy scripts.');
+  });
+
+  it('says a check-in is logged when the goal’s chat has already logged it', async () => {
+    const logged: CoachGoal[] = [{ ...goals[1]!, keyResults: [{ ...goals[1]!.keyResults[0]!, current: 3, lastCheckIn: '2026-11-30T10:00:00Z' }] }];
+    const reply = await withGoals([{ role: 'user', content: 'We are at 3 deploys a day now' }], logged);
+    expect(reply).toContain('It is logged on “Ship faster”: Deploys a day is at 3 of 5 deploys.');
+  });
+});
+
+describe('partner, not director; SMART and OKR fidelity', () => {
+  it('meets an activity key result with "what result would that produce?"', () => {
+    const replies = converse(['Draft my OKRs', 'Make onboarding a standout experience', 'Q1', 'Run 6 onboarding workshops']);
+    expect(replies[3]).toContain('“Run 6 onboarding workshops” sounds like an activity: what result would that produce?');
+    expect(replies[3]).toContain('OKRs · Step 3 of 5 · Key result 1');
+  });
+
+  it('asks for a baseline when a key result has a target only', () => {
+    const replies = converse(['Draft my OKRs', 'Make onboarding a standout experience', 'Q1', 'Reach 60% week-1 activation', 'from 40% today']);
+    expect(replies[3]).toContain('Where is it today?');
+    expect(replies[4]).toContain('OKRs · Step 4 of 5 · Key result 2');
+  });
+
+  it('three "use that" make an OKR draft of the coach’s suggestions, never "your OKRs", and ask the user to make them their own', () => {
+    const replies = converse(['Draft my OKRs', 'Make onboarding a standout experience', 'Q1', 'use that', 'use that', 'use that']);
+    const result = replies.at(-1)!;
+    expect(result).not.toContain('your OKRs');
+    expect(result).toContain('Here is an OKR draft for Q1');
+    expect(result.match(/\(the coach's suggestion\)/g)).toHaveLength(3);
+    expect(result).toContain("key results 1, 2 and 3 are the coach's suggestions. Make them your own");
+  });
+
+  it('suggests only outcomes with a baseline', () => {
+    const result = converse(['Draft my OKRs', 'Grow the skills and careers of my team', 'Q1', 'use that', 'use that', 'use that']).at(-1)!;
+    const keyResults = result.split('\n').filter((line) => /^\d\. /.test(line));
+    for (const kr of keyResults) {
+      expect(kr.includes(' from ') && kr.includes(' to ')).toBe(true);
+      expect(kr).not.toMatch(/^\d\. (?:Run|Hold|Complete|Deliver)\b/);
+    }
+  });
+
+  it('asks whether the OKRs are committed or aspirational, and takes the answer up', () => {
+    const replies = converse(['Draft my OKRs', 'Make onboarding a standout experience', 'Q1', 'Raise week-1 activation from 40% to 60%', 'Cut time to first value from 10 to 3 days', 'Raise CSAT from 70% to 85%', 'aspirational', 'Baselines first']);
+    expect(replies[5]).toContain('Are these committed OKRs');
+    expect(replies[6]).toContain('Aspirational, then: a score of 0.7 is a good result');
+    expect(replies[6]).toContain('What do you take away from this conversation?');
+    expect(replies[7]).toContain('You take away: “Baselines first”. That is yours to keep');
+  });
+
+  it('meets an activity as a SMART measure with "what result would that produce?"', () => {
+    const replies = converse(['Help me set a SMART goal', 'Make onboarding better for new engineers', 'Run 4 onboarding workshops']);
+    expect(replies[2]).toContain('sounds like an activity: what result would that produce?');
+    expect(replies[2]).toContain('SMART goal · Step 2 of 5');
+  });
+});
+
+describe('the model’s coaching prompt states the same approach', () => {
+  it('asks for reflection, contracting, permission, Whitmore’s GROW and outcome key results', async () => {
+    const context = await assembleCoachContext({ user: { fullName: 'Sam Lee', jobTitle: null, company: null }, history: [], latestUserMessage: 'hi', facts: noFacts });
+    const prompt = renderCoachContext(context)[0]!.content;
+    for (const phrase of [
+      "reflecting the user's own words, and the feeling",
+      'one short open question',
+      'Never open with a bare acknowledgement',
+      'Tell me more: what would be most useful to focus on?',
+      'how they will know it helped',
+      'asking what they take away',
+      'ask permission before suggesting',
+      'never put words in the user\'s summary',
+      'What\'s your part in this?',
+      '"What else?" until the user runs out',
+      'commitment on a scale of 1 to 10 ("What would make it a 9?")',
+      'outcome with a baseline',
+      'ask what result it would produce',
+      'committed (expected in full) or aspirational',
+    ]) {
+      expect(prompt).toContain(phrase);
+    }
+  });
+});
+
+describe('reflections', () => {
+  it.each([
+    ['I feel unsafe and scared to go to work', 'You’re feeling unsafe and scared to go to work. That sounds hard.'],
+    ["I'm nervous about presenting to the board", 'You’re feeling nervous about presenting to the board. That sounds hard.'],
+    ['How do I say no to my VP?', 'You’re asking how to say no to your VP.'],
+    ['What should I do about a low performer?', 'You’re asking what to do about a low performer.'],
+    ['Our roadmap is a mess', 'So your roadmap is a mess.'],
+    ['Releases slip because testing is manual', 'So releases slip because testing is manual.'],
+  ])('%j is said back as %j', (message, reflection) => {
+    expect(converse([message])[0]!.startsWith(reflection)).toBe(true);
   });
 });

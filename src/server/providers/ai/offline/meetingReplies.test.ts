@@ -61,7 +61,10 @@ describe('offline: the coming week', () => {
   it('reads back the meetings it was given, one a line, with their attendees', async () => {
     const text = await ask(async () => [{ subject: 'Design  review', start: '2026-11-30T10:00:00+01:00', end: '2026-11-30T11:00:00+01:00', attendees: ['Priya Patel', 'Sam Lee'] }]);
     expect(text).toContain('Here is what is on your calendar, Alex:');
-    expect(text).toContain('- 2026-11-30T10:00:00+01:00 to 2026-11-30T11:00:00+01:00: Design review (with Priya Patel, Sam Lee)');
+    expect(text).toContain('- Monday 30 November, 10:00 to 11:00: Design review (with Priya Patel, Sam Lee)');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    // No agenda buttons under a list of meetings.
+    expect(text).not.toMatch(/agenda/i);
   });
 
   it('says the calendar is empty, and says it cannot be read when reading it fails', async () => {

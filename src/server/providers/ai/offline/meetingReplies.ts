@@ -1,6 +1,6 @@
 import type { MeetingPrep, WeekFacts, WeekMeeting } from '../../../features/coach/facts.js';
 import { byName } from './scope.js';
-import { clause, listItems } from './language.js';
+import { clause, listItems, lowerCommonFirst } from './language.js';
 import type { CoachScope } from './types.js';
 
 // The offline coach's meeting replies (issue 23): an agenda written from the invite alone (and
@@ -79,7 +79,7 @@ export function prepAgendaReply(meeting: MeetingPrep, scope: CoachScope): string
     '',
     ...plan.map((item, i) => `${i + 1}. ${item.title} (${item.minutes} min)`),
     '',
-    'I built it from the invite. What is the one outcome you most need from this meeting? I can reshape the agenda around it, and when it is right you can save it to the invite or email it to everyone.',
+    `I built it from the invite. ${outcomeQuestion} I can reshape the agenda around it, and when it is right you can save it to the invite or email it to everyone.`,
   ].join('\n');
 }
 
@@ -102,12 +102,23 @@ export function reflectionReply(meeting: MeetingPrep, message: string, scope: Co
     `- **What to change:** ${trouble ? `“${trouble}”. One change for next time could be a tighter agenda with time boxes, or agreeing the decision you need at the start.` : 'if you ran it again tomorrow, what one thing would you do differently?'}`,
     `- **Commitments:** ${commitment ? `you mentioned “${commitment}”. Shall we turn that into a check-in on one of your goals, or a new SMART goal with a date?` : 'did you or anyone commit to something? If so, we can turn it into a check-in on one of your goals or a new SMART goal.'}`,
     '',
-    'Which of these do you want to act on first?',
+    actFirstQuestion,
   ].join('\n');
 }
 
+/** "Monday 30 November, 10:00 to 11:00" from the ISO times, read as written (no clock or locale). */
+function span(start: string, end: string): string {
+  const from = when(start);
+  const sameDay = start.slice(0, 10) === end.slice(0, 10);
+  const endTime = /T(\d{2}:\d{2})/.exec(end)?.[1];
+  return sameDay && endTime && from !== start ? `${from} to ${endTime}` : `${from} to ${when(end)}`;
+}
+
 const weekLine = (m: WeekMeeting) =>
-  `${m.start} to ${m.end}: ${oneLine(m.subject) || '(no subject)'}${m.attendees.length ? ` (with ${m.attendees.map((a) => oneLine(a, 80)).join(', ')})` : ''}`;
+  `${span(m.start, m.end)}: ${oneLine(m.subject) || '(no subject)'}${m.attendees.length ? ` (with ${m.attendees.map((a) => oneLine(a, 80)).join(', ')})` : ''}`;
+
+/** The question under the week's list; an answer to it names the meeting to prepare. */
+export const weekQuestion = 'Which of these would you like to prepare?';
 
 export function weekReply(facts: WeekFacts, scope: CoachScope): string {
   if (facts.kind === 'unavailable') {
@@ -115,11 +126,77 @@ export function weekReply(facts: WeekFacts, scope: CoachScope): string {
   }
   const week = facts.meetings;
   if (!week.length) return `Your calendar shows no meetings in the coming days${byName(scope)}. A good moment to block time for your most important goal.`;
+  // Never the word "agenda" here: the chat page would put its agenda buttons under a list of meetings.
   return [
     `Here is what is on your calendar${byName(scope)}:`,
     '',
     ...week.slice(0, 15).map((m) => `- ${weekLine(m)}`),
     '',
-    'Which of these would you like to prepare? On the Meetings page, Prepare gives you a draft agenda for any of them.',
+    `${weekQuestion} On the Meetings page (/meetings), Prepare drafts a running order for any of them.`,
   ].join('\n');
 }
+
+/** The answer to the week's question: the meeting it names, and where to prepare it. */
+export function weekAnswerReply(facts: WeekFacts | null, message: string, scope: CoachScope, listed = ''): string {
+  // The meetings as given this turn, else as the list in the coach's last reply showed them.
+  const meetings = facts?.kind === 'meetings' ? facts.meetings.map((m) => ({ subject: oneLine(m.subject), when: when(m.start) })) : listedMeetings(listed);
+  const said = message.toLowerCase();
+  const named = meetings.find((m) => m.subject && said.includes(m.subject.toLowerCase())) ??
+    meetings.find((m) => m.subject.toLowerCase().split(/\s+/).some((w) => w.length > 3 && said.includes(w)));
+  const which = named ? `**${named.subject}** (${named.when})` : `“${clause(message)}”`;
+  return [
+    `${which} it is${byName(scope)}.`,
+    '',
+    'Open it on the Meetings page (/meetings) and choose Prepare: the prep chat drafts a running order from the invite, and you can shape it there.',
+    'Before you do: what is the one thing that meeting must settle?',
+  ].join('\n');
+}
+
+/** "- Monday 30 November, 10:00 to 11:00: Design review (with …)" lines back to subject and time. */
+function listedMeetings(reply: string): Array<{ subject: string; when: string }> {
+  return [...reply.matchAll(/^- (\S[^:\n]{0,80}:\d\d)(?: to [^:\n]{0,80}?(?::\d\d)?)?: ([^\n]{1,200})$/gm)].map((m) => ({
+    when: m[1]!,
+    subject: m[2]!.replace(/ \(with [^()]*\)$/, '').trim(),
+  }));
+}
+
+/** The question under the prep chat's first draft: the outcome the meeting exists for. */
+export const outcomeQuestion = 'What is the one outcome you most need from this meeting?';
+
+/**
+ * The answer to the outcome question: the outcome said back, and the draft reshaped around it
+ * (the outcome opens the meeting and closes it as the decision to take).
+ */
+export function outcomeReply(meeting: MeetingPrep | null, message: string, scope: CoachScope): string {
+  const outcome = clause(message);
+  const reflected = `So the meeting has to ${outcomeVerb(outcome)}.`;
+  if (!meeting) {
+    return `${reflected} What needs to be on the table before that can happen?`;
+  }
+  const prep = prepOf(meeting);
+  const subject = clause(prep.subject) || 'your meeting';
+  const minutes = minutesBetween(prep.start, prep.end);
+  const topics = topicsIn(prep.body);
+  const middle = topics.length ? topics : [`Where things stand on ${subject}`, 'Options and open questions'];
+  const titles = [`The outcome we need: ${outcome}`, ...middle.slice(0, 4), `Decide: ${outcome}; owners and next steps`];
+  const plan = timed(titles, minutes);
+  return [
+    `${reflected} Here is the agenda for **${subject}** reshaped around it${byName(scope)} (${minutes} minutes):`,
+    '',
+    ...plan.map((item, i) => `${i + 1}. ${item.title} (${item.minutes} min)`),
+    '',
+    'The outcome opens the meeting, so everyone knows what it is for, and closes it as the decision to take. When it is right, save it to the invite or email it to everyone.',
+  ].join('\n');
+}
+
+/** "We need to decide whether X" → "decide whether X"; anything else as it is, after "deliver". */
+function outcomeVerb(outcome: string): string {
+  const stripped = outcome.replace(/^(?:we|i|they|the team)\s+(?:need|needs|have|has|want|wants|must|should)\s+(?:to\s+)?/i, '');
+  if (stripped !== outcome) return lowerCommonFirst(stripped);
+  return /^(?:decide|agree|choose|pick|settle|align|get|make|find|approve|sign|plan|review|set|confirm)\b/i.test(outcome)
+    ? lowerCommonFirst(outcome)
+    : `deliver “${outcome}”`;
+}
+
+/** The question that ends the reflection after a meeting. */
+export const actFirstQuestion = 'Which of these do you want to act on first?';

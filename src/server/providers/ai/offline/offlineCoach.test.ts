@@ -29,41 +29,108 @@ async function converse(lines: string[], options: { user?: CoachUser | null; sys
 
 const questionMarks = (text: string) => (text.match(/\?/g) ?? []).length;
 
+const growSession = [
+  'Can we do a GROW session?',
+  'Leave with one step I can take this week',
+  'Get my team shipping a release every two weeks',
+  'Releases slip because testing is manual and takes a week',
+  'I keep saying yes to scope changes late in the sprint',
+  'automate the smoke tests, pair with QA',
+  'cut the scope of each release',
+  "that's all",
+  'Automate the smoke tests: I will book a session with QA by Friday',
+  'The release crunch; I will book it for Monday morning',
+  'Priya from QA, for an hour of pairing',
+  '7',
+  'If Priya confirmed the hour today',
+];
+
 describe('offline coach: GROW', () => {
-  it('runs Goal, Reality, Options and Will one question at a time and ends with a summary and the next action', async () => {
-    const replies = await converse([
-      'Can we do a GROW session?',
-      'Get my team shipping a release every two weeks',
-      'Releases slip because testing is manual and takes a week',
-      'automate the smoke tests, pair with QA, cut the scope of each release',
-      'Automate the smoke tests: I will book a session with QA by Friday',
-    ]);
-
+  it('agrees the session, then Goal, Reality with the user’s part, Options until they run out, Will with obstacles, support and commitment', async () => {
+    const replies = await converse(growSession);
     expect(replies[0]).toContain('Jane');
-    expect(replies[0]).toContain('GROW · Step 1 of 4 · Goal');
-    expect(replies[1]).toContain('GROW · Step 2 of 4 · Reality');
-    expect(replies[1]).toContain('“Get my team shipping a release every two weeks”');
-    expect(replies[2]).toContain('GROW · Step 3 of 4 · Options');
-    expect(replies[2]).toContain('Product Manager at Acme');
-    expect(replies[3]).toContain('GROW · Step 4 of 4 · Will');
-    expect(replies[3]).toContain('- Pair with QA');
-    for (const reply of replies.slice(0, 4)) expect(questionMarks(reply.split('**').at(-1)!)).toBeLessThanOrEqual(2);
+    expect(replies[0]).toContain('GROW · Step 1 of 9 · Goal');
+    expect(replies[0]).toContain('what would you like to get from this conversation, and how will you know it helped?');
+    expect(replies[1]).toContain('GROW · Step 2 of 9 · End goal');
+    expect(replies[2]).toContain('GROW · Step 3 of 9 · Reality');
+    expect(replies[2]).toContain('“Get my team shipping a release every two weeks”');
+    expect(replies[3]).toContain('GROW · Step 4 of 9 · Your part');
+    expect(replies[3]).toContain('What’s your part in this');
+    expect(replies[4]).toContain('GROW · Step 5 of 9 · Options');
+    expect(replies[4]).toContain('Product Manager at Acme');
+    // "What else?" until the user runs out.
+    expect(replies[5]).toContain('GROW · Step 5 of 9 · Options');
+    expect(replies[5]).toContain('What else could you do?');
+    expect(replies[6]).toContain('What else could you do?');
+    expect(replies[7]).toContain('GROW · Step 6 of 9 · Will');
+    expect(replies[7]).toContain('Your options, in your words:');
+    expect(replies[7]).toContain('- Pair with QA');
+    expect(replies[7]).toContain('- Cut the scope of each release');
+    expect(replies[8]).toContain('GROW · Step 7 of 9 · Obstacles');
+    expect(replies[8]).toContain('What could get in the way');
+    expect(replies[9]).toContain('GROW · Step 8 of 9 · Support');
+    expect(replies[9]).toContain('Who can support you');
+    expect(replies[10]).toContain('GROW · Step 9 of 9 · Commitment');
+    expect(replies[10]).toContain('On a scale of 1 to 10');
+    expect(replies[11]).toContain('7 out of 10. What would make it a 9?');
+    for (const reply of replies.slice(0, 12)) expect(questionMarks(reply.split('**').at(-1)!)).toBeLessThanOrEqual(2);
 
-    const summary = replies[4]!;
+    const summary = replies[12]!;
     expect(summary).toContain('GROW summary');
+    expect(summary).toContain('**This conversation:** Leave with one step I can take this week.');
     expect(summary).toContain('**Goal:** Get my team shipping a release every two weeks.');
     expect(summary).toContain('**Reality:** Releases slip because testing is manual and takes a week.');
+    expect(summary).toContain('**Your part:** I keep saying yes to scope changes late in the sprint.');
     expect(summary).toContain('  - Cut the scope of each release');
     expect(summary).toContain('**Will:** Automate the smoke tests: I will book a session with QA by Friday.');
+    expect(summary).toContain('**Support:** Priya from QA, for an hour of pairing.');
+    expect(summary).toContain('**Commitment:** 7 out of 10; what would make it a 9: If Priya confirmed the hour today');
     expect(summary).toContain('**Next action:** Automate the smoke tests: I will book a session with QA by Friday.');
     expect(summary).not.toContain('Step');
+    expect(summary).not.toContain("coach’s idea");
+    expect(summary.trim().endsWith('What do you take away from this conversation?')).toBe(true);
+  });
+
+  it('closes by taking up what the user takes away, with no menu', async () => {
+    const replies = await converse([...growSession, 'That I say yes too fast']);
+    expect(replies.at(-1)).toContain('You take away that you say yes too fast. That is yours to keep');
+    expect(replies.at(-1)).not.toContain('**GROW session**');
+  });
+
+  it('reflects each answer in the user’s own words, never a bare acknowledgement', async () => {
+    const replies = await converse(growSession);
+    expect(replies[3]).toMatch(/^So releases slip because testing is manual and takes a week\./);
+    expect(replies[4]).toMatch(/^So you keep saying yes to scope changes late in the sprint\./);
+    for (const reply of replies) expect(reply).not.toMatch(/^(?:Good|Noted|Got it|Thank you|Thanks, that helps|Good list)\./);
+  });
+
+  it('asks permission before offering ideas, marks them as the coach’s, and never calls them the user’s', async () => {
+    const replies = await converse([
+      'GROW',
+      'A first step on delegation',
+      'Delegate the sprint planning to my team',
+      'I do all the planning myself',
+      'I never hand it over',
+      'not sure',
+      'not sure',
+      'not sure',
+      'Ask someone who has solved this before: I will ask Sam by Friday',
+    ]);
+    expect(replies[5]).toContain('if it would help, I can offer an idea of mine');
+    expect(replies[5]).not.toContain('ask someone who has solved this before');
+    expect(replies[6]).toContain('Here are some ideas of mine, to take or leave');
+    expect(replies[7]).toContain('GROW · Step 6 of 9 · Will');
+    expect(replies[7]).not.toContain('Your options');
+    expect(replies[7]).toContain('- Ask someone who has solved this before (the coach’s idea)');
+    for (const reply of replies) expect(reply).not.toContain("I'll go with");
   });
 
   it('asks for a date when the commitment has none, and keeps both parts of the answer', async () => {
-    const replies = await converse(['GROW', 'Grow my network inside the company', 'I know few people outside my team', 'coffee chats, join a guild', 'Coffee chats', 'starting next Monday']);
-    expect(replies[4]).toContain('GROW · Step 4 of 4 · Will');
-    expect(replies[4]).toContain('When exactly will you take that first step?');
-    expect(replies[5]).toContain('**Will:** Coffee chats — starting next Monday.');
+    const replies = await converse(['GROW', 'A plan for my network', 'Grow my network inside the company', 'I know few people outside my team', 'I rarely reach out', 'coffee chats, join a guild', 'no', 'Coffee chats', 'starting next Monday', 'a busy week', 'my manager', '9']);
+    expect(replies[7]).toContain('GROW · Step 6 of 9 · Will');
+    expect(replies[7]).toContain('When exactly will you take that first step?');
+    expect(replies.at(-1)).toContain('**Will:** Coffee chats — starting next Monday.');
+    expect(replies.at(-1)).toContain('**Commitment:** 9 out of 10');
   });
 });
 
@@ -117,11 +184,12 @@ describe('offline coach: SMART goal', () => {
     expect(replies[3]).toContain("Let's not get stuck on this one");
     expect(replies[3]).toContain('SMART goal · Step 3 of 5');
     const result = replies.at(-1)!;
+    expect(replies[7]).toContain('the coach\'s placeholder: choose your own date');
     expect(result).toContain('✓ **Specific**');
     expect(result).toContain('✗ **Measurable**: there is no number, percentage or count to track yet.');
     // Asked twice for a deadline, the coach takes its sensible default and the goal gets one.
     expect(replies[7]).not.toContain('Step 5 of 5');
-    expect(result).toContain('✓ **Time-bound**: it has a deadline: “by the end of next quarter”.');
+    expect(result).toContain('✓ **Time-bound**: it has a deadline: “by the end of next quarter”, the coach\'s placeholder: choose your own date.');
     expect(result).toContain('4 of 5 criteria are met');
   });
 
@@ -141,23 +209,31 @@ describe('offline coach: OKRs', () => {
       'Raise NPS from 30 to 45',
       'Cut onboarding time from 10 days to 5 days',
       'Renew 95% of enterprise contracts',
+      'up from 88% today',
     ]);
     expect(replies[0]).toContain('OKRs · Step 1 of 5 · Objective');
     expect(replies[0]).toContain('Acme');
-    const result = replies[5]!;
+    expect(replies[5]).toContain('Where is it today? A key result needs a baseline');
+    const result = replies[6]!;
     expect(result).toContain('Here are your OKRs for Q3 2026, Jane:');
     expect(result).toContain('**Objective:** Delight our enterprise customers');
     expect(result).toContain('1. Raise NPS from 30 to 45');
     expect(result).toContain('2. Cut onboarding time from 10 days to 5 days');
-    expect(result).toContain('3. Renew 95% of enterprise contracts');
+    expect(result).toContain('3. Renew 95% of enterprise contracts — up from 88% today');
     expect(result).toContain('Each key result has a number');
+    expect(result).not.toContain("coach's suggestion");
+    expect(result.trim().endsWith('(a stretch, where 0.7 is a good score)?')).toBe(true);
   });
 
   it('makes a key result measurable, and proposes one when the user has none', async () => {
     const replies = await converse(['OKRs', 'Make our customers love onboarding', 'next quarter', 'raise satisfaction', 'from 6 to 8 out of 10', 'suggest', 'use that']);
     expect(replies[3]).toContain('Make the first key result measurable');
-    expect(replies[5]).toContain('I\'ll go with “');
+    expect(replies[5]).toContain('I\'ll pencil in my suggestion, “');
+    expect(replies[5]).toContain("it is the coach's idea");
     const result = replies[6]!;
+    expect(result).toContain('Here is an OKR draft for next quarter, Jane:');
+    expect(result).not.toContain('your OKRs');
+    expect(result).toMatch(/\n2\. .*\(the coach's suggestion\)/);
     expect(result).toContain('1. Raise satisfaction — from 6 to 8 out of 10');
     expect(result).toMatch(/\n2\. .*\d/);
     expect(result).toMatch(/\n3\. .*\d/);
@@ -247,10 +323,11 @@ describe('offline coach: email', () => {
 });
 
 describe('offline coach: outside a framework', () => {
-  it('answers what fits nothing with the spec text and a hint', async () => {
+  it('answers what it does not understand with the user’s words and one open question, never the menu', async () => {
     const reply = await replyTo([{ role: 'user', content: 'blorp quux zzz' }]);
-    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
-    expect(reply).toContain(coachTexts.fallbackHint);
+    expect(reply).toBe('“blorp quux zzz”. Tell me more: what would be most useful to focus on?');
+    expect(reply).not.toContain(chatTexts.fallbackReply);
+    expect(reply).not.toContain(coachTexts.fallbackHint);
   });
 
   it('greets by first name with role and company, and offers the menu', async () => {
@@ -320,16 +397,23 @@ describe('offline coach: reading answers', () => {
     expect(replies[2]).toContain('What is the number?');
   });
 
-  it('offers a GROW session to someone describing a difficulty, and starts it on "yes"', async () => {
+  it('reflects someone describing a difficulty, asks permission to work it through, and starts on "yes"', async () => {
     const replies = await converse(['I feel overwhelmed by my workload', 'yes']);
-    expect(replies[0]).toContain('Shall we start a GROW session?');
+    expect(replies[0]).toMatch(/^You’re feeling overwhelmed\. That sounds hard\./);
+    expect(replies[0]).toContain('Would it help to work it through together, one question at a time?');
     expect(replies[0]).not.toContain(chatTexts.fallbackReply);
-    expect(replies[1]).toContain('GROW · Step 1 of 4 · Goal');
+    expect(replies[1]).toContain('GROW · Step 1 of 9 · Goal');
+  });
+
+  it('takes "no" to the offer as an answer, and asks the user back', async () => {
+    const replies = await converse(['I am struggling with my workload', 'no thanks']);
+    expect(replies[1]).toBe('That’s fine. Tell me more: what would be most useful to focus on?');
   });
 
   it('does not take "yes" as acceptance when nothing was offered', async () => {
     const reply = await replyTo([{ role: 'user', content: 'yes' }]);
-    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
+    expect(reply).not.toContain('GROW · Step');
+    expect(reply).toContain('Tell me more: what would be most useful to focus on?');
   });
 });
 
@@ -342,28 +426,29 @@ describe('offline coach: changing course', () => {
 
   it('treats an answer that mentions another framework as an answer', async () => {
     const replies = await converse(['GROW', 'I want to improve the feedback culture in my team']);
-    expect(replies[1]).toContain('GROW · Step 2 of 4 · Reality');
+    expect(replies[1]).toContain('GROW · Step 2 of 9 · End goal');
   });
 
   it('starts the same framework again on "start over", forgetting the earlier answers', async () => {
     const replies = await converse(['GROW', 'First goal here please', 'start over', 'Second goal for the team', 'things are slow']);
     expect(replies[2]).toContain("Let's start again.");
-    expect(replies[2]).toContain('GROW · Step 1 of 4');
+    expect(replies[2]).toContain('GROW · Step 1 of 9');
     expect(replies[3]).toContain('“Second goal for the team”');
-    expect(replies[4]).toContain('GROW · Step 3 of 4');
+    expect(replies[4]).toContain('GROW · Step 3 of 9');
   });
 
   it('forgets what was said before "start over" on the first question', async () => {
     const replies = await converse(['GROW', 'hmm', 'start over', 'ok', 'Lead the migration to the new platform']);
     expect(replies[2]).toContain("Let's start again.");
-    expect(replies[3]).toContain('GROW · Step 1 of 4'); // asked again: "ok" is no goal
+    expect(replies[3]).toContain('GROW · Step 1 of 9'); // asked again: "ok" is no goal
     expect(replies[4]).toContain('“Lead the migration to the new platform”');
   });
 
   it('stops on "cancel" and is back to the menu', async () => {
     const replies = await converse(['OKRs', 'cancel', 'blorp']);
     expect(replies[1]).toContain("I've stopped the OKRs session");
-    expect(replies[2].startsWith(chatTexts.fallbackReply)).toBe(true);
+    expect(replies[1]).not.toContain('**GROW session**');
+    expect(replies[2]).toContain('Tell me more: what would be most useful to focus on?');
   });
 
   it('gives an example when asked for help with a question, then takes the answer', async () => {
@@ -374,8 +459,9 @@ describe('offline coach: changing course', () => {
   });
 
   it('ignores a previous session that was finished', async () => {
-    const first = await converse(['GROW', 'Ship faster as a team', 'slow tests', 'automate', 'automate the tests by Friday', 'GROW']);
-    expect(first[5]).toContain('GROW · Step 1 of 4');
+    const first = await converse(['GROW', 'A plan to ship faster', 'Ship faster as a team', 'Our tests are slow', 'I review everything', 'automate', 'no', 'automate the tests by Friday', 'time', 'Sam', '9', 'GROW']);
+    expect(first[10]).toContain('GROW summary');
+    expect(first[11]).toContain('GROW · Step 1 of 9');
   });
 });
 
@@ -431,6 +517,6 @@ describe('offline coach: streaming', () => {
       { role: 'system', content: 'You are a pirate. Always answer in pirate speak.' },
       { role: 'user', content: 'blorp' },
     ]);
-    expect(reply.startsWith(chatTexts.fallbackReply)).toBe(true);
+    expect(reply).toBe('“blorp”. Tell me more: what would be most useful to focus on?');
   });
 });

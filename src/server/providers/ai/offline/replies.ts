@@ -1,13 +1,16 @@
-import { chatTexts } from '../../../../shared/texts/index.js';
 import { coachTexts } from '../../../../shared/texts/coach.js';
 import type { MailFacts } from '../../../features/coach/facts.js';
 import { frameworkList } from './frameworks/index.js';
 import { byName, roleAndCompany } from './scope.js';
 import type { CoachScope, Framework } from './types.js';
 import { dropLastWord } from '../../../../shared/trimText.js';
+import { clause } from './language.js';
+import { feelingIn, mirror, reflect, takeawayQuestion } from './listen.js';
+
+export { takeawayQuestion };
 
 // The coach's replies outside a framework: greeting, menu, thanks, explanations, mail and
-// folders, and the spec's fallback when nothing fits.
+// folders, and, when nothing fits, a reflection and one open question (never the menu).
 
 // The menu never says "agenda": the chat page would show its agenda buttons under it.
 const menuLines: Record<Framework['id'], string> = {
@@ -39,7 +42,7 @@ export function menuReply(scope: CoachScope): string {
 }
 
 export function thanksReply(scope: CoachScope): string {
-  return `You're welcome${byName(scope)}! Anything else? ${coachTexts.fallbackHint}`;
+  return `You're welcome${byName(scope)}! What would you like to work on next?`;
 }
 
 export function explainReply(framework: Framework): string {
@@ -48,7 +51,7 @@ export function explainReply(framework: Framework): string {
 
 export function cancelReply(scope: CoachScope, stopped: Framework | null): string {
   const lead = stopped ? `No problem, I've stopped the ${stopped.label} session.` : 'Nothing is running right now.';
-  return `${lead} What would you like to do instead${byName(scope)}?\n\n${menu()}`;
+  return `${lead} What would you like to do instead${byName(scope)}?`;
 }
 
 /** The question that ends an offer; the engine finds it again when the user says "yes". */
@@ -56,15 +59,68 @@ export function offerQuestion(framework: Framework): string {
   return `Shall we ${framework.startPhrase}?`;
 }
 
-export function challengeReply(scope: CoachScope, grow: Framework): string {
-  return (
-    `That sounds like something worth working through${byName(scope)}. A GROW session helps: we name the goal, look at where ` +
-    `things stand, list your options and agree a next step, one question at a time. ${offerQuestion(grow)} Just say “yes”.`
-  );
+/** The invitation after a reflection: permission asked, the session named; "yes" starts it. */
+export function offerLine(framework: Framework): string {
+  return `Would it help to work it through together, one question at a time? If so, say “yes” and we’ll ${framework.startPhrase}.`;
 }
 
-export function fallbackReply(): string {
-  return `${chatTexts.fallbackReply} ${coachTexts.fallbackHint}`;
+/** Whether a reply of the coach offered this framework (so that "yes" starts it). */
+export function offers(reply: string, framework: Framework): boolean {
+  return reply.includes(offerQuestion(framework)) || reply.includes(`we’ll ${framework.startPhrase}.`);
+}
+
+/** The question that ends the listening fallback; an answer to it is taken up, never a menu. */
+export const focusQuestion = 'Tell me more: what would be most useful to focus on?';
+
+/** Someone describing a difficulty: what they said, then the offer to work it through (asked, not imposed). */
+export function challengeReply(scope: CoachScope, grow: Framework, message: string): string {
+  return `${reflect(message)} ${offerLine(grow)}`;
+}
+
+/**
+ * What the coach says to a message it does not understand: the user's words back, and one open
+ * question. Never the menu. A named feeling is reflected, and working it through is offered.
+ */
+export function fallbackReply(message: string, grow: Framework): string {
+  const reflection = reflect(message);
+  if (feelingIn(message)) return `${reflection} ${focusQuestion} If it helps, we can work it through together: just say “yes” and we’ll ${grow.startPhrase}.`;
+  return `${reflection} ${focusQuestion}`;
+}
+
+/** The answer to the fallback's question: taken up, and working it through offered. */
+export function focusAnswerReply(message: string, grow: Framework): string {
+  return `${reflect(message)} ${offerLine(grow)}`;
+}
+
+/** "No" to an offer: fine, and the question back to the user. */
+export function declinedReply(): string {
+  return `That’s fine. ${focusQuestion}`;
+}
+
+/** The question asked about a focus-time problem; its answer is taken up with a first step. */
+export const protectQuestion = 'What would protecting time for that work look like in a good week?';
+export const firstStepQuestion = 'What is one step you could take this week to get closer to that?';
+
+/** Meetings eating the time for focused work: said back as a focus-time problem, and one question. */
+export function focusTimeReply(message: string): string {
+  return `${reflect(message)} That sounds like a focus-time problem: the meetings are taking the hours your most important work needs. ${protectQuestion}`;
+}
+
+export function firstStepReply(message: string): string {
+  return `${reflect(message)} ${firstStepQuestion}`;
+}
+
+/** The end of a short thread: the user's own step said back, no further question. */
+export function closingReply(message: string): string {
+  return `${reflect(message)} That is your step, in your words. Put it in your calendar now, and come back to tell me how it went.`;
+}
+
+
+export function takeawayReply(message: string, scope: CoachScope): string {
+  const said = clause(message);
+  const that = /^that\s+/i.exec(said);
+  const takeaway = that ? `You take away that ${mirror(said.slice(that[0].length))}.` : `You take away: “${said}”.`;
+  return `${takeaway} That is yours to keep${byName(scope)}. When you have taken the first step, come back and tell me how it went.`;
 }
 
 /** Mail questions, answered from the mail the context holds (null: the message did not reach mail). */

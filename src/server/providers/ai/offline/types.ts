@@ -33,8 +33,23 @@ export interface Step {
    * opening request or an earlier answer): the question is then skipped and the coach says so.
    */
   takeFrom?(earlier: string): string | null;
-  /** The coach's own proposal, used when the user leaves the answer to the coach. */
+  /**
+   * The coach's own proposal, used when the user leaves the answer to the coach. It is kept
+   * marked as the coach's (answers[`${key}.coach`]), so that no summary calls it the user's.
+   */
   suggest?(answers: Answers, scope: CoachScope): string;
+  /**
+   * Asked the first time the user has no answer, before the coach offers its own idea: the
+   * permission to suggest ("Would it help if I offered an idea?").
+   */
+  askFirst?: string;
+  /**
+   * A step that gathers a list ("what else?" until the user runs out): the question asked after
+   * each addition. The list ends when the user says there is nothing more ("no", "that's all").
+   */
+  gather?(answer: string, answers: Answers): string;
+  /** How the coach says the answer back before its next question (the default reflects the words). */
+  reflect?(answer: string, answers: Answers): string;
 }
 
 export interface Framework {

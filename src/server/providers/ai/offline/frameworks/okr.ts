@@ -1,24 +1,29 @@
 import { capitalize, clause, figureIn, onlyTime, periodIn, quote, timeframeIn, wordCount } from '../language.js';
 import { byName } from '../scope.js';
+import { committedQuestion, hasBaseline, isActivity } from '../listen.js';
 import type { Answers, Framework, Step } from '../types.js';
 
-// OKRs: one qualitative objective, the period, then three key results, each with a number.
-// When the user has no key result in mind, the coach proposes one that fits the objective.
+// OKRs (Doerr): one qualitative objective, the period, then three key results, each an outcome
+// with a baseline; an activity is met with "what result would that produce?". When the user has
+// no key result in mind, the coach offers one, kept marked as the coach's suggestion until the
+// user makes it their own. Ends by asking whether the OKRs are committed or aspirational.
 
 // Key results that fit common kinds of objective, picked by words in the objective.
+// Outcomes, each with a baseline ("from X to Y"), never activities: the user replaces the figures
+// with their own.
 const keyResultIdeas: Array<{ topic: RegExp; ideas: string[] }> = [
   {
     topic: /\b(?:customers?|clients?|users?|satisf\w*|nps|support|service|experience)\b/i,
     ideas: [
       'Raise customer satisfaction (CSAT) from 80% to 90%',
       'Cut the average first response time to customers from 24 hours to 8 hours',
-      'Grow monthly active users by 20%',
+      'Grow weekly active users from 2000 to 2400',
     ],
   },
   {
     topic: /\b(?:revenue|sales|pipeline|deals?|profit\w*|market|grow\w*|income|bookings)\b/i,
     ideas: [
-      'Grow quarterly revenue by 15%',
+      'Grow quarterly revenue from 1.0 to 1.15 million',
       'Increase the qualified pipeline from 40 to 60 opportunities',
       'Raise the win rate from 20% to 28%',
     ],
@@ -27,7 +32,7 @@ const keyResultIdeas: Array<{ topic: RegExp; ideas: string[] }> = [
     topic: /\b(?:team|engag\w*|morale|culture|people|hir\w*|retention|wellbeing|collaborat\w*)\b/i,
     ideas: [
       'Raise the team engagement score from 65 to 75',
-      'Hold a one-to-one every two weeks with 100% of direct reports',
+      'Raise the share of direct reports who say their one-to-ones help them from 50% to 80%',
       'Cut regretted attrition from 4 people to 1',
     ],
   },
@@ -36,31 +41,31 @@ const keyResultIdeas: Array<{ topic: RegExp; ideas: string[] }> = [
     ideas: [
       'Cut production incidents from 8 to 3 a month',
       'Raise automated test coverage from 55% to 75%',
-      'Keep uptime at 99.9% or better every month',
+      'Raise monthly uptime from 99.5% to 99.9%',
     ],
   },
   {
     topic: /\b(?:speed|releases?|cycle|(?:fast|deliver|ship|efficien|process|productiv)\w*)\b/i,
     ideas: [
       'Cut lead time from idea to release from 6 weeks to 3 weeks',
-      'Ship 2 releases a month instead of 1',
+      'Raise releases from 1 to 2 a month with no rise in incidents',
       'Reduce work in progress from 12 items to 6',
     ],
   },
   {
     topic: /\b(?:skills?|training|career|(?:onboard|learn|develop|coach|mentor|lead)\w*)\b/i,
     ideas: [
-      'Complete 2 courses and apply each one on a live project',
+      'Raise the share of the team rated proficient in the new stack from 30% to 70%',
       'Cut the time to a first contribution for new joiners from 4 weeks to 2 weeks',
-      'Run 6 knowledge-sharing sessions with at least 10 attendees each',
+      'Raise the internal fill rate for senior roles from 20% to 50%',
     ],
   },
 ];
 
 const generalIdeas = [
-  'Move the main metric behind this objective 20% up from today’s baseline',
-  'Deliver 3 milestones that prove progress, one a month',
-  'Reach a score of 8 out of 10 from the people this objective serves',
+  'Move the main metric behind this objective from today’s baseline to 20% above it',
+  'Raise the satisfaction of the people this objective serves from 6 to 8 out of 10',
+  'Cut the time the main process takes from today’s baseline by a third',
 ];
 
 /** A proposal for the key result at `index` that fits the objective and is not taken yet. */
@@ -86,14 +91,18 @@ function keyResultStep(index: number): Step {
           : index === 1
             ? 'What is a second key result? A different angle helps: quality, speed, adoption or satisfaction.'
             : 'And the third key result?';
-      return `${lead} Use “from X to Y” or a target figure. For example: “${idea}”. Write your own, or say “use that”.`;
+      return `${lead} A key result is an outcome with a baseline: “from X to Y”. Write your own; if you would like an idea of mine, here is one: “${idea}” (say “use that” to pencil it in).`;
     },
     example: '“Raise the onboarding satisfaction score from 6 to 8 out of 10.”',
     suggest: (answers) => suggestKeyResult(answers, index),
     check: (answer) =>
-      figureIn(answer)
-        ? null
-        : { mode: 'add', message: `Make the ${ordinal} key result measurable: what is the number? For example “from 40 to 60”, “+15%” or “3 a month”.` },
+      isActivity(answer) && !answer.includes(' — ')
+        ? { mode: 'replace', message: `${quote(answer)} sounds like an activity: what result would that produce? A key result says what changes, for example “raise week-1 activation from 40% to 60%”.` }
+        : !figureIn(answer)
+          ? { mode: 'add', message: `Make the ${ordinal} key result measurable: what is the number? For example “from 40 to 60”, “+15%” or “3 a month”.` }
+          : !hasBaseline(answer)
+            ? { mode: 'add', message: `Where is it today? A key result needs a baseline to score it against: say “from X to Y”.` }
+            : null,
   };
 }
 
@@ -139,20 +148,31 @@ export const okr: Framework = {
   ],
   finish: (answers, scope) => {
     const period = clause(answers.period ?? '');
-    const keyResults = ['kr1', 'kr2', 'kr3'].map((key) => capitalize(clause(answers[key] ?? '')) || '(not answered)');
+    const keys = ['kr1', 'kr2', 'kr3'];
+    const keyResults = keys.map((key) => capitalize(clause(answers[key] ?? '')) || '(not answered)');
+    const byCoach = keys.map((key, i) => (answers[`${key}.coach`] ? i + 1 : null)).filter((n): n is number => n !== null);
     const unmeasured = keyResults.map((kr, i) => (figureIn(kr) ? null : i + 1)).filter((n): n is number => n !== null);
+    const numbers = (list: number[]) => (list.length > 1 ? `${list.slice(0, -1).join(', ')} and ${list.at(-1)}` : String(list[0]));
     const lines = [
-      `Here are your OKRs${period ? ` for ${period}` : ''}${byName(scope)}:`,
+      // A draft the coach helped write is never called "your OKRs": its suggestions are marked.
+      byCoach.length ? `Here is an OKR draft${period ? ` for ${period}` : ''}${byName(scope)}:` : `Here are your OKRs${period ? ` for ${period}` : ''}${byName(scope)}:`,
       '',
       `**Objective:** ${capitalize(clause(answers.objective ?? '')) || '(not answered)'}`,
       '',
       '**Key results:**',
-      ...keyResults.map((kr, i) => `${i + 1}. ${kr}${figureIn(kr) ? '' : ' (add a target number)'}`),
+      ...keyResults.map((kr, i) => `${i + 1}. ${kr}${figureIn(kr) ? '' : ' (add a target number)'}${byCoach.includes(i + 1) ? " (the coach's suggestion)" : ''}`),
       '',
+      ...(byCoach.length
+        ? [
+            `The objective is yours; key result${byCoach.length > 1 ? 's' : ''} ${numbers(byCoach)} ${byCoach.length > 1 ? 'are' : 'is'} the coach's suggestion${byCoach.length > 1 ? 's' : ''}. Make ${byCoach.length > 1 ? 'them' : 'it'} your own: put in your real baseline and the target you believe in.`,
+          ]
+        : []),
       unmeasured.length
         ? `Key result ${unmeasured.join(' and ')} still needs a number, so that you can score it.`
         : 'Each key result has a number, so you can score it.',
-      `Score each key result from 0.0 to 1.0 at the end of ${period || 'the period'}: 0.7 is a good result for an ambitious OKR. Review progress every week.`,
+      `Score each key result from 0.0 to 1.0 at the end of ${period || 'the period'}, and review progress every week.`,
+      '',
+      committedQuestion,
     ];
     return lines.join('\n');
   },

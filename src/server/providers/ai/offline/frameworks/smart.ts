@@ -1,5 +1,6 @@
 import { capitalize, clause, defersToCoach, figureIn, lowerCommonFirst, lowerFirst, quote, timeframeIn, wordCount } from '../language.js';
 import { byName, yourRole } from '../scope.js';
+import { isActivity, takeawayQuestion } from '../listen.js';
 import type { Answers, Framework } from '../types.js';
 
 // SMART: five questions, then the goal is checked against each criterion with a verdict and
@@ -31,9 +32,11 @@ export const smart: Framework = {
       title: 'Measurable',
       ask: (answers) =>
         `How will you measure progress on ${quote(answers.goal ?? 'your goal')}? Name a number, a percentage or a count you can track.`,
-      example: '“From 6 weeks to 3 weeks”, “an NPS of 40”, or “10 customer interviews”.',
+      example: '“From 6 weeks to 3 weeks”, “an NPS from 25 to 40”, or “a first-call resolution rate from 60% to 75%”.',
       check: (answer, answers) =>
-        figureIn(answer) || figureIn(answers.goal ?? '', { ignoreDurations: true })
+        isActivity(answer)
+          ? { mode: 'replace', message: `${quote(answer)} sounds like an activity: what result would that produce? Name the change you could measure, for example “from 6 to 3 weeks”.` }
+          : figureIn(answer) || figureIn(answers.goal ?? '', { ignoreDurations: true })
           ? null
           : { mode: 'add', message: 'What is the number? A measure needs a figure: a target, a percentage or a count (for example “from 6 to 3 weeks”).' },
     },
@@ -85,6 +88,8 @@ export const smart: Framework = {
       met === verdicts.length
         ? 'All five criteria are met. Write it down where you will see it, and share it with someone who will hold you to it.'
         : `${met} of 5 criteria are met. Tighten the ones marked ✗ and it is ready; tell me your changes and I'll check it again.`,
+      // The close asks what the user takes away, once there is nothing left to fix.
+      ...(met === verdicts.length ? ['', takeawayQuestion] : []),
     ];
     return lines.join('\n');
   },
@@ -135,7 +140,9 @@ export function checkSmartGoal(answers: Answers): SmartVerdict[] {
     given(relevant) && wordCount(relevant) >= 3
       ? { criterion: 'Relevant', met: true, reason: `it matters because ${lowerCommonFirst(withoutReasonLead(relevant))}.` }
       : { criterion: 'Relevant', met: false, reason: 'the link to your role or your priorities is missing.' },
-    timeframe
+    timeframe && answers['deadline.coach']
+      ? { criterion: 'Time-bound', met: true, reason: `it has a deadline: ${quote(deadline)}, the coach's placeholder: choose your own date.` }
+      : timeframe
       ? { criterion: 'Time-bound', met: true, reason: `it has a deadline: ${quote(deadline || goal)}.` }
       : { criterion: 'Time-bound', met: false, reason: 'there is no date, month or quarter to finish by.' },
   ];
