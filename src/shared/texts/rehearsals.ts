@@ -1,5 +1,14 @@
 import { rehearsalBadge, rehearsalNavLabel } from './appShell.js';
 
+/** The rubric's checks as the report names them. */
+export const checkLabels = {
+  purpose: 'Purpose stated early',
+  pushbacks: 'Pushbacks acknowledged',
+  judgement: 'No judgement words',
+  request: 'A request with an owner and a date',
+  hedges: 'No hedges in the request',
+} as const;
+
 // Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
   chatTitle: (name: string) => `Rehearsal: ${name}`,
@@ -26,16 +35,29 @@ export const rehearsalTexts = {
   improvementsHeading: 'What to say differently',
   judgedUnavailable: 'The judged part of the report could not be written this time; the numbers above are exact.',
   offlineGoalReason: {
-    yes: 'You named what you wanted and asked for agreement.',
-    partly: 'You raised what you wanted, but did not ask for a clear agreement or next step.',
-    no: 'What you wanted did not come up in your own words.',
+    yes: (quote: string) => `You asked for a clear agreement, with who does it and by when: “${quote}”`,
+    hedged: (quote: string, hedges: readonly string[]) =>
+      `Check failed: ${checkLabels.hedges}. You asked for an agreement (“${quote}”), but softened it with ${hedges.map((h) => `“${h}”`).join(', ')}: say it plainly.`,
+    incomplete: (quote: string, missing: 'owner' | 'date') =>
+      `Check failed: ${checkLabels.request}. You asked (“${quote}”), but did not say ${missing === 'date' ? 'by when' : 'who will do it'}.`,
+    noRequest: `Check failed: ${checkLabels.request}. You raised what you wanted, but never asked who does what by when.`,
+    no: `Check failed: ${checkLabels.purpose}, and ${checkLabels.request.toLowerCase()}. What you wanted did not come up in your own words.`,
   },
   offlineStrengths: {
+    request: 'You asked for a clear agreement: who does what, by when.',
+    pushbacks: 'You acknowledged each pushback before answering it.',
+    purpose: 'You said what the conversation was for at the start.',
     questions: 'You asked questions and let the other person answer.',
     concise: 'You kept your turns short and to the point.',
     goal: 'You said plainly what you wanted.',
     noFillers: 'You spoke without filler words.',
   },
+  /** How a reply out of the role begins (the client shows it as the coach's, not the other person's). */
+  stepOutMarker: 'Stepping out of the role for a moment.',
+  stepOutPause: (name: string) =>
+    `Stepping out of the role for a moment. Pausing is fine: this is practice, and ${name} will pick up where you left off. Would you like to carry on, try your last turn again ('Try again from here' under it), or stop here and get the report?`,
+  stepOutDistress: (name: string) =>
+    `Stepping out of the role for a moment. That sounded hard, and it is fine to stop: this is only practice, not the real conversation with ${name}. Would you like to take a breath and carry on, try your last turn again, or stop here and get the report?`,
   // The client
   navLabel: rehearsalNavLabel,
   pageTitle: 'Rehearsals',

@@ -5,10 +5,11 @@ import type { AppDeps } from '../../deps.js';
 import type { CoachCounterpart } from '../coach/facts.js';
 import { openCalendar } from '../meetings/calendar.js';
 import { memoryEnabled } from '../memories/memoryStore.js';
+import { counterpartBrief } from './brief.js';
 
 // What the other person of a rehearsal is made of, handed to the context assembly: the set-up the
-// user gave (never their goal), the memories that name the person and, when mail is connected, the
-// subjects of recent mail with them.
+// user gave (never their goal), their private brief (brief.ts), the memories that name the person
+// and, when mail is connected, the subjects of recent mail with them.
 
 const maxMemories = 10;
 const maxMailSubjects = 5;
@@ -37,6 +38,7 @@ export async function loadRehearsalCounterpart(
     difficulty: rehearsal.difficulty,
     memories,
     mailSubjects,
+    brief: counterpartBrief(rehearsal),
   };
 }
 

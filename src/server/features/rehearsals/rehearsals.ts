@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { computeChecks } from '../../../shared/rehearsalChecks.js';
 import { computeReport, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
 import type { createRehearsalSchema, RehearsalReport, retryRehearsalSchema } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
@@ -145,6 +146,7 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
   const transcript = await transcriptOf(ctx, rehearsal);
   if (!transcript.some((turn) => turn.role === 'user')) throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.nothingToReview });
   const computed = computeReport(transcript);
+  const checked = computeChecks(transcript, rehearsal.goal);
   // The model's judgement is a model turn of the day's quota; once spent, the offline judgement.
   let useModel = ctx.deps.coach.kind === 'openai';
   if (useModel) {
@@ -165,8 +167,9 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
     },
     computed,
     useModel,
+    checked.checks,
   );
-  const report: RehearsalReport = { ...computed, judged, createdAt: new Date().toISOString() };
+  const report: RehearsalReport = { ...computed, ...checked, judged, createdAt: new Date().toISOString() };
   const message = ctx.em.create(Message, { chat: rehearsal.chat.id, role: 'assistant', content: reportText(report), status: 'complete' });
   await ctx.em.flush();
   rehearsal.report = report;
