@@ -101,7 +101,9 @@ export function requestsIn(text: string): Request[] {
     const after = sentence.slice(asked.index);
     const rest = sentence.slice(asked.index + asked[0].length);
     // 'can we agree you flag risks' names its owner after the verb; 'can you' names it in the verb.
-    const owner = ownerPattern.exec(asked[0])?.[0] ?? ownerPattern.exec(rest)?.[0] ?? null;
+    const inVerb = ownerPattern.exec(asked[0])?.[0];
+    const afterVerb = ownerPattern.exec(rest)?.[0];
+    const owner = (/agree/i.test(asked[0]) ? (afterVerb ?? inVerb) : (inVerb ?? afterVerb)) ?? null;
     const date = datePattern.exec(after)?.[0] ?? null;
     out.push({ sentence, owner: owner ? owner.toLowerCase() : null, date, hedges: hedgesIn(sentence) });
   }

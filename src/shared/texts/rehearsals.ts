@@ -12,6 +12,8 @@ export const checkLabels = {
 // Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
   chatTitle: (name: string) => `Rehearsal: ${name}`,
+  /** A retry's chat ('Try again from here'): the same conversation, numbered. */
+  retryTitle: (name: string, take: number) => `Rehearsal: ${name}, take ${take}`,
   nameRequired: 'counterpart.name: give the name of the person you will talk to (1 to 100 characters).',
   roleTooLong: 'counterpart.role: at most 200 characters.',
   relationshipTooLong: 'counterpart.relationship: at most 200 characters.',

@@ -43,7 +43,7 @@ export async function loadRehearsalCounterpart(
 }
 
 /** The user's memories that name the person: their full name, or their first name as a word. */
-async function memoriesNaming(em: EntityManager, userId: number, name: string): Promise<string[]> {
+export async function memoriesNaming(em: EntityManager, userId: number, name: string): Promise<string[]> {
   if (!(await memoryEnabled(em, userId))) return [];
   const full = name.trim();
   const first = full.split(/\s+/)[0] ?? full;
@@ -67,4 +67,24 @@ async function mailWith(deps: AppDeps, em: EntityManager, userId: number, rehear
   if (!mailbox) return [];
   const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);
   return [...new Set(subjects)].slice(0, maxMailSubjects);
+}
+
+const titleInBrackets = /\(([^()]{2,60})\)/;
+const titleAfterIs = /\bis (?:the |our |my |a |an )?((?:[A-Z][\w&/-]*\s?){1,5})/;
+
+/**
+ * The person's role as the user's memory has it: 'Elena Rossi is my manager (VP Engineering)' gives
+ * 'VP Engineering'; 'Sam Rivera is the Head of Sales' gives 'Head of Sales'. Only from a memory that
+ * names them in full; null when none says.
+ */
+export function roleFromMemories(name: string, memories: string[]): string | null {
+  const full = name.trim().toLowerCase();
+  for (const text of memories) {
+    const at = text.toLowerCase().indexOf(full);
+    if (at < 0) continue;
+    const after = text.slice(at + full.length, at + full.length + 200);
+    const role = titleInBrackets.exec(after)?.[1] ?? titleAfterIs.exec(after)?.[1];
+    if (role?.trim()) return role.trim().slice(0, 200);
+  }
+  return null;
 }
