@@ -264,7 +264,7 @@ describe("the template's samples", () => {
 
 // Issue 38: one finished example of a rehearsal and of a weekly review in the template, copied
 // with a visitor's space; the template's ids of its samples keep naming the visitor's copies.
-type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
+type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; checks?: unknown; wentWrong?: unknown; verdict?: unknown; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
 type Run = { id: number; kind: string; status: string; sample: boolean; chatId: number | null; channels: string[] };
 type ChatMessage = { id: number; role: string; content: string; status: string };
 

@@ -61,11 +61,31 @@ function CoachAvatar() {
   );
 }
 
-export function AssistantRow(props: { label: string; busy?: boolean; body: ReactNode; meta?: ReactNode; after?: ReactNode }) {
+/** Who speaks in an assistant row other than the coach: the other person of a rehearsal. */
+export type Speaker = { name: string };
+
+/** A person's initials: the first letters of their first and last words ('Elena Rossi' is 'ER'). */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0]!, words.at(-1)!] : words;
+  return letters.map((word) => [...word][0]!.toUpperCase()).join('') || '?';
+}
+
+function SpeakerAvatar(props: { speaker: Speaker }) {
   return (
-    <article className={classes.row} aria-label={props.label} aria-busy={props.busy || undefined}>
-      <CoachAvatar />
+    <AvatarCircle size={32} tone="person">
+      {initialsOf(props.speaker.name)}
+    </AvatarCircle>
+  );
+}
+
+export function AssistantRow(props: { label: string; busy?: boolean; body: ReactNode; meta?: ReactNode; after?: ReactNode; speaker?: Speaker | null }) {
+  const speaker = props.speaker ?? null;
+  return (
+    <article className={classes.row} aria-label={speaker ? speaker.name : props.label} aria-busy={props.busy || undefined}>
+      {speaker ? <SpeakerAvatar speaker={speaker} /> : <CoachAvatar />}
       <div className={classes.column}>
+        {speaker && <div className={classes.speakerName}>{speaker.name}</div>}
         <div className={`${classes.bubble} ${classes.bubbleAssistant}`}>{props.body}</div>
         {props.after}
         {props.meta && <div className={classes.meta}>{props.meta}</div>}
@@ -94,6 +114,6 @@ export function UserBubble(props: { content: string; createdAt?: string; pending
 }
 
 /** The coach is about to answer (the send is on its way): the typing dots alone. */
-export function TypingBubble() {
-  return <AssistantRow label={chatViewTexts.speakerCoach} busy body={<TypingIndicator />} />;
+export function TypingBubble(props: { speaker?: Speaker | null }) {
+  return <AssistantRow label={chatViewTexts.speakerCoach} busy body={<TypingIndicator />} speaker={props.speaker} />;
 }

@@ -33,6 +33,8 @@ export type RehearsalView = {
   meetingId: string | null;
   retryOf: number | null;
   report: RehearsalReport | null;
+  /** The coach's report messages posted into the chat (the other person's lines are the rest). */
+  reportMessageIds: number[];
   /** The demo's finished example (issue 38): the template's, or a visitor's copy. */
   sample: boolean;
   createdAt: string;
@@ -50,6 +52,7 @@ export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
     meetingId: rehearsal.meetingId ?? null,
     retryOf: rehearsal.retryOf ?? null,
     report: rehearsal.report ?? null,
+    reportMessageIds: rehearsal.reportMessageIds ?? [],
     sample: rehearsal.isSample,
     createdAt: rehearsal.createdAt.toISOString(),
   };
