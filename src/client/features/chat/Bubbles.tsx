@@ -2,6 +2,7 @@ import { IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { chatViewTexts } from '../../../shared/texts';
 import { AvatarCircle } from '../../components/AvatarCircle';
+import { initialsOf } from '../../lib/initials';
 import classes from './chat.module.css';
 import { PlainText } from './CoachText';
 import { TypingIndicator } from './TypingIndicator';
@@ -63,13 +64,6 @@ function CoachAvatar() {
 
 /** Who speaks in an assistant row other than the coach: the other person of a rehearsal. */
 export type Speaker = { name: string };
-
-/** A person's initials: the first letters of their first and last words ('Elena Rossi' is 'ER'). */
-export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0]!, words.at(-1)!] : words;
-  return letters.map((word) => [...word][0]!.toUpperCase()).join('') || '?';
-}
 
 function SpeakerAvatar(props: { speaker: Speaker }) {
   return (

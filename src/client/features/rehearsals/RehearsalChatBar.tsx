@@ -8,7 +8,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { LazyTooltip } from '../../components/LazyFloating';
 import { AvatarCircle } from '../../components/AvatarCircle';
-import { initialsOf } from '../chat/Bubbles';
+import { initialsOf } from '../../lib/initials';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
 import classes from './rehearsal.module.css';
 

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { findFillers } from '../../../shared/rehearsalReport';
 import { checkNameValues, type RehearsalCheck, type RehearsalReport } from '../../../shared/schemas/rehearsals';
-import { TryAgainButton } from './RehearsalChatBar';
+import { lazy, Suspense } from 'react';
 import { commonTexts, rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
@@ -11,6 +11,8 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
 const t = rehearsalTexts;
+// 'Try again from here' beside where it went wrong: the chat bar's module, loaded when shown.
+const TryAgainButton = lazy(() => import('./RehearsalChatBar').then((module) => ({ default: module.TryAgainButton })));
 
 /** A turn with its filler words marked. */
 function Highlighted(props: { text: string }) {
@@ -124,7 +126,9 @@ function ChecksSection(props: { rehearsalId: number; report: RehearsalReport; us
           </Text>
           {fromMessageId !== null && (
             <Group mt="xs">
-              <TryAgainButton rehearsalId={props.rehearsalId} messageId={fromMessageId} inline />
+              <Suspense fallback={null}>
+                <TryAgainButton rehearsalId={props.rehearsalId} messageId={fromMessageId} inline />
+              </Suspense>
             </Group>
           )}
         </Alert>
