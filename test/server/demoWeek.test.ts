@@ -264,7 +264,7 @@ describe("the template's samples", () => {
 
 // Issue 38: one finished example of a rehearsal and of a weekly review in the template, copied
 // with a visitor's space; the template's ids of its samples keep naming the visitor's copies.
-type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
+type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; checks?: unknown; wentWrong?: unknown; verdict?: unknown; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
 type Run = { id: number; kind: string; status: string; sample: boolean; chatId: number | null; channels: string[] };
 type ChatMessage = { id: number; role: string; content: string; status: string };
 
@@ -289,7 +289,7 @@ describe('the example rehearsal and weekly review', () => {
     const messages = (await visitor.get(`/api/chats/${rehearsal!.chatId}/messages`)).json as ChatMessage[];
     const turns = messages.slice(0, -1).map((m) => ({ role: m.role === 'user' ? ('user' as const) : ('counterpart' as const), content: m.content }));
     expect(turns.length).toBeGreaterThanOrEqual(6);
-    const { createdAt: _at, judged, ...computed } = rehearsal!.report!;
+    const { createdAt: _at, judged, checks: _checks, wentWrong: _wrong, verdict: _verdict, ...computed } = rehearsal!.report!;
     expect(computed).toEqual(computeReport(turns));
     expect(computed.fillerWords.count).toBeGreaterThan(0);
     expect(judged).toMatchObject({ goalMet: 'yes' });

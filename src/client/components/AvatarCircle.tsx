@@ -6,10 +6,10 @@ import classes from './avatarCircle.module.css';
  * indigo badge, 38 px unless `size` says otherwise. What Mantine's Avatar drew here, without its
  * image loading and group logic: about 2 KB gzipped of /app's first view (issue 39).
  */
-export function AvatarCircle(props: { size?: number; children: ReactNode }) {
+export function AvatarCircle(props: { size?: number; children: ReactNode; tone?: 'person' }) {
   const style = props.size === undefined ? undefined : ({ '--avatar-size': `calc(${props.size / 16}rem * var(--mantine-scale))` } as CSSProperties);
   return (
-    <span className={classes.circle} style={style} aria-hidden>
+    <span className={props.tone === 'person' ? `${classes.circle} ${classes.person}` : classes.circle} style={style} aria-hidden data-avatar={props.tone}>
       {props.children}
     </span>
   );

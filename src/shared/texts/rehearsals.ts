@@ -1,8 +1,19 @@
 import { rehearsalBadge, rehearsalNavLabel } from './appShell.js';
 
+/** The rubric's checks as the report names them. */
+export const checkLabels = {
+  purpose: 'Purpose stated early',
+  pushbacks: 'Pushbacks acknowledged',
+  judgement: 'No judgement words',
+  request: 'A request with an owner and a date',
+  hedges: 'No hedges in the request',
+} as const;
+
 // Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
   chatTitle: (name: string) => `Rehearsal: ${name}`,
+  /** A retry's chat ('Try again from here'): the same conversation, numbered. */
+  retryTitle: (name: string, take: number) => `Rehearsal: ${name}, take ${take}`,
   nameRequired: 'counterpart.name: give the name of the person you will talk to (1 to 100 characters).',
   roleTooLong: 'counterpart.role: at most 200 characters.',
   relationshipTooLong: 'counterpart.relationship: at most 200 characters.',
@@ -26,16 +37,29 @@ export const rehearsalTexts = {
   improvementsHeading: 'What to say differently',
   judgedUnavailable: 'The judged part of the report could not be written this time; the numbers above are exact.',
   offlineGoalReason: {
-    yes: 'You named what you wanted and asked for agreement.',
-    partly: 'You raised what you wanted, but did not ask for a clear agreement or next step.',
-    no: 'What you wanted did not come up in your own words.',
+    yes: (quote: string) => `You asked for a clear agreement, with who does it and by when: “${quote}”`,
+    hedged: (quote: string, hedges: readonly string[]) =>
+      `Check failed: ${checkLabels.hedges}. You asked for an agreement (“${quote}”), but softened it with ${hedges.map((h) => `“${h}”`).join(', ')}: say it plainly.`,
+    incomplete: (quote: string, missing: 'owner' | 'date') =>
+      `Check failed: ${checkLabels.request}. You asked (“${quote}”), but did not say ${missing === 'date' ? 'by when' : 'who will do it'}.`,
+    noRequest: `Check failed: ${checkLabels.request}. You raised what you wanted, but never asked who does what by when.`,
+    no: `Check failed: ${checkLabels.purpose}, and ${checkLabels.request.toLowerCase()}. What you wanted did not come up in your own words.`,
   },
   offlineStrengths: {
+    request: 'You asked for a clear agreement: who does what, by when.',
+    pushbacks: 'You acknowledged each pushback before answering it.',
+    purpose: 'You said what the conversation was for at the start.',
     questions: 'You asked questions and let the other person answer.',
     concise: 'You kept your turns short and to the point.',
     goal: 'You said plainly what you wanted.',
     noFillers: 'You spoke without filler words.',
   },
+  /** How a reply out of the role begins (the client shows it as the coach's, not the other person's). */
+  stepOutMarker: 'Stepping out of the role for a moment.',
+  stepOutPause: (name: string) =>
+    `Stepping out of the role for a moment. Pausing is fine: this is practice, and ${name} will pick up where you left off. Would you like to carry on, try your last turn again ('Try again from here' under it), or stop here and get the report?`,
+  stepOutDistress: (name: string) =>
+    `Stepping out of the role for a moment. That sounded hard, and it is fine to stop: this is only practice, not the real conversation with ${name}. Would you like to take a breath and carry on, try your last turn again, or stop here and get the report?`,
   // The client
   navLabel: rehearsalNavLabel,
   pageTitle: 'Rehearsals',
@@ -62,6 +86,27 @@ export const rehearsalTexts = {
   reportFailed: 'The report could not be written',
   noReportYet: 'No report yet: finish the conversation, then ask for the report.',
   tryAgain: 'Try again from here',
+  retried: (title: string) => `New chat: ${title}`,
+  retriedBody: 'It holds the conversation up to the turn you chose. Say that turn again, differently.',
+  sceneLabel: 'The scene',
+  sceneListening: (name: string, role: string | null) => `${name}${role ? `, ${role},` : ''} is listening.`,
+  sceneRelationship: (relationship: string) => `Your relationship: ${relationship}`,
+  sceneDifficulty: (difficulty: string) => `How they will take it: ${difficulty}`,
+  sceneHint: "You speak first. Type 'pause' at any time to step out of the role.",
+  composerHint: 'Open the conversation',
+  checksHeading: 'The checks',
+  checkLabels,
+  checkStatus: { passed: 'Passed', failed: 'Failed', not_applicable: 'Not applicable' },
+  verdictPassed: 'Every check passed.',
+  verdictFailed: (label: string) => `Check failed: ${label}.`,
+  wentWrongHeading: 'Where it went wrong',
+  wentWrongTurn: (turn: number) => `Your turn ${turn}`,
+  checkDetail: {
+    pushbacks: (acknowledged: number, pushbacks: number) => `${acknowledged} of ${pushbacks} pushbacks acknowledged in your next turn.`,
+    words: (words: readonly string[]) => words.map((w) => `“${w}”`).join(', '),
+    owner: (owner: string | null) => `Owner: ${owner ?? 'not said'}`,
+    date: (date: string | null) => `By when: ${date ?? 'not said'}`,
+  },
   tryAgainFailed: 'Could not start again from there',
   callMe: 'Call me',
   callMeHint: (name: string) => `${name} calls your verified phone; what you say goes into this chat.`,

@@ -2,6 +2,7 @@ import { IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { chatViewTexts } from '../../../shared/texts';
 import { AvatarCircle } from '../../components/AvatarCircle';
+import { initialsOf } from '../../lib/initials';
 import classes from './chat.module.css';
 import { PlainText } from './CoachText';
 import { TypingIndicator } from './TypingIndicator';
@@ -61,11 +62,24 @@ function CoachAvatar() {
   );
 }
 
-export function AssistantRow(props: { label: string; busy?: boolean; body: ReactNode; meta?: ReactNode; after?: ReactNode }) {
+/** Who speaks in an assistant row other than the coach: the other person of a rehearsal. */
+export type Speaker = { name: string };
+
+function SpeakerAvatar(props: { speaker: Speaker }) {
   return (
-    <article className={classes.row} aria-label={props.label} aria-busy={props.busy || undefined}>
-      <CoachAvatar />
+    <AvatarCircle size={32} tone="person">
+      {initialsOf(props.speaker.name)}
+    </AvatarCircle>
+  );
+}
+
+export function AssistantRow(props: { label: string; busy?: boolean; body: ReactNode; meta?: ReactNode; after?: ReactNode; speaker?: Speaker | null }) {
+  const speaker = props.speaker ?? null;
+  return (
+    <article className={classes.row} aria-label={speaker ? speaker.name : props.label} aria-busy={props.busy || undefined}>
+      {speaker ? <SpeakerAvatar speaker={speaker} /> : <CoachAvatar />}
       <div className={classes.column}>
+        {speaker && <div className={classes.speakerName}>{speaker.name}</div>}
         <div className={`${classes.bubble} ${classes.bubbleAssistant}`}>{props.body}</div>
         {props.after}
         {props.meta && <div className={classes.meta}>{props.meta}</div>}
@@ -94,6 +108,6 @@ export function UserBubble(props: { content: string; createdAt?: string; pending
 }
 
 /** The coach is about to answer (the send is on its way): the typing dots alone. */
-export function TypingBubble() {
-  return <AssistantRow label={chatViewTexts.speakerCoach} busy body={<TypingIndicator />} />;
+export function TypingBubble(props: { speaker?: Speaker | null }) {
+  return <AssistantRow label={chatViewTexts.speakerCoach} busy body={<TypingIndicator />} speaker={props.speaker} />;
 }

@@ -44,6 +44,8 @@ export function ChatComposer(props: {
    * (the app takes what was typed, lib/earlyInput.ts), its buttons cannot be used.
    */
   placeholder?: boolean;
+  /** The input's hint, when not the coach's ('Open the conversation' in a rehearsal). */
+  hint?: string;
 }) {
   // Unsent text is kept per conversation (composerDrafts.ts): leaving a chat loses nothing typed.
   const draftKey: DraftKey = props.chatId ?? 'new';
@@ -150,7 +152,7 @@ export function ChatComposer(props: {
     className: classes.composerInput,
     variant: 'unstyled',
     'aria-label': chatViewTexts.inputLabel,
-    placeholder: chatViewTexts.inputPlaceholder,
+    placeholder: props.hint ?? chatViewTexts.inputPlaceholder,
     value,
     onChange: (event: ChangeEvent<HTMLTextAreaElement>) => setValue(event.currentTarget.value),
     onKeyDown,

@@ -14,7 +14,7 @@ import {
 import { chatTexts } from '../../../shared/texts';
 import classes from './chat.module.css';
 import type { MessageDto } from './chatCache';
-import { GreetingBubble, TypingBubble, UserBubble } from './Bubbles';
+import { GreetingBubble, TypingBubble, UserBubble, type Speaker } from './Bubbles';
 import { MessageBubble } from './MessageBubble';
 
 export type ChatThreadHandle = { scrollToBottom: () => void };
@@ -71,6 +71,12 @@ export function ChatThread(props: {
   focusMessageId?: number;
   /** Shown under a message (the 'Memory updated' note under a reply that stored a memory). */
   noteFor?: (message: MessageDto) => ReactNode;
+  /** What opens the conversation instead of the coach's greeting (a rehearsal's scene). */
+  head?: ReactNode;
+  /** Who speaks a reply when it is not the coach (the other person of a rehearsal); null for the coach. */
+  speakerFor?: (message: MessageDto) => Speaker | null;
+  /** Who is typing the reply on its way: the other person of a rehearsal, or the coach (null). */
+  typingSpeaker?: Speaker | null;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const loadOlder = useRef(props.onLoadOlder);
@@ -237,11 +243,11 @@ export function ChatThread(props: {
             )}
           </div>
         ) : (
-          // The greeting opens every conversation; it is not stored.
-          <GreetingBubble />
+          // The greeting opens every conversation (a rehearsal's scene opens its own); it is not stored.
+          (props.head ?? <GreetingBubble />)
         );
       case 'message': {
-        const bubble = <MessageBubble message={row.message} onModifyAgenda={props.onModifyAgenda} />;
+        const bubble = <MessageBubble message={row.message} onModifyAgenda={props.onModifyAgenda} speaker={props.speakerFor?.(row.message) ?? null} />;
         const note = props.noteFor?.(row.message);
         const found = row.message.id === focusMessageId;
         if (!note && !found) return bubble;
@@ -255,7 +261,7 @@ export function ChatThread(props: {
       case 'pending':
         return <UserBubble content={row.content} pending />;
       case 'typing':
-        return <TypingBubble />;
+        return <TypingBubble speaker={props.typingSpeaker} />;
       case 'after':
         return props.children;
     }

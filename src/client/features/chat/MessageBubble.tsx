@@ -9,7 +9,7 @@ import { LazyTooltip } from '../../components/LazyFloating';
 import { SaveAsGoal } from '../goals/SaveAsGoal';
 import { AgendaActions } from './AgendaActions';
 import { mentionsAgenda } from './agenda';
-import { AssistantRow, Stamp, UserBubble } from './Bubbles';
+import { AssistantRow, Stamp, UserBubble, type Speaker } from './Bubbles';
 import classes from './chat.module.css';
 import type { MessageDto } from './chatCache';
 import { CoachText } from './CoachText';
@@ -51,6 +51,8 @@ function CopyMessageButton(props: { text: string }) {
 export const MessageBubble = memo(function MessageBubble(props: {
   message: MessageDto;
   onModifyAgenda: () => void;
+  /** Who speaks this reply when it is not the coach (the other person of a rehearsal). */
+  speaker?: Speaker | null;
 }) {
   const { message } = props;
   if (message.role === 'system') return null;
@@ -58,15 +60,16 @@ export const MessageBubble = memo(function MessageBubble(props: {
 
   if (message.status === 'streaming') {
     return (
-      <AssistantRow label={chatTexts.speakerCoach} busy body={<StreamingBody messageId={message.id} initial={message.content} />} />
+      <AssistantRow label={chatTexts.speakerCoach} busy speaker={props.speaker} body={<StreamingBody messageId={message.id} initial={message.content} />} />
     );
   }
 
   const text = message.content;
-  const showAgenda = message.status === 'complete' && mentionsAgenda(text);
+  const showAgenda = !props.speaker && message.status === 'complete' && mentionsAgenda(text);
   return (
     <AssistantRow
       label={chatTexts.speakerCoach}
+      speaker={props.speaker}
       body={<CoachText text={text} />}
       meta={
         <>
@@ -89,7 +92,7 @@ export const MessageBubble = memo(function MessageBubble(props: {
       after={
         <>
           {showAgenda && <AgendaActions text={text} chatId={message.chatId} onModify={props.onModifyAgenda} />}
-          {message.status === 'complete' && <SaveAsGoal text={text} chatId={message.chatId} />}
+          {!props.speaker && message.status === 'complete' && <SaveAsGoal text={text} chatId={message.chatId} />}
         </>
       }
     />

@@ -5,7 +5,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { chatTexts } from '../../../shared/texts';
+import { chatTexts, rehearsalTexts } from '../../../shared/texts';
 import { stylePanelTriggered } from '../../../shared/writingStyleTriggers';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -33,6 +33,7 @@ const PrepReflection = lazy(() => import('../meetings/MeetingAgendaActions').the
 const loadRehearsalChatBar = () => import('../rehearsals/RehearsalChatBar');
 const RehearsalChatBar = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.RehearsalChatBar })));
 const TryAgainButton = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.TryAgainButton })));
+const RehearsalScene = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.RehearsalScene })));
 const MemoryUpdatedNote = lazy(() => import('../memory/MemoryUpdatedNote').then((module) => ({ default: module.MemoryUpdatedNote })));
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
 // conversation asks for it: loaded then, not with the chat page (issue 10).
@@ -83,6 +84,17 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
     },
     [memoryNotes, chatId, rehearsal],
   );
+
+  // In a rehearsal the other person speaks with their own name and avatar; the report and a reply
+  // that steps out of the role are the coach's.
+  const speaker = useMemo(() => (rehearsal ? { name: rehearsal.counterpart.name } : null), [rehearsal]);
+  const reportIds = useMemo(() => new Set(rehearsal?.reportMessageIds ?? []), [rehearsal]);
+  const speakerFor = useCallback(
+    (message: MessageDto) => (speaker && !reportIds.has(message.id) && !message.content.startsWith(rehearsalTexts.stepOutMarker) ? speaker : null),
+    [speaker, reportIds],
+  );
+  const lastUserId = messages.findLast((message) => message.role === 'user')?.id ?? 0;
+  const lastReportId = Math.max(0, ...reportIds);
 
   const streamingReply = messages.findLast((message) => message.status === 'streaming');
   // A sent message stands in for the server's copy until that arrives, and the typing dots for
@@ -181,7 +193,14 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
       {header}
       {rehearsal && (
         <Suspense fallback={null}>
-          <RehearsalChatBar rehearsalId={rehearsal.id} chatId={chatId} name={rehearsal.counterpart.name} difficulty={rehearsal.difficulty} />
+          <RehearsalChatBar
+            rehearsalId={rehearsal.id}
+            chatId={chatId}
+            name={rehearsal.counterpart.name}
+            difficulty={rehearsal.difficulty}
+            hasTurn={lastUserId > 0}
+            reportCurrent={rehearsal.report !== null && lastReportId > lastUserId}
+          />
         </Suspense>
       )}
       <ChatThread
@@ -198,6 +217,21 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
         onModifyAgenda={onModifyAgenda}
         focusMessageId={focusMessageId}
         noteFor={noteFor}
+        speakerFor={rehearsal ? speakerFor : undefined}
+        typingSpeaker={speaker}
+        head={
+          rehearsal ? (
+            <Suspense fallback={null}>
+              <RehearsalScene
+                name={rehearsal.counterpart.name}
+                role={rehearsal.counterpart.role}
+                relationship={rehearsal.counterpart.relationship}
+                situation={rehearsal.situation}
+                difficulty={rehearsal.difficulty}
+              />
+            </Suspense>
+          ) : undefined
+        }
       >
         <Suspense fallback={null}>
           <PrepReflection chatId={chatId} />
@@ -219,6 +253,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
         offline={offline}
         onQuickStart={onSend}
         chatId={chatId}
+        hint={isRehearsal ? rehearsalTexts.composerHint : undefined}
       />
     </ChatPageFrame>
   );

@@ -7,12 +7,27 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { LazyTooltip } from '../../components/LazyFloating';
+import { AvatarCircle } from '../../components/AvatarCircle';
+import { initialsOf } from '../../lib/initials';
 import { VoiceCallButton } from '../voice/VoiceCallButton';
+import classes from './rehearsal.module.css';
 
 const t = rehearsalTexts;
 
-/** Above a rehearsal's conversation: who is being played, and the report. */
-export function RehearsalChatBar(props: { rehearsalId: number; chatId: number; name: string; difficulty: keyof typeof rehearsalTexts.difficulties }) {
+/**
+ * Above a rehearsal's conversation: who is being played, and one report action: 'Get the report'
+ * once there is a turn it has not judged, 'View the report' once it has; none before the first turn.
+ */
+export function RehearsalChatBar(props: {
+  rehearsalId: number;
+  chatId: number;
+  name: string;
+  difficulty: keyof typeof rehearsalTexts.difficulties;
+  /** The user has spoken in the rehearsal. */
+  hasTurn: boolean;
+  /** A report exists and no turn came after it. */
+  reportCurrent: boolean;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const feedback = useMutation(
@@ -33,14 +48,48 @@ export function RehearsalChatBar(props: { rehearsalId: number; chatId: number; n
         {/* A browser voice call in this chat: the other person answers, with their own voice. */}
         <VoiceCallButton chatId={props.chatId} />
         <CallMeButton rehearsalId={props.rehearsalId} name={props.name} />
-        <Button size="xs" variant="subtle" onClick={() => void navigate({ to: '/rehearsals/$id', params: { id: String(props.rehearsalId) } })}>
-          {t.viewReport}
-        </Button>
-        <Button size="xs" onClick={() => feedback.mutate({ id: props.rehearsalId })} loading={feedback.isPending}>
-          {t.getReport}
-        </Button>
+        {props.reportCurrent ? (
+          <Button size="xs" onClick={() => void navigate({ to: '/rehearsals/$id', params: { id: String(props.rehearsalId) } })}>
+            {t.viewReport}
+          </Button>
+        ) : props.hasTurn ? (
+          <Button size="xs" onClick={() => feedback.mutate({ id: props.rehearsalId })} loading={feedback.isPending}>
+            {t.getReport}
+          </Button>
+        ) : null}
       </Group>
     </Group>
+  );
+}
+
+/** What opens a rehearsal instead of the coach's greeting: who is listening, the situation, how hard it will be. */
+export function RehearsalScene(props: { name: string; role: string | null; relationship: string | null; situation: string; difficulty: keyof typeof rehearsalTexts.difficulties }) {
+  return (
+    <section className={classes.scene} aria-label={t.sceneLabel}>
+      <Group gap="sm" wrap="nowrap" align="center">
+        <AvatarCircle size={40} tone="person">
+          {initialsOf(props.name)}
+        </AvatarCircle>
+        <Text fw={600}>{t.sceneListening(props.name, props.role)}</Text>
+      </Group>
+      {props.relationship && (
+        <Text size="sm" c="dimmed" mt={6}>
+          {t.sceneRelationship(props.relationship)}
+        </Text>
+      )}
+      <Text size="sm" mt="xs" fw={500}>
+        {t.situationLabel}
+      </Text>
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+        {props.situation}
+      </Text>
+      <Text size="sm" mt="xs">
+        {t.sceneDifficulty(t.difficulties[props.difficulty])}
+      </Text>
+      <Text size="xs" c="dimmed" mt="xs">
+        {t.sceneHint}
+      </Text>
+    </section>
   );
 }
 
@@ -82,8 +131,8 @@ function CallMeButton(props: { rehearsalId: number; name: string }) {
   );
 }
 
-/** Under each of the user's turns in a rehearsal: take that moment again in a new rehearsal. */
-export function TryAgainButton(props: { rehearsalId: number; messageId: number }) {
+/** Under each of the user's turns in a rehearsal (and beside where the report says it went wrong): take that moment again in a new rehearsal. */
+export function TryAgainButton(props: { rehearsalId: number; messageId: number; inline?: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const retry = useMutation(
@@ -91,11 +140,21 @@ export function TryAgainButton(props: { rehearsalId: number; messageId: number }
       onSuccess: async ({ chatId }) => {
         await queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
         await queryClient.invalidateQueries({ queryKey: trpc.rehearsals.pathKey() });
+        const chats = await queryClient.fetchQuery(trpc.chats.list.queryOptions());
+        const title = chats.find((chat) => chat.id === chatId)?.title;
+        if (title) notify.success(t.retried(title), t.retriedBody);
         await navigate({ to: '/app', search: { chat: chatId } });
       },
       onError: (error) => notify.error(t.tryAgainFailed, errorMessage(error, t.tryAgainFailed)),
     }),
   );
+  if (props.inline) {
+    return (
+      <Button size="xs" variant="light" loading={retry.isPending} onClick={() => retry.mutate({ id: props.rehearsalId, fromMessageId: props.messageId })}>
+        {t.tryAgain}
+      </Button>
+    );
+  }
   return (
     <Group justify="flex-end" px="md">
       <Button size="compact-xs" variant="subtle" loading={retry.isPending} onClick={() => retry.mutate({ id: props.rehearsalId, fromMessageId: props.messageId })}>

@@ -2,6 +2,8 @@ import { Alert, Badge, Button, Card, Group, List, Progress, Skeleton, Stack, Tex
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { findFillers } from '../../../shared/rehearsalReport';
+import { checkNameValues, type RehearsalCheck, type RehearsalReport } from '../../../shared/schemas/rehearsals';
+import { lazy, Suspense } from 'react';
 import { commonTexts, rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
@@ -9,6 +11,8 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
 const t = rehearsalTexts;
+// 'Try again from here' beside where it went wrong: the chat bar's module, loaded when shown.
+const TryAgainButton = lazy(() => import('./RehearsalChatBar').then((module) => ({ default: module.TryAgainButton })));
 
 /** A turn with its filler words marked. */
 function Highlighted(props: { text: string }) {
@@ -66,6 +70,73 @@ function Improvement(props: { quote: string; better: string }) {
   );
 }
 
+const statusColor = { passed: 'teal', failed: 'red', not_applicable: 'gray' } as const;
+
+/** The rubric's checks, the verdict naming the check that failed, and where it went wrong with 'Try again from here'. */
+function ChecksSection(props: { rehearsalId: number; report: RehearsalReport; userTurnIds: number[] }) {
+  const { checks, verdict, wentWrong } = props.report;
+  if (!checks || !verdict) return null;
+  const detail = (check: RehearsalCheck) => {
+    const d = t.checkDetail;
+    if (check.name === 'pushbacks' && check.pushbacks) return d.pushbacks(check.acknowledged ?? 0, check.pushbacks);
+    if (check.name === 'request' && check.quote) return `${d.owner(check.owner ?? null)} · ${d.date(check.date ?? null)}`;
+    if ((check.name === 'judgement' || check.name === 'hedges') && check.words?.length) return d.words(check.words);
+    return null;
+  };
+  // The turn to take again: its message id, or the user's turn of that number in the chat.
+  const fromMessageId = wentWrong ? (wentWrong.messageId ?? props.userTurnIds[wentWrong.userTurn - 1] ?? null) : null;
+  return (
+    <section aria-label={t.checksHeading}>
+      <Title order={2} size="h4">
+        {t.checksHeading}
+      </Title>
+      <Text size="sm" fw={600} mt={4} data-verdict={verdict.passed ? 'passed' : verdict.failedCheck}>
+        {verdict.passed ? t.verdictPassed : t.verdictFailed(t.checkLabels[verdict.failedCheck!])}
+      </Text>
+      <Stack gap={6} mt="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {checkNameValues.map((name) => {
+          const check = checks[name];
+          const more = detail(check);
+          return (
+            <Card key={name} withBorder radius="md" padding="xs" component="li" aria-label={t.checkLabels[name]}>
+              <Group gap="xs" wrap="nowrap" align="flex-start">
+                <Badge color={statusColor[check.status]} variant="light" style={{ flexShrink: 0 }}>
+                  {t.checkStatus[check.status]}
+                </Badge>
+                <div style={{ minWidth: 0 }}>
+                  <Text size="sm" fw={500}>
+                    {t.checkLabels[name]}
+                  </Text>
+                  {check.quote && check.status !== 'not_applicable' && (
+                    <Text size="sm" c="dimmed">
+                      {check.userTurn ? `${t.wentWrongTurn(check.userTurn)}: ` : ''}“{check.quote}”
+                    </Text>
+                  )}
+                  {more && <Text size="xs">{more}</Text>}
+                </div>
+              </Group>
+            </Card>
+          );
+        })}
+      </Stack>
+      {wentWrong && (
+        <Alert variant="light" color="orange" mt="sm" title={t.wentWrongHeading}>
+          <Text size="sm">
+            {t.wentWrongTurn(wentWrong.userTurn)} ({t.checkLabels[wentWrong.check]}): “{wentWrong.quote}”
+          </Text>
+          {fromMessageId !== null && (
+            <Group mt="xs">
+              <Suspense fallback={null}>
+                <TryAgainButton rehearsalId={props.rehearsalId} messageId={fromMessageId} inline />
+              </Suspense>
+            </Group>
+          )}
+        </Alert>
+      )}
+    </section>
+  );
+}
+
 /** /rehearsals/{id}: the report as a page. */
 export function ReportPage(props: { id: number }) {
   const queryClient = useQueryClient();
@@ -106,14 +177,17 @@ export function ReportPage(props: { id: number }) {
           <Button size="xs" variant="light" onClick={() => void navigate({ to: '/app', search: { chat: r.chatId } })}>
             {t.openChat}
           </Button>
-          <Button size="xs" onClick={() => feedback.mutate({ id: r.id })} loading={feedback.isPending}>
-            {t.getReport}
-          </Button>
+          {!report && userTurns.length > 0 && (
+            <Button size="xs" onClick={() => feedback.mutate({ id: r.id })} loading={feedback.isPending}>
+              {t.getReport}
+            </Button>
+          )}
         </Group>
         {!report ? (
           <Alert variant="light">{t.noReportYet}</Alert>
         ) : (
           <>
+            {report.checks && report.verdict && <ChecksSection rehearsalId={r.id} report={report} userTurnIds={userTurns.map((m) => m.id)} />}
             <section aria-label={t.talkShareLabel}>
               <Title order={2} size="h4">
                 {t.talkShareLabel}

@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.js';
 import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
 import { sampleWeek } from '../meetings/sampleMeetings.js';
 import { chooseFocus, renderWeeklyReview, routineMeeting, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
+import { computeChecks } from '../../../shared/rehearsalChecks.js';
 import { offlineJudgement } from '../rehearsals/judge.js';
 import { setUpOf } from '../rehearsals/setUp.js';
 import { reportText } from '../rehearsals/reportText.js';
@@ -73,7 +74,8 @@ export function sampleRehearsalReport(at: Date): RehearsalReport {
     counterpart: { name: rehearsalSetUp.counterpartName, role: rehearsalSetUp.counterpartRole, relationship: rehearsalSetUp.counterpartRelationship },
     difficulty: rehearsalSetUp.difficulty,
   };
-  return { ...computed, judged: offlineJudgement(input, computed), createdAt: at.toISOString() };
+  const checked = computeChecks(rehearsalTurns, rehearsalSetUp.goal);
+  return { ...computed, ...checked, judged: offlineJudgement(input, computed, checked.checks), createdAt: at.toISOString() };
 }
 
 /** The example weekly review at `now`: the template's facts, with the sample week standing in for a calendar. */

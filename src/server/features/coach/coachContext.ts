@@ -1,3 +1,4 @@
+import { wantsStepOut } from '../../../shared/rehearsalMoves.js';
 import { coachTexts } from '../../../shared/texts/coach.js';
 import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
 import type { CoachContext, CoachFacts, MailFacts, MailNote, MailSource, WeekFacts } from './facts.js';
@@ -50,7 +51,8 @@ export async function assembleCoachContext(input: CoachContextInput): Promise<Co
   if (!facts || !user) return emptyContext(null, spoken);
   // A rehearsal: the model plays the other person, who knows only what the role holds (never the
   // user's goals, memories or mail beyond what names them).
-  if (facts.rehearsal) return { ...emptyContext(user, spoken), role: { kind: 'counterpart', counterpart: facts.rehearsal } };
+  // 'pause', or the user sounding distressed: the other person steps out of the role for one reply.
+  if (facts.rehearsal) return { ...emptyContext(user, spoken), role: { kind: 'counterpart', counterpart: facts.rehearsal, stepOut: wantsStepOut(latest) } };
   const draftRequested = [latest, ...history.filter((turn) => turn.role === 'user').slice(-draftTurnsScanned).map((turn) => turn.content)].some(asksForDraft);
   const [memories, remembered, mail, week] = await Promise.all([
     facts.memories ? facts.memories.relevant(latest) : [],

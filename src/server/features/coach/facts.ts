@@ -105,7 +105,12 @@ export type CoachCounterpart = {
   memories: string[];
   /** Subjects of recent mail with this person, when mail is connected. */
   mailSubjects: string[];
+  /** The person's private brief, made from the set-up (rehearsals/brief.ts): the same in every turn. */
+  brief: CounterpartBrief;
 };
+
+/** What the other person wants, fears and believes, and one thing the user may not know. Never shown to the user. */
+export type CounterpartBrief = { wants: string; fears: string; believes: string; unknown: string };
 
 /**
  * Everything the features hand to the coach for a signed-in user. Every key is required: a
@@ -129,7 +134,7 @@ export const noFacts: CoachFacts = { knowledgeBase: null, writingStyle: null, ma
  * Who answers: the coach, the email writer of the Writing Style page for one audience, or the
  * other person of a rehearsal, played in character.
  */
-export type CoachRole = { kind: 'coach' } | { kind: 'emailWriter'; audience: Audience } | { kind: 'counterpart'; counterpart: CoachCounterpart };
+export type CoachRole = { kind: 'coach' } | { kind: 'emailWriter'; audience: Audience } | { kind: 'counterpart'; counterpart: CoachCounterpart; stepOut: boolean };
 
 /** The mail this message asked about: the recent emails, or the note that they cannot be read. */
 export type MailFacts = { kind: 'emails'; emails: RecentEmail[] } | { kind: 'unavailable'; note: MailNote };

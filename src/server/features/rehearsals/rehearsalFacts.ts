@@ -5,10 +5,11 @@ import type { AppDeps } from '../../deps.js';
 import type { CoachCounterpart } from '../coach/facts.js';
 import { openCalendar } from '../meetings/calendar.js';
 import { memoryEnabled } from '../memories/memoryStore.js';
+import { counterpartBrief } from './brief.js';
 
 // What the other person of a rehearsal is made of, handed to the context assembly: the set-up the
-// user gave (never their goal), the memories that name the person and, when mail is connected, the
-// subjects of recent mail with them.
+// user gave (never their goal), their private brief (brief.ts), the memories that name the person
+// and, when mail is connected, the subjects of recent mail with them.
 
 const maxMemories = 10;
 const maxMailSubjects = 5;
@@ -37,11 +38,12 @@ export async function loadRehearsalCounterpart(
     difficulty: rehearsal.difficulty,
     memories,
     mailSubjects,
+    brief: counterpartBrief(rehearsal),
   };
 }
 
 /** The user's memories that name the person: their full name, or their first name as a word. */
-async function memoriesNaming(em: EntityManager, userId: number, name: string): Promise<string[]> {
+export async function memoriesNaming(em: EntityManager, userId: number, name: string): Promise<string[]> {
   if (!(await memoryEnabled(em, userId))) return [];
   const full = name.trim();
   const first = full.split(/\s+/)[0] ?? full;
@@ -65,4 +67,24 @@ async function mailWith(deps: AppDeps, em: EntityManager, userId: number, rehear
   if (!mailbox) return [];
   const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);
   return [...new Set(subjects)].slice(0, maxMailSubjects);
+}
+
+const titleInBrackets = /\(([^()]{2,60})\)/;
+const titleAfterIs = /\bis (?:the |our |my |a |an )?((?:[A-Z][\w&/-]*\s?){1,5})/;
+
+/**
+ * The person's role as the user's memory has it: 'Elena Rossi is my manager (VP Engineering)' gives
+ * 'VP Engineering'; 'Sam Rivera is the Head of Sales' gives 'Head of Sales'. Only from a memory that
+ * names them in full; null when none says.
+ */
+export function roleFromMemories(name: string, memories: string[]): string | null {
+  const full = name.trim().toLowerCase();
+  for (const text of memories) {
+    const at = text.toLowerCase().indexOf(full);
+    if (at < 0) continue;
+    const after = text.slice(at + full.length, at + full.length + 200);
+    const role = titleInBrackets.exec(after)?.[1] ?? titleAfterIs.exec(after)?.[1];
+    if (role?.trim()) return role.trim().slice(0, 200);
+  }
+  return null;
 }

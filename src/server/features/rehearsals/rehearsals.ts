@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { computeChecks } from '../../../shared/rehearsalChecks.js';
 import { computeReport, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
 import type { createRehearsalSchema, RehearsalReport, retryRehearsalSchema } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
@@ -14,6 +15,7 @@ import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
 import { sampleMeeting, sampleTimeZone, seesSampleMeetings } from '../meetings/sampleMeetings.js';
 import { ChatCallRefused, placeChatCall } from '../telephony/chatCall.js';
 import { judgeRehearsal } from './judge.js';
+import { memoriesNaming, roleFromMemories } from './rehearsalFacts.js';
 import { reportText } from './reportText.js';
 import { setUpOf, type SetUp } from './setUp.js';
 
@@ -31,6 +33,8 @@ export type RehearsalView = {
   meetingId: string | null;
   retryOf: number | null;
   report: RehearsalReport | null;
+  /** The coach's report messages posted into the chat (the other person's lines are the rest). */
+  reportMessageIds: number[];
   /** The demo's finished example (issue 38): the template's, or a visitor's copy. */
   sample: boolean;
   createdAt: string;
@@ -48,6 +52,7 @@ export function rehearsalView(rehearsal: Rehearsal): RehearsalView {
     meetingId: rehearsal.meetingId ?? null,
     retryOf: rehearsal.retryOf ?? null,
     report: rehearsal.report ?? null,
+    reportMessageIds: rehearsal.reportMessageIds ?? [],
     sample: rehearsal.isSample,
     createdAt: rehearsal.createdAt.toISOString(),
   };
@@ -81,6 +86,8 @@ export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof 
   const person: Person = given
     ? { name: given.name, role: given.role ?? null, relationship: given.relationship ?? null, email: fromMeeting && fromMeeting.name === given.name ? fromMeeting.email : null }
     : fromMeeting!;
+  // The person of a meeting, whose role the user left empty: as the user's memory has it.
+  if (fromMeeting && !person.role) person.role = roleFromMemories(person.name, await memoriesNaming(ctx.em, ctx.user.id, person.name));
   return createRehearsal(ctx, {
     counterpartName: person.name,
     counterpartRole: person.role,
@@ -94,9 +101,10 @@ export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof 
   });
 }
 
-async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pick<Message, 'role' | 'content' | 'status'>> = []) {
+async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pick<Message, 'role' | 'content' | 'status'>> = [], take = 1) {
+  const title = take > 1 ? rehearsalTexts.retryTitle(setUp.counterpartName, take) : rehearsalTexts.chatTitle(setUp.counterpartName);
   return ctx.em.transactional(async (em) => {
-    const chat = em.create(Chat, { owner: ctx.user.id, title: rehearsalTexts.chatTitle(setUp.counterpartName).slice(0, 200), isPinned: false, isTemporary: false, isRehearsal: true });
+    const chat = em.create(Chat, { owner: ctx.user.id, title: title.slice(0, 200), isPinned: false, isTemporary: false, isRehearsal: true });
     const rehearsal = em.create(Rehearsal, { owner: ctx.user.id, chat, ...setUp, report: null });
     for (const turn of turns) em.create(Message, { chat, role: turn.role, content: turn.content, status: turn.status });
     await em.flush();
@@ -145,6 +153,7 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
   const transcript = await transcriptOf(ctx, rehearsal);
   if (!transcript.some((turn) => turn.role === 'user')) throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.nothingToReview });
   const computed = computeReport(transcript);
+  const checked = computeChecks(transcript, rehearsal.goal);
   // The model's judgement is a model turn of the day's quota; once spent, the offline judgement.
   let useModel = ctx.deps.coach.kind === 'openai';
   if (useModel) {
@@ -165,8 +174,9 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
     },
     computed,
     useModel,
+    checked.checks,
   );
-  const report: RehearsalReport = { ...computed, judged, createdAt: new Date().toISOString() };
+  const report: RehearsalReport = { ...computed, ...checked, judged, createdAt: new Date().toISOString() };
   const message = ctx.em.create(Message, { chat: rehearsal.chat.id, role: 'assistant', content: reportText(report), status: 'complete' });
   await ctx.em.flush();
   rehearsal.report = report;
@@ -183,11 +193,20 @@ export async function retryRehearsal(ctx: AuthedContext, input: z.output<typeof 
   const from = transcript.findIndex((turn) => turn.id === input.fromMessageId);
   if (from < 0 || transcript[from]!.role !== 'user') throw new TRPCError({ code: 'BAD_REQUEST', message: rehearsalTexts.fromMessageInvalid });
   const earlier = transcript.slice(0, from).map((turn) => ({ role: turn.role === 'user' ? ('user' as const) : ('assistant' as const), content: turn.content, status: 'complete' as const }));
-  return createRehearsal(
-    ctx,
-    setUpOf(rehearsal, rehearsal.id),
-    earlier,
-  );
+  return createRehearsal(ctx, setUpOf(rehearsal, rehearsal.id), earlier, await nextTake(ctx, rehearsal));
+}
+
+/** Which take a new retry of this rehearsal is: one more than the first rehearsal and all the retries made from it. */
+async function nextTake(ctx: AuthedContext, rehearsal: Rehearsal): Promise<number> {
+  const rows = await ctx.em.find(Rehearsal, { owner: ctx.user.id, counterpartName: rehearsal.counterpartName }, { fields: ['id', 'retryOf'], limit: 1_000 });
+  const parent = new Map(rows.map((row) => [row.id, row.retryOf ?? null]));
+  const rootOf = (id: number) => {
+    let at = id;
+    for (let hops = 0; hops < 1_000 && parent.get(at) != null; hops++) at = parent.get(at)!;
+    return at;
+  };
+  const root = rootOf(rehearsal.id);
+  return rows.filter((row) => rootOf(row.id) === root).length + 1;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RehearsalReport } from '../../../shared/schemas/rehearsals.js';
+import { checkNameValues, type RehearsalReport } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
 
 // A rehearsal's report as the coach's message posted into its chat: by the feedback procedure
@@ -15,6 +15,14 @@ export function reportText(report: RehearsalReport): string {
     `- ${t.longestTurn(report.longestTurnWords)}`,
     `- ${t.questions(report.questionsAsked)}`,
   ];
+  if (report.checks && report.verdict) {
+    lines.push('', `**${t.checksHeading}**`, report.verdict.passed ? t.verdictPassed : t.verdictFailed(t.checkLabels[report.verdict.failedCheck!]));
+    for (const name of checkNameValues) {
+      const check = report.checks[name];
+      lines.push(`- ${t.checkStatus[check.status]}: ${t.checkLabels[name]}${check.status === 'failed' && check.quote ? ` (“${check.quote}”)` : ''}`);
+    }
+    if (report.wentWrong) lines.push('', `**${t.wentWrongHeading}:** ${t.wentWrongTurn(report.wentWrong.userTurn)}, “${report.wentWrong.quote}”. ${t.tryAgain} under it takes it again.`);
+  }
   const judged = report.judged;
   if (!judged) {
     lines.push('', t.judgedUnavailable);

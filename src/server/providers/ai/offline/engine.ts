@@ -43,7 +43,7 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   const style = context?.writingStyle;
   const scope: CoachScope = { ...scopeFor(input.user ?? context?.user), writingStyle: style ? { greeting: style.greeting || null, signOff: style.signOff || null } : null };
   // A rehearsal: the other person answers in character, never the coach.
-  if (context?.role.kind === 'counterpart') return counterpartReply(context.role.counterpart, conversation, scope);
+  if (context?.role.kind === 'counterpart') return counterpartReply(context.role.counterpart, conversation, scope, context.role.stepOut);
   // A prep chat opens with the meeting's agenda, and answers 'How did it go?' with a reflection.
   const prep = context?.meetingPrep ?? null;
   if (prep?.turn === 'agenda') return prepAgendaReply(prep, scope);
