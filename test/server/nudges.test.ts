@@ -39,7 +39,7 @@ const inHours = (h: number) => new Date(Math.floor((Date.now() + h * hour) / 60_
 beforeAll(async () => {
   graph = await startFakeGraph();
   database = await freshDatabase();
-  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
+  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1' }, database, { queueClock });
 });
 afterAll(async () => {
   await server?.stop();
@@ -494,7 +494,7 @@ describe('scheduled runs on a clock the test moves', () => {
     await tokyo.http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '19:00' } });
     await server.stop();
     await setClock(new Date('2026-04-20T11:00:00Z'));
-    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
+    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1' }, database, { queueClock });
     await server.deps.nudges.firstRun;
     const [run] = await scheduled(user.id);
     expect(run).toMatchObject({ status: 'sent' });

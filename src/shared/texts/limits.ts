@@ -4,6 +4,8 @@ const minutesText = (minutes: number) => `${minutes} minute${minutes === 1 ? '' 
 export const limitTexts = {
   tooManyRegistrations: (minutes: number) =>
     `Too many accounts have been created from your network. Please wait ${minutesText(minutes)} and try again.`,
+  tooManyNudgeRuns: (max: number, minutes: number) =>
+    `You ran nudges ${max} times in the last hour, the most an hour allows. Try again in ${minutesText(minutes)}; the planned ones still come.`,
   tooManyGuests: (minutes: number) =>
     `Too many guest spaces have been started from your network. Please wait ${minutesText(minutes)} and try again, or create an account.`,
   tooManyAccessKeyAttempts: (minutes: number) =>

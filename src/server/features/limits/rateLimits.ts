@@ -56,8 +56,10 @@ export type RateLimits = {
   phonePin: Limit;
   /** Accepted Graph change notifications per subscription and minute (each drops the user's calendar cache). */
   graphNotifications: Limit;
-  /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
+  /** Phone calls placed by the coach (POST /api/twilio/voice/call), goal check-in calls too. */
   calls: Limit;
+  /** Nudges run now per user and hour (RATE_LIMIT_NUDGE_RUNS_PER_HOUR): each may mail, push and write a chat. */
+  nudgeRuns: Limit;
   /** Verification texts (SMS costs money, and could flood a stranger's phone): per user, per client address, per number. */
   verificationSmsPerUser: Limit;
   verificationSmsPerAddress: Limit;
@@ -201,6 +203,7 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
     graphNotifications: await limit('graph_notify', graphNotificationLimit.perSubscriptionPerMinute, 60, () => 'Too many change notifications for this subscription'),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
+    nudgeRuns: await limit('nudge_runs', rateLimits.nudgeRunsPerHour, 3600, inMinutes((minutes) => limitTexts.tooManyNudgeRuns(rateLimits.nudgeRunsPerHour, minutes))),
     verificationSmsPerUser: await limit('sms_user', verificationSmsLimit.perUser, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
