@@ -3,11 +3,13 @@ import type { z } from 'zod';
 import { computeReport, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
 import type { createRehearsalSchema, RehearsalReport, retryRehearsalSchema } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
+import { apiKeyTexts } from '../../../shared/texts/apiKeys.js';
 import { Chat } from '../../db/entities/Chat.js';
 import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { factSourcesOf } from '../../trpc/principal.js';
 import { consumeModelTurn } from '../ai/modelQuota.js';
 import { requireCalendar } from '../meetings/calendar.js';
 import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
@@ -76,6 +78,10 @@ async function counterpartOfMeeting(ctx: AuthedContext, meetingId: string, timeZ
 }
 
 export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof createRehearsalSchema>): Promise<{ id: number; chatId: number }> {
+  // A meeting's counterpart is read from the calendar: a key needs calendar:read for it, as for
+  // GET /api/meetings, and is refused before the calendar is read (else 404 against 201 would tell
+  // whether an event id exists).
+  if (input.meetingId && !factSourcesOf(ctx.session).calendar) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.missingScope('calendar:read') });
   const fromMeeting = input.meetingId ? await counterpartOfMeeting(ctx, input.meetingId, input.timeZone) : null;
   const given = input.counterpart;
   const person: Person = given
