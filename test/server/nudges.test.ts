@@ -255,8 +255,18 @@ describe('the email channel', () => {
     expect(forged.text).toContain(nudgesTexts.unsubscribeInvalidTitle);
     expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
 
-    // No cookie, no sign-in: one click turns the weekly review off and says so.
-    const res = await fetch(unsubscribeUrl);
+    // No cookie, no sign-in. A GET (a mail scanner following the link) only shows a page with a
+    // button; it changes nothing.
+    const shown = await fetch(unsubscribeUrl);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toMatch(/text\/html/);
+    const confirm = await shown.text();
+    expect(confirm).toContain(nudgesTexts.unsubscribeConfirmTitle);
+    expect(confirm).toContain(`<button type="submit">${nudgesTexts.unsubscribeButton('Weekly review')}</button>`);
+    expect(confirm).toMatch(/<form method="post" action="\/api\/nudges\/unsubscribe\?token=[^"]+">/);
+    expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
+    // The button's POST (or a mail client's RFC 8058 one-click POST) turns the weekly review off and says so.
+    const res = await fetch(unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const text = await res.text();
