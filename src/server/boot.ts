@@ -1,4 +1,5 @@
-import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { startWarnings } from './startWarnings.js';
 import { DataDirLockedError } from './db/dataDirLock.js';
 import { databaseTarget, startEmbeddedDatabase } from './db/embedded.js';
 import { createLogger } from './log.js';
@@ -22,10 +23,7 @@ async function main() {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  if (config.demoMode && !isLoopbackHost(config.host)) {
-    const line = '!'.repeat(78);
-    console.warn(`\n${line}\n  WARNING: DEMO_MODE is on while HOST=${config.host} is reachable from other machines.\n  Every visitor without a session acts as the demo user and sees its data.\n  Set DEMO_MODE=false for real accounts.\n${line}\n`);
-  }
+  for (const warning of startWarnings(config)) console.warn(warning);
 
   // The embedded database's worker failed: nothing can be read or saved, so stop (a supervisor or
   // the operator restarts it; what was committed is on disk) rather than serve errors.

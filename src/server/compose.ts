@@ -2,6 +2,7 @@ import { createNudgeWorker } from './features/nudges/nudgeQueue.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Clock } from 'pg-boss';
+import { systemHostLookup, type HostLookup } from './features/nudges/pushHosts.js';
 import type pg from 'pg';
 import { loadCoachFacts } from './coachFacts.js';
 import type { Config } from './config.js';
@@ -40,6 +41,8 @@ export async function composeDeps(
     coach?: CoachModel;
     /** The job queue's clock (tests move it: pg-boss's TestClock); the system clock by default. */
     queueClock?: Clock;
+    /** How push hosts are resolved before a delivery; DNS by default. */
+    hostLookup?: HostLookup;
     /** The open WebSocket connections by endpoint, for the metrics (known once the sockets exist). */
     openSockets: () => Record<string, number>;
   },
@@ -113,6 +116,7 @@ export async function composeDeps(
     telemetry,
     nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined),
     queueClock: parts.queueClock,
+    hostLookup: parts.hostLookup ?? systemHostLookup,
   };
   // Replies running on shutdown are stopped and stored as stopped, before what they write to goes.
   teardown.defer('coach replies', () => deps.replies.drain());

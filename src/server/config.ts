@@ -14,6 +14,20 @@ const booleanFlag = z
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
+/**
+ * The push services browsers subscribe with: Chrome's and Edge's (FCM), Firefox's (Mozilla's
+ * autopush), Safari's (Apple) and Windows' (WNS). Their hosts must resolve to public addresses;
+ * a host an operator adds to WEB_PUSH_ALLOWED_HOSTS is trusted as configured.
+ */
+export const publicPushHosts = ['fcm.googleapis.com', '*.push.services.mozilla.com', '*.push.apple.com', '*.notify.windows.com'] as const;
+
+function isPushHostEntry(entry: string): boolean {
+  if (entry.startsWith('[') && entry.endsWith(']')) return net.isIPv6(entry.slice(1, -1));
+  if (net.isIPv4(entry)) return true;
+  const name = entry.startsWith('*.') ? entry.slice(2) : entry;
+  return name.length <= 253 && name.split('.').every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label));
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -36,6 +50,11 @@ const envSchema = z.object({
   VAPID_PUBLIC_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be the 65-byte P-256 public key in URL-safe base64').optional()),
   VAPID_PRIVATE_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 32-byte private key in URL-safe base64').optional()),
   VAPID_SUBJECT: z.preprocess(emptyAsUndefined, z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'must be a mailto: address or an https URL').default('mailto:ai-coach@localhost')),
+  // Web push: the hosts a push subscription's endpoint may name (comma-separated; `*.` for a domain).
+  WEB_PUSH_ALLOWED_HOSTS: z
+    .string()
+    .default(publicPushHosts.join(','))
+    .refine((value) => splitList(value).length > 0 && splitList(value).every(isPushHostEntry), 'must be comma-separated host names such as fcm.googleapis.com,*.push.apple.com (an IP address only as itself, IPv6 in brackets)'),
   // The number of trusted proxy hops in front of the app; true means 1, false 0.
   TRUST_PROXY: z
     .string()
@@ -95,6 +114,7 @@ const envSchema = z.object({
   RATE_LIMIT_REGISTER_PER_HOUR: z.coerce.number().int().min(0).default(50),
   RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   RATE_LIMIT_GUEST_PER_HOUR: z.coerce.number().int().min(0).default(30),
+  RATE_LIMIT_NUDGE_RUNS_PER_HOUR: z.coerce.number().int().min(0).default(5),
   DEMO_GUEST_IDLE_HOURS: z.coerce.number().int().min(1, 'must be at least 1').default(72),
   MODEL_STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   MODEL_DAILY_QUOTA: z.coerce.number({ message: 'must be a whole number (0 turns the quota off)' }).int().min(0).default(200),
@@ -165,7 +185,7 @@ export type Config = {
   publicUrl: string | undefined;
   sessions: { idleSeconds: number; lifetimeSeconds: number; socketRecheckSeconds: number };
   /** Requests allowed per window; 0 turns a limit off. */
-  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; voicePerMinute: number; guestPerHour: number };
+  rateLimits: { loginPerUsername: number; loginPerAddress: number; registerPerHour: number; chatPerMinute: number; voicePerMinute: number; guestPerHour: number; nudgeRunsPerHour: number };
   /** A guest space unused this long is deleted with all its data. */
   guestIdleHours: number;
   modelStallTimeoutMs: number;
@@ -183,6 +203,11 @@ export type Config = {
   safety: SafetyConfig;
   /** Web push: the VAPID pair when configured (both set), and the contact sent to push services. */
   vapid: { publicKey: string | undefined; privateKey: string | undefined; subject: string };
+  /**
+   * The hosts (lower case; `*.` a domain) a push endpoint may name. Those of `publicPushHosts` must
+   * resolve to public addresses at each delivery; any other the operator listed is trusted as configured.
+   */
+  webPushAllowedHosts: string[];
 };
 
 export type TelemetryConfig = {
@@ -272,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
       guestPerHour: e.RATE_LIMIT_GUEST_PER_HOUR,
+      nudgeRunsPerHour: e.RATE_LIMIT_NUDGE_RUNS_PER_HOUR,
     },
     guestIdleHours: e.DEMO_GUEST_IDLE_HOURS,
     modelStallTimeoutMs: e.MODEL_STALL_TIMEOUT_SECONDS * 1000,
@@ -284,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resources: { ...defaultCrisisResources, ...crisisLines(e.SAFETY_CRISIS_LINES) },
     },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+    webPushAllowedHosts: splitList(e.WEB_PUSH_ALLOWED_HOSTS).map((host) => host.toLowerCase()),
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }

@@ -11,6 +11,7 @@ import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
 import type { Clock } from 'pg-boss';
+import type { HostLookup } from './features/nudges/pushHosts.js';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -33,4 +34,6 @@ export type AppDeps = {
   nudges: NudgeWorker;
   /** The job queue's clock (jobs/jobQueue.ts): pg-boss's TestClock in tests, else the system clock. */
   queueClock?: Clock;
+  /** How a push service's host is resolved before each delivery (features/nudges/pushHosts.ts). */
+  hostLookup: HostLookup;
 };

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from 'pg-boss';
+import type { HostLookup } from './features/nudges/pushHosts.js';
 import type { RequestHandler } from 'express';
 import { createApp } from './app.js';
 import { composeDeps } from './compose.js';
@@ -48,6 +49,8 @@ export type StartOptions = {
   embedded?: EmbeddedDatabase;
   /** The job queue's clock, the nudges' too (tests move it: pg-boss's TestClock); the system clock by default. */
   queueClock?: Clock;
+  /** How a push service's host name is resolved before a delivery (tests answer for names they cannot own); DNS by default. */
+  hostLookup?: HostLookup;
 };
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -79,6 +82,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       teardown,
       coach: options.coach,
       queueClock: options.queueClock,
+      hostLookup: options.hostLookup,
       openSockets: () => upgrades?.openSockets() ?? { '/trpc': 0, '/ws': 0 },
     });
     await startJobs(deps, target, teardown);

@@ -8,7 +8,9 @@ import { testTlsOptions } from './tls.js';
 // A push must carry `Authorization: vapid t=<JWT>, k=<public key>` whose ES256 signature, audience
 // (this service's origin), expiry and subject are checked, and `Content-Encoding: aes128gcm` with
 // a body this service decrypts with the subscription's private key; anything else is refused
-// (400/401/403) and recorded. An endpoint marked gone answers 404 or 410.
+// (400/401/403) and recorded. An endpoint marked gone answers 404 or 410; one black-holed takes the
+// request and never answers (a service that hangs). `connections` counts the TCP connections made
+// to it, so a test sees that the app did not even connect.
 
 export type FakePush = { endpoint: string; vapidPublicKey: string; claims: Record<string, unknown>; ttl: string | null; payload: unknown };
 export type FakePushService = {
@@ -17,6 +19,10 @@ export type FakePushService = {
   subscribe(): { endpoint: string; keys: { p256dh: string; auth: string } };
   /** From now on this endpoint answers `status` (the subscription expired or was removed). */
   gone(endpoint: string, status: 404 | 410): void;
+  /** From now on this endpoint takes the request and never answers. */
+  blackHole(endpoint: string): void;
+  /** TCP connections made to the service so far. */
+  readonly connections: number;
   received: FakePush[];
   refused: Array<{ endpoint: string; status: number; reason: string }>;
   close(): Promise<void>;
@@ -67,8 +73,10 @@ function verifyVapid(header: string | undefined, origin: string): { key: string;
   return { key: match[2]!, claims };
 }
 
-export async function startFakePushService(): Promise<FakePushService> {
-  const subscriptions = new Map<string, { ua: crypto.ECDH; auth: Buffer; gone?: 404 | 410 }>();
+/** `hostName`: the name in its endpoints (and the VAPID audience it expects): 127.0.0.1, or localhost (both in its certificate). */
+export async function startFakePushService(options: { hostName?: '127.0.0.1' | 'localhost' } = {}): Promise<FakePushService> {
+  const subscriptions = new Map<string, { ua: crypto.ECDH; auth: Buffer; gone?: 404 | 410; blackHole?: boolean }>();
+  let connections = 0;
   const received: FakePush[] = [];
   const refused: FakePushService['refused'] = [];
   let origin = '';
@@ -85,6 +93,7 @@ export async function startFakePushService(): Promise<FakePushService> {
       const sub = id ? subscriptions.get(id) : undefined;
       if (req.method !== 'POST' || !sub) return refuse(404, 'no such subscription');
       if (sub.gone) return refuse(sub.gone, 'subscription gone');
+      if (sub.blackHole) return;
       const vapid = verifyVapid(req.headers.authorization, origin);
       if (typeof vapid === 'string') return refuse(401, vapid);
       if (req.headers['content-encoding'] !== 'aes128gcm') return refuse(400, `Content-Encoding is ${String(req.headers['content-encoding'])}, not aes128gcm`);
@@ -99,8 +108,11 @@ export async function startFakePushService(): Promise<FakePushService> {
       res.writeHead(201, { location: `${endpoint}/message/${received.length}` }).end();
     });
   });
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `https://${options.hostName ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   return {
     url: origin,
     subscribe() {
@@ -116,8 +128,19 @@ export async function startFakePushService(): Promise<FakePushService> {
       const sub = subscriptions.get(id);
       if (sub) sub.gone = status;
     },
+    blackHole(endpoint) {
+      const sub = subscriptions.get(endpoint.split('/').at(-1)!);
+      if (sub) sub.blackHole = true;
+    },
+    get connections() {
+      return connections;
+    },
     received,
     refused,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

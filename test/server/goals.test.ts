@@ -3,6 +3,7 @@ import { GoalReminder } from '../../src/server/db/entities/Goal.js';
 import { checkInsFromText } from '../../src/server/features/goals/chatCheckIns.js';
 import { callGoalReminders, spokenNumber } from '../../src/server/features/goals/goalCheckInCall.js';
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
+import { phoneCallLimit } from '../../src/server/features/limits/rateLimits.js';
 import { XMLParser } from 'fast-xml-parser';
 import { postSignedWebhook, startFakeTwilio } from '../fakes/twilio/index.js';
 import { verifyPhone, twilioEnv } from '../helpers/phone.js';
@@ -357,4 +358,26 @@ describe('a check-in call from the coach', () => {
       await twilio.close();
     }
   });
+
+  it(`takes a point of the calls limit for each check-in call: past ${phoneCallLimit.calls} in ten minutes, no call is placed`, async () => {
+    const twilio = await startFakeTwilio();
+    const phoneServer = await startTestServer({ DEMO_MODE: 'false', ...twilioEnv(twilio, 'https://coach.example.com') });
+    try {
+      const { http } = await signUp(phoneServer.url, `goal-limit-${Date.now()}`, 'Robin Limit');
+      await verifyPhone(http, twilio, '+15551234568');
+      const ids: number[] = [];
+      for (let i = 0; i <= phoneCallLimit.calls; i++) ids.push((await http.post('/api/goals', { ...okr, title: `Called goal ${i}`, cadence: 'weekly_call' })).json.id);
+      const claimed = (await claimDueReminders(phoneServer.deps.orm, new Date(Date.now() + 8 * 86_400_000))).filter((r) => ids.includes(r.goalId));
+      expect(claimed).toHaveLength(phoneCallLimit.calls + 1);
+      const before = twilio.calls.length;
+      expect(await callGoalReminders(phoneServer.deps, claimed)).toBe(phoneCallLimit.calls);
+      expect(twilio.calls.length - before).toBe(phoneCallLimit.calls);
+      // The limit is the one every call takes from: 'Receive a call' is refused now too.
+      const asked = await http.post('/api/twilio/voice/call', { phoneNumber: '+15551234568' });
+      expect(asked.status).toBe(429);
+    } finally {
+      await phoneServer.stop();
+      await twilio.close();
+    }
+  }, 120_000);
 });

@@ -41,7 +41,7 @@ const inHours = (h: number) => new Date(Math.floor((Date.now() + h * hour) / 60_
 beforeAll(async () => {
   graph = await startFakeGraph();
   database = await freshDatabase();
-  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
+  server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1' }, database, { queueClock });
 });
 afterAll(async () => {
   await server?.stop();
@@ -266,8 +266,18 @@ describe('the email channel', () => {
     expect(forged.text).toContain(nudgesTexts.unsubscribeInvalidTitle);
     expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
 
-    // No cookie, no sign-in: one click turns the weekly review off and says so.
-    const res = await fetch(unsubscribeUrl);
+    // No cookie, no sign-in. A GET (a mail scanner following the link) only shows a page with a
+    // button; it changes nothing.
+    const shown = await fetch(unsubscribeUrl);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('content-type')).toMatch(/text\/html/);
+    const confirm = await shown.text();
+    expect(confirm).toContain(nudgesTexts.unsubscribeConfirmTitle);
+    expect(confirm).toContain(`<button type="submit">${nudgesTexts.unsubscribeButton('Weekly review')}</button>`);
+    expect(confirm).toMatch(/<form method="post" action="\/api\/nudges\/unsubscribe\?token=[^"]+">/);
+    expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
+    // The button's POST (or a mail client's RFC 8058 one-click POST) turns the weekly review off and says so.
+    const res = await fetch(unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const text = await res.text();
@@ -719,7 +729,7 @@ describe('scheduled runs on a clock the test moves', () => {
     await tokyo.http.put('/api/nudges/settings', { ...defaultNudgeSettings, weeklyReview: { enabled: true, day: 'mon', time: '19:00' } });
     await server.stop();
     await setClock(new Date('2026-04-20T11:00:00Z'));
-    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url }, database, { queueClock });
+    server = await startTestServer({ DEMO_MODE: 'false', MICROSOFT_GRAPH_BASE_URL: graph.url, WEB_PUSH_ALLOWED_HOSTS: '127.0.0.1' }, database, { queueClock });
     await server.deps.nudges.firstRun;
     const [run] = await scheduled(user.id);
     expect(run).toMatchObject({ status: 'sent' });

@@ -255,6 +255,27 @@ describe('API key scopes', () => {
     expect(listed.json.meetings.map((m: { subject: string }) => m.subject)).toEqual(['Pipeline review with Lena']);
   });
 
+  it('refuses a rehearsal of a meeting to a key without calendar:read, before the calendar is read (403 whether the event exists or not)', async () => {
+    const { http, box } = await connectedOwner();
+    box.addEvents([{ subject: 'Contract talk with Kai', start: inHours(5), end: inHours(6), attendees: [{ name: 'Kai Berg', email: 'kai@contoso.example', response: 'accepted' }] }]);
+    const meeting = ((await http.get('/api/meetings')).json.meetings as Array<{ id: string; subject: string }>).find((m) => m.subject === 'Contract talk with Kai')!;
+    const body = (meetingId: string) => ({ meetingId, situation: 'The contract renewal', goal: 'Agree the price', difficulty: 'realistic' });
+    const { script: chatOnly } = await keyFor(http, ['chat']);
+    const seen = graph.requests.length;
+    for (const id of [meeting.id, 'AAMkADoesNotExist']) {
+      const res = await chatOnly.post('/api/rehearsals', body(id));
+      expect(res.status, id).toBe(403);
+      expect(res.json.message).toBe(apiKeyTexts.missingScope('calendar:read'));
+    }
+    expect(graph.requests.length).toBe(seen);
+    expect((await chatOnly.get('/api/rehearsals')).json.rehearsals).toEqual([]);
+    // Without a meeting the key rehearses as before; with calendar:read it may name one.
+    expect((await chatOnly.post('/api/rehearsals', { counterpart: { name: 'Kai Berg' }, situation: 'The contract renewal', goal: 'Agree the price', difficulty: 'realistic' })).status).toBe(201);
+    const { script: calendar } = await keyFor(http, ['chat', 'calendar:read']);
+    const made = await calendar.post('/api/rehearsals', body(meeting.id));
+    expect(made.status, made.text).toBe(201);
+  });
+
   it('gives the coach a key’s meetings only with calendar:read and its mail only with mail:read', async () => {
     const { http } = await connectedOwner();
     // The browser session: both (the meeting and the email reach the model at all).

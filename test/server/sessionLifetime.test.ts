@@ -58,6 +58,31 @@ describe('sessions end', () => {
     expect((await other.get('/api/auth/session')).json.user).toMatchObject({ username: 'come_back_2' });
   }, 60_000);
 
+  it('a password change ends every other session of the account and their sockets, keeps this one, and says so in the security activity', async () => {
+    const { http } = await signUp(server.url, 'changes_password');
+    const phone = new HttpClient(server.url);
+    expect((await phone.post('/api/auth/login', { username: 'changes_password', password: 'secret123' })).status).toBe(200);
+    const ws = openSocket('/ws', phone.cookieHeader, server.url);
+    expect(await ws.outcome).toBe('open');
+    const changed = await http.post('/trpc/auth.setPassword', { currentPassword: 'secret123', newPassword: 'new-secret-1' });
+    expect(changed.status).toBe(200);
+    expect(await ws.closed).toBe(4401);
+    expect((await phone.get('/api/chats')).status).toBe(401);
+    expect((await http.get('/api/chats')).status).toBe(200);
+    const kinds = ((await http.get('/api/security-events?limit=5')).json.events as Array<{ kind: string }>).map((e) => e.kind);
+    expect(kinds.slice(0, 2)).toEqual(['session_ended', 'password_changed']);
+    expect((await http.get('/trpc/auth.sessions')).json.result.data.sessions).toHaveLength(1);
+  });
+
+  it('counts wrong current passwords like failed logins: 429 once spent, even for the right one', async () => {
+    const { http } = await signUp(server.url, 'guesses_password');
+    for (let i = 0; i < 5; i++) expect((await http.post('/trpc/auth.setPassword', { currentPassword: `guess-${i}`, newPassword: 'taken-over-1' })).status).toBe(403);
+    const spent = await http.post('/trpc/auth.setPassword', { currentPassword: 'secret123', newPassword: 'taken-over-1' });
+    expect(spent.status).toBe(429);
+    // Login for the username shares the budget.
+    expect((await new HttpClient(server.url).post('/api/auth/login', { username: 'guesses_password', password: 'secret123' })).status).toBe(429);
+  });
+
   it('closes the sockets of a session within 2 s of its logout', async () => {
     const { http } = await signUp(server.url, 'socket_holder');
     const chat = (await http.post('/api/chats')).json;

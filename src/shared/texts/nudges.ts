@@ -12,6 +12,14 @@ export const nudgesTexts = {
   pushEndpointInvalid: 'endpoint: send the https address of the push subscription.',
   pushKeyInvalid: (field: string) => `${field}: send the key of the push subscription in URL-safe base64.`,
   pushNotFound: 'No push subscription with this endpoint.',
+  unsubscribeConfirmTitle: 'Turn this nudge off?',
+  unsubscribeConfirmBody: (kind: string) => `The ${kind.toLowerCase()} will no longer be sent. You can turn it on again in Settings, Notifications.`,
+  unsubscribeButton: (kind: string) => `Turn off the ${kind.toLowerCase()}`,
+  pushHostNotAllowed: 'endpoint: this is not the address of a push service this server sends to. Turn notifications on from the browser (Settings), which gives its push service’s address.',
+  pushEndpointTaken: 'This browser’s notifications are turned on for another account. Turn them off there first (Settings, Nudges), then here again.',
+  tooManyPushSubscriptions: (max: number) => `You have push notifications on in ${max} browsers, the most an account may have: turn them off in one you no longer use first.`,
+  reasonPushRefused: 'the push service refused it',
+  reasonPushUnreachable: 'unreachable',
   reasonNoPushSubscription: 'No browser takes push notifications: turn them on in Settings on each device.',
 
   // Reasons a run was skipped, waits or failed

@@ -7,6 +7,7 @@ import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/telephonyProvider.js';
 import { verifiedPhoneOf } from '../phone/phoneTrust.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
+import { RateLimitError } from '../limits/rateLimits.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
 // The reminder as a call (cadence weekly_call, issue 12): the coach calls the user's profile phone,
@@ -27,6 +28,15 @@ export async function callGoalReminders(deps: AppDeps, claimed: ClaimedReminder[
     // Only a number its owner proved by SMS code (issue 22); an unverified one is never called.
     const phone = await verifiedPhoneOf(em, reminder.ownerId);
     if (!phone || !settings.allowedCountryPrefixes.some((prefix) => phone.startsWith(prefix))) continue;
+    // Each call rings a real phone and costs money: it takes a point of the user's calls limit
+    // like every other call (an account may hold 200 goals, each with a weekly call).
+    try {
+      await deps.rateLimits.calls.consume(`user:${reminder.ownerId}`);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      deps.log.warn({ reminder: reminder.id }, 'the goal check-in call was not placed: the calls limit is spent');
+      continue;
+    }
     try {
       await telephonyProviderOf(deps, settings).placeCall({
         to: phone,

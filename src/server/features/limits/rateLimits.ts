@@ -56,8 +56,12 @@ export type RateLimits = {
   phonePin: Limit;
   /** Accepted Graph change notifications per subscription and minute (each drops the user's calendar cache). */
   graphNotifications: Limit;
-  /** Phone calls placed by the coach (POST /api/twilio/voice/call). */
+  /** Phone calls placed by the coach (POST /api/twilio/voice/call), goal check-in calls too. */
   calls: Limit;
+  /** Nudges run now per user and hour (RATE_LIMIT_NUDGE_RUNS_PER_HOUR): each may mail, push and write a chat. */
+  nudgeRuns: Limit;
+  /** 'Try again from here' of rehearsals per user and hour: each copies the rehearsal's turns. */
+  rehearsalRetries: Limit;
   /** Verification texts (SMS costs money, and could flood a stranger's phone): per user, per client address, per number. */
   verificationSmsPerUser: Limit;
   verificationSmsPerAddress: Limit;
@@ -87,6 +91,12 @@ export const phonePinLimit = { tries: 10, windowSeconds: 3600 } as const;
 
 /** Graph change notifications: items a request may hold, and notifications a subscription may deliver a minute. */
 export const graphNotificationLimit = { itemsPerRequest: 100, perSubscriptionPerMinute: 60 } as const;
+
+/** Rehearsal retries ('Try again from here') one user may make in an hour. */
+export const rehearsalRetryLimit = { retries: 30, windowSeconds: 3600 } as const;
+
+/** What an account may hold: chats of every kind (rehearsals, prep and nudge chats too) and rehearsals. */
+export const accountBounds = { maxChats: 5000, maxRehearsals: 500 } as const;
 
 /** Calls the coach may place for one user in ten minutes. */
 export const phoneCallLimit = { calls: 5, windowSeconds: 600 } as const;
@@ -201,6 +211,8 @@ export async function createRateLimits(config: Config, target: DatabaseTarget): 
     phonePin: await limit('phone_pin', phonePinLimit.tries, phonePinLimit.windowSeconds, () => phoneTexts.pinLocked),
     graphNotifications: await limit('graph_notify', graphNotificationLimit.perSubscriptionPerMinute, 60, () => 'Too many change notifications for this subscription'),
     calls: await limit('calls', phoneCallLimit.calls, phoneCallLimit.windowSeconds, phoneTexts.rateLimited),
+    rehearsalRetries: await limit('rehearsal_retries', rehearsalRetryLimit.retries, rehearsalRetryLimit.windowSeconds, inMinutes(limitTexts.tooManyRehearsalRetries)),
+    nudgeRuns: await limit('nudge_runs', rateLimits.nudgeRunsPerHour, 3600, inMinutes((minutes) => limitTexts.tooManyNudgeRuns(rateLimits.nudgeRunsPerHour, minutes))),
     verificationSmsPerUser: await limit('sms_user', verificationSmsLimit.perUser, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerAddress: await limit('sms_addr', verificationSmsLimit.perAddress, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),
     verificationSmsPerNumber: await limit('sms_number', verificationSmsLimit.perNumber, verificationSmsLimit.windowSeconds, inMinutes(phoneVerificationTexts.tooManyCodes)),

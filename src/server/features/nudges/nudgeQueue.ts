@@ -16,6 +16,7 @@ import { meetingBriefFacts, renderMeetingBrief, weeklyReviewFacts } from './nudg
 import { writeWeeklyReview } from './reviewWriter.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
+import type { JobWithMetadata } from 'pg-boss';
 
 // Nudge runs are jobs of the durable job queue (pg-boss, jobs/jobQueue.ts): a planned or asked-for
 // run is a row of nudge_run (the history the user sees: queued, sent, skipped, failed, and why)
@@ -57,6 +58,8 @@ const pollMs = 15_000;
 const planEveryMs = 3_600_000;
 const briefPlanEveryMs = 10 * 60_000;
 const fetchBatch = 20;
+/** Runs one instance delivers at once (each of them has its own deliveries in parallel). */
+const maxRunsAtOnce = 20;
 
 export async function loadNudgeSettings(em: EntityManager, userId: number): Promise<NudgeSettings> {
   const row = await em.findOne(NudgeSetting, { user: userId });
@@ -338,7 +341,11 @@ const singletonKey = (runId: number) => `run-${runId}`;
 export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date()): NudgeWorker {
   let deps: AppDeps | null = null;
   let queue: JobQueue | null = null;
-  let running: Promise<number> | null = null;
+  // Rounds of fetched jobs run side by side (a run now is fetched at once, whatever else runs), and
+  // the runs of a round too: one user's slow delivery holds no other user's run. At most
+  // maxRunsAtOnce runs at once on an instance; past that a round waits for room.
+  const rounds = new Set<Promise<number>>();
+  let active = 0;
   let again = false;
   let stopped = false;
   let poll: NodeJS.Timeout | undefined;
@@ -349,53 +356,62 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
     await queue.boss.send(queueNames.nudgeRun, { runId }, { singletonKey: singletonKey(runId), startAfter: dueAt });
   };
   const tickOnce = async (app: AppDeps, jobs: JobQueue): Promise<number> => {
-    const fetched = await jobs.boss.fetch<{ runId: number }>(queueNames.nudgeRun, { batchSize: fetchBatch, includeMetadata: true });
-    for (const job of fetched) {
-      const { runId } = job.data;
-      try {
-        const outcome = await processRun(app, clock, enqueue, runId, job.retryCount + 1, job.retryLimit + 1);
-        if ('retry' in outcome) {
-          await jobs.boss.fail(queueNames.nudgeRun, job, { message: outcome.retry });
-          // The history says when the queue tries again (its back-off), to the second: rounded up,
-          // as the database keeps microseconds.
-          const next = await jobs.boss.getJobById(queueNames.nudgeRun, job.id);
-          if (next?.state === 'retry') {
-            const at = Math.ceil(new Date(next.startAfter).getTime() / 1000) * 1000;
-            await app.orm.em.fork().nativeUpdate(NudgeRun, { id: runId, status: 'queued' }, { dueAt: new Date(at) });
-          }
-        } else {
-          await jobs.boss.complete(queueNames.nudgeRun, job);
-        }
-      } catch (error) {
-        log.warn({ err: error, runId }, 'a nudge run failed');
-        await jobs.boss.fail(queueNames.nudgeRun, job, { message: error instanceof Error ? error.message : 'unknown error' }).catch(() => {});
-      }
+    const room = maxRunsAtOnce - active;
+    if (room <= 0) {
+      again = true;
+      return 0;
     }
+    active += room;
+    let fetched: JobWithMetadata<{ runId: number }>[] = [];
+    try {
+      fetched = await jobs.boss.fetch<{ runId: number }>(queueNames.nudgeRun, { batchSize: Math.min(fetchBatch, room), includeMetadata: true });
+    } finally {
+      active -= room - fetched.length;
+    }
+    await Promise.all(fetched.map((job) => runJob(app, jobs, job).finally(() => (active -= 1))));
     return fetched.length;
   };
-  const tick = (): Promise<number> => {
+  const runJob = async (app: AppDeps, jobs: JobQueue, job: JobWithMetadata<{ runId: number }>): Promise<void> => {
+    const { runId } = job.data;
+    try {
+      const outcome = await processRun(app, clock, enqueue, runId, job.retryCount + 1, job.retryLimit + 1);
+      if ('retry' in outcome) {
+        await jobs.boss.fail(queueNames.nudgeRun, job, { message: outcome.retry });
+        // The history says when the queue tries again (its back-off), to the second: rounded up,
+        // as the database keeps microseconds.
+        const next = await jobs.boss.getJobById(queueNames.nudgeRun, job.id);
+        if (next?.state === 'retry') {
+          const at = Math.ceil(new Date(next.startAfter).getTime() / 1000) * 1000;
+          await app.orm.em.fork().nativeUpdate(NudgeRun, { id: runId, status: 'queued' }, { dueAt: new Date(at) });
+        }
+      } else {
+        await jobs.boss.complete(queueNames.nudgeRun, job);
+      }
+    } catch (error) {
+      log.warn({ err: error, runId }, 'a nudge run failed');
+      await jobs.boss.fail(queueNames.nudgeRun, job, { message: error instanceof Error ? error.message : 'unknown error' }).catch(() => {});
+    }
+  };
+  /** A round: fetches what is due (as much as there is room for) and runs it; resolves once the rounds under way when it began are done too. */
+  const tick = async (): Promise<number> => {
     const app = deps;
     const jobs = queue;
-    if (!app || !jobs || stopped) return Promise.resolve(0);
-    if (running) {
-      again = true;
-      return running;
+    if (!app || !jobs || stopped) return 0;
+    const before = [...rounds];
+    const round = tickOnce(app, jobs).catch((error) => {
+      log.warn({ err: error }, 'nudges could not be fetched');
+      return 0;
+    });
+    rounds.add(round);
+    const fetched = await round;
+    rounds.delete(round);
+    // A round refused for want of room asked for another: now there is some.
+    if (again && !stopped && active < maxRunsAtOnce) {
+      again = false;
+      void tick();
     }
-    running = (async () => {
-      let total = 0;
-      try {
-        do {
-          again = false;
-          total += await tickOnce(app, jobs);
-        } while (again && !stopped);
-      } catch (error) {
-        log.warn({ err: error }, 'nudges could not be fetched');
-      } finally {
-        running = null;
-      }
-      return total;
-    })();
-    return running;
+    await Promise.all(before);
+    return fetched;
   };
   const planMissing = async () => (deps && !stopped ? planMissingReviews(deps.orm, enqueue, clock()) : 0);
   const planQuietly = () => planMissing().catch((error) => log.warn({ err: error }, 'weekly reviews could not be planned'));
@@ -434,7 +450,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
       clearInterval(plan);
       clearInterval(briefs);
       await firstRun.catch(() => {});
-      await running;
+      while (rounds.size) await Promise.all([...rounds]);
     },
   };
 }

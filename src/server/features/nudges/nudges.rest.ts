@@ -19,21 +19,38 @@ export function nudgesRestRoutes(deps: AppDeps): Router {
   routes.get('/api/push/key', restRoute(deps, (caller) => caller.push.key()));
   routes.post('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.subscribe(req.body ?? {}), 201));
   routes.delete('/api/push/subscriptions', restRoute(deps, (caller, req) => caller.push.unsubscribe(req.body ?? {})));
-  routes.get('/api/nudges/unsubscribe', (req, res, next) => void unsubscribe(deps, req, res).catch(next));
+  // A GET (a person's click, or a mail scanner following links) only shows the page with its
+  // button; the POST (that button, or a mail client's RFC 8058 one-click request) turns it off.
+  routes.get('/api/nudges/unsubscribe', (req, res, next) => void confirmUnsubscribe(deps, req, res).catch(next));
+  routes.post('/api/nudges/unsubscribe', (req, res, next) => void unsubscribe(deps, req, res).catch(next));
   return routes;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function page(res: Response, status: number, title: string, body: string) {
+function page(res: Response, status: number, title: string, body: string, form = '') {
   res
     .status(status)
     .type('html')
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><p><a href="/settings?tab=notifications">Settings</a></p></main></body></html>`);
+    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>${form}<p><a href="/settings?tab=notifications">Settings</a></p></main></body></html>`);
+}
+
+const tokenOf = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
+
+async function confirmUnsubscribe(deps: AppDeps, req: Request, res: Response) {
+  const token = tokenOf(req);
+  const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
+  if (!found) {
+    page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);
+    return;
+  }
+  const kind = nudgesTexts.kindLabel[found.kind] ?? found.kind;
+  const form = `<form method="post" action="/api/nudges/unsubscribe?token=${escapeHtml(encodeURIComponent(token))}"><button type="submit">${escapeHtml(nudgesTexts.unsubscribeButton(kind))}</button></form>`;
+  page(res, 200, nudgesTexts.unsubscribeConfirmTitle, nudgesTexts.unsubscribeConfirmBody(kind), form);
 }
 
 async function unsubscribe(deps: AppDeps, req: Request, res: Response) {
-  const token = typeof req.query.token === 'string' ? req.query.token : '';
+  const token = tokenOf(req);
   const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
   if (!found || !(await turnNudgeOff(deps.orm.em.fork(), deps.nudges.enqueue, found.userId, found.kind, deps.nudges.clock()))) {
     page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);

@@ -28,6 +28,8 @@ export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<type
 }
 
 export async function runNudgeNow(ctx: AuthedContext, input: z.output<typeof runNudgeSchema>): Promise<{ runId: number }> {
+  // Each run may mail, push, call and write a chat, past the weekly cap: so many an hour (429 past it).
+  await ctx.deps.rateLimits.nudgeRuns.consume(String(ctx.user.id));
   const runId = await queueManualRun(ctx.em, ctx.deps.nudges.enqueue, ctx.user.id, input.kind, ctx.deps.nudges.clock());
   ctx.deps.nudges.kick();
   return { runId };

@@ -8,10 +8,13 @@ import { PushSubscription } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { vapidKeys, type VapidKeys } from './vapid.js';
+import { lockOwner } from '../../db/ownerLock.js';
+import { allowingEntry, deliveryAgent, endpointHost } from './pushHosts.js';
 
 // Web push (issue 35): GET /api/push/key, POST/DELETE /api/push/subscriptions, and the delivery of
 // a nudge to every browser of the user with the web-push library (payload encrypted aes128gcm,
-// signed with VAPID). A subscription the push service says is gone (404, 410) is removed.
+// signed with VAPID). A subscription the push service says is gone (404, 410) is removed. Only
+// hosts of WEB_PUSH_ALLOWED_HOSTS are taken and reached (pushHosts.ts).
 
 const keysByDir = new Map<string, VapidKeys>();
 
@@ -29,16 +32,28 @@ export function pushKey(ctx: AuthedContext) {
   return { publicKey: appVapidKeys(ctx.deps).publicKey };
 }
 
+/** Push subscriptions an account may hold (a browser each: phones, laptops, profiles). */
+export const maxPushSubscriptions = 10;
+
 export async function subscribePush(ctx: AuthedContext, input: z.output<typeof pushSubscriptionSchema>) {
-  const existing = await ctx.em.findOne(PushSubscription, { endpoint: input.endpoint });
-  if (existing) {
-    existing.owner = ctx.user;
-    existing.p256dh = input.keys.p256dh;
-    existing.auth = input.keys.auth;
-  } else {
-    ctx.em.create(PushSubscription, { owner: ctx.user, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth });
-  }
-  await ctx.em.flush();
+  const host = endpointHost(input.endpoint);
+  if (!host || !allowingEntry(host, ctx.deps.config.webPushAllowedHosts)) throw new TRPCError({ code: 'BAD_REQUEST', message: nudgesTexts.pushHostNotAllowed });
+  // The count and the insert under the owner's row lock: parallel posts cannot pass the cap.
+  await ctx.em.transactional(async (tx) => {
+    await lockOwner(tx, ctx.user.id);
+    const existing = await tx.findOne(PushSubscription, { endpoint: input.endpoint });
+    if (existing) {
+      // An endpoint belongs to the account that subscribed it: another account's post changes nothing of it.
+      if (existing.owner.id !== ctx.user.id) throw new TRPCError({ code: 'CONFLICT', message: nudgesTexts.pushEndpointTaken });
+      existing.p256dh = input.keys.p256dh;
+      existing.auth = input.keys.auth;
+      return;
+    }
+    if ((await tx.count(PushSubscription, { owner: ctx.user.id })) >= maxPushSubscriptions) {
+      throw new TRPCError({ code: 'CONFLICT', message: nudgesTexts.tooManyPushSubscriptions(maxPushSubscriptions) });
+    }
+    tx.create(PushSubscription, { owner: ctx.user.id, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth });
+  });
   return { endpoint: input.endpoint };
 }
 
@@ -49,34 +64,54 @@ export async function unsubscribePush(ctx: AuthedContext, input: z.output<typeof
 
 export type PushPayload = { title: string; body: string; url: string };
 
+/** How long one push may take: a push service answers in well under a second. */
+export const pushTimeoutMs = 5_000;
+
 /**
- * Pushes to every subscription of the user; how many took it. Gone subscriptions (404, 410) are
- * removed; any other failure throws (the run is retried), after the others were tried.
+ * A push that did not go: its reason is one of a few fixed texts, never the error's own (which
+ * would tell whoever posted the endpoint what answered at that address, and how).
+ */
+export class PushDeliveryError extends Error {}
+
+/**
+ * Pushes to every subscription of the user at once, each within pushTimeoutMs; how many took it.
+ * Gone subscriptions (404, 410) are removed; when none took it and one failed otherwise, throws a
+ * PushDeliveryError (the run is retried), after all were tried.
  */
 export async function pushNudge(deps: AppDeps, em: EntityManager, userId: number, payload: PushPayload): Promise<number> {
-  const subscriptions = await em.find(PushSubscription, { owner: userId }, { orderBy: { id: 'asc' }, limit: 20 });
+  const subscriptions = await em.find(PushSubscription, { owner: userId }, { orderBy: { id: 'asc' }, limit: maxPushSubscriptions });
   const keys = appVapidKeys(deps);
-  let delivered = 0;
-  let failure: unknown = null;
-  for (const sub of subscriptions) {
-    try {
-      await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), {
-        vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-        contentEncoding: 'aes128gcm',
-        TTL: 24 * 3600,
-        timeout: 15_000,
-      });
-      delivered += 1;
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status === 404 || status === 410) {
-        await em.nativeDelete(PushSubscription, { id: sub.id });
-        deps.log.info({ status }, 'a push subscription is gone: removed');
-      } else {
-        failure = error;
+  const outcomes = await Promise.all(
+    subscriptions.map(async (sub): Promise<'delivered' | 'gone' | 'refused' | 'unreachable'> => {
+      const agent = deliveryAgent(sub.endpoint, deps.config.webPushAllowedHosts, deps.hostLookup);
+      if (!agent) {
+        deps.log.warn({ subscriptionId: sub.id }, 'a push subscription names a host the server may not reach: not sent');
+        return 'unreachable';
       }
-    }
-  }
-  if (failure && !delivered) throw failure instanceof Error ? failure : new Error('push failed');
+      try {
+        // web-push makes one request and follows no redirect: a 3xx is a refusal like any other.
+        await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), {
+          vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+          contentEncoding: 'aes128gcm',
+          TTL: 24 * 3600,
+          timeout: pushTimeoutMs,
+          agent,
+        });
+        return 'delivered';
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 404 || status === 410) {
+          await em.nativeDelete(PushSubscription, { id: sub.id });
+          deps.log.info({ status }, 'a push subscription is gone: removed');
+          return 'gone';
+        }
+        deps.log.warn({ subscriptionId: sub.id, status, code: (error as { code?: string }).code }, 'a push was not delivered');
+        return typeof status === 'number' ? 'refused' : 'unreachable';
+      }
+    }),
+  );
+  const delivered = outcomes.filter((o) => o === 'delivered').length;
+  if (!delivered && outcomes.includes('refused')) throw new PushDeliveryError(nudgesTexts.reasonPushRefused);
+  if (!delivered && outcomes.includes('unreachable')) throw new PushDeliveryError(nudgesTexts.reasonPushUnreachable);
   return delivered;
 }

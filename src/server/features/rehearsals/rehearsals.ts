@@ -4,11 +4,16 @@ import { computeChecks } from '../../../shared/rehearsalChecks.js';
 import { computeReport, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
 import type { createRehearsalSchema, RehearsalReport, retryRehearsalSchema } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
+import { apiKeyTexts } from '../../../shared/texts/apiKeys.js';
+import { limitTexts } from '../../../shared/texts/limits.js';
+import { lockOwner } from '../../db/ownerLock.js';
+import { accountBounds } from '../limits/rateLimits.js';
 import { Chat } from '../../db/entities/Chat.js';
 import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import { factSourcesOf } from '../../trpc/principal.js';
 import { consumeModelTurn } from '../ai/modelQuota.js';
 import { requireCalendar } from '../meetings/calendar.js';
 import { inviteOf, ownEvent } from '../meetings/prepMeeting.js';
@@ -81,6 +86,10 @@ async function counterpartOfMeeting(ctx: AuthedContext, meetingId: string, timeZ
 }
 
 export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof createRehearsalSchema>): Promise<{ id: number; chatId: number }> {
+  // A meeting's counterpart is read from the calendar: a key needs calendar:read for it, as for
+  // GET /api/meetings, and is refused before the calendar is read (else 404 against 201 would tell
+  // whether an event id exists).
+  if (input.meetingId && !factSourcesOf(ctx.session).calendar) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.missingScope('calendar:read') });
   const fromMeeting = input.meetingId ? await counterpartOfMeeting(ctx, input.meetingId, input.timeZone) : null;
   const given = input.counterpart;
   const person: Person = given
@@ -104,6 +113,10 @@ export async function startRehearsal(ctx: AuthedContext, input: z.output<typeof 
 async function createRehearsal(ctx: AuthedContext, setUp: SetUp, turns: Array<Pick<Message, 'role' | 'content' | 'status'>> = [], take = 1) {
   const title = take > 1 ? rehearsalTexts.retryTitle(setUp.counterpartName, take) : rehearsalTexts.chatTitle(setUp.counterpartName);
   return ctx.em.transactional(async (em) => {
+    // What an account holds is bounded (each rehearsal is a chat with its turns): counted under the owner's row lock.
+    await lockOwner(em, ctx.user.id);
+    if ((await em.count(Rehearsal, { owner: ctx.user.id })) >= accountBounds.maxRehearsals) throw new TRPCError({ code: 'CONFLICT', message: limitTexts.tooManyRehearsals(accountBounds.maxRehearsals) });
+    if ((await em.count(Chat, { owner: ctx.user.id })) >= accountBounds.maxChats) throw new TRPCError({ code: 'CONFLICT', message: limitTexts.tooManyChats(accountBounds.maxChats) });
     const chat = em.create(Chat, { owner: ctx.user.id, title: title.slice(0, 200), isPinned: false, isTemporary: false, isRehearsal: true });
     const rehearsal = em.create(Rehearsal, { owner: ctx.user.id, chat, ...setUp, report: null });
     for (const turn of turns) em.create(Message, { chat, role: turn.role, content: turn.content, status: turn.status });
@@ -188,6 +201,8 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
 
 /** A new rehearsal with the same set-up, whose chat holds the turns before one of the user's messages. */
 export async function retryRehearsal(ctx: AuthedContext, input: z.output<typeof retryRehearsalSchema>): Promise<{ id: number; chatId: number }> {
+  // Each retry copies the rehearsal's turns: so many an hour per user (429 past it).
+  await ctx.deps.rateLimits.rehearsalRetries.consume(String(ctx.user.id));
   const rehearsal = await ownRehearsal(ctx, input.id);
   const transcript = await transcriptOf(ctx, rehearsal);
   const from = transcript.findIndex((turn) => turn.id === input.fromMessageId);
