@@ -1,4 +1,5 @@
 import { contentWords } from './rehearsalReport.js';
+import { stepsOutOfRole } from './texts/rehearsalChat.js';
 import { acknowledges, bestRequest, judgementsIn, requestsIn, type Request } from './rehearsalMoves.js';
 import type { CheckName, RehearsalCheck, ReportChecks, Verdict, WentWrong } from './schemas/rehearsals.js';
 
@@ -21,8 +22,7 @@ const purposePattern =
 const pushbackPattern =
   /\b(?:no[,.!]|not sure|hold on|hang on|why would|why should|i don'?t (?:see|think|agree|buy|accept)|i disagree|that'?s not (?:fair|true|right|what|how)|that is not|nothing changed|we'?ll see|not convinced|frustrat|i can'?t|i cannot|i won'?t|i'?m not (?:sure|convinced|happy|comfortable|going)|what about|before i (?:say yes|agree|commit)|i(?:'d| would) still need|unfair|but\b)/i;
 
-const stepOutMarkers = ['Stepping out of the role'];
-const isStepOut = (text: string) => stepOutMarkers.some((marker) => text.startsWith(marker));
+const isStepOut = stepsOutOfRole;
 
 /** A counterpart turn that pushes back on the user: a refusal, an objection, a 'but'. */
 export const pushesBack = (text: string) => !isStepOut(text) && pushbackPattern.test(text.slice(0, 4_000));

@@ -5,6 +5,7 @@
 // constant of its own, which the area's file refers to by name: a spread or a property read of
 // these objects would make the area's module one with side effects, which every page would then
 // fetch through the catalogue's index.
+import { rehearsalBadge, rehearsalNavLabel } from './rehearsalChat.js';
 
 export const voiceStartVoiceCall = 'Start a voice call';
 export const voiceShellTexts = { startVoiceCall: voiceStartVoiceCall } as const;
@@ -29,8 +30,6 @@ export const goalShellTexts = { sidebarItem: goalSidebarItem, reminderTitle: goa
 export const meetingsNavLabel = 'Meetings';
 export const meetingsShellTexts = { navLabel: meetingsNavLabel } as const;
 
-export const rehearsalNavLabel = 'Rehearsals';
-export const rehearsalBadge = 'Rehearsal';
 export const rehearsalShellTexts = { navLabel: rehearsalNavLabel, rehearsalBadge } as const;
 
 export const microsoftSignedOut = 'Microsoft signed you out: your account was disabled or its sign-in revoked. Sign in again.';

@@ -22,6 +22,7 @@ export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
 export { meetingsTexts } from './meetings.js';
 export { rehearsalTexts } from './rehearsals.js';
+export { rehearsalChatTexts, stepsOutOfRole } from './rehearsalChat.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';

@@ -1,13 +1,14 @@
-import { rehearsalBadge, rehearsalNavLabel } from './appShell.js';
+import { rehearsalBadge, rehearsalComposerHint, rehearsalNavLabel, stepOutMarker } from './rehearsalChat.js';
 
 /** The rubric's checks as the report names them. */
-export const checkLabels = {
-  purpose: 'Purpose stated early',
-  pushbacks: 'Pushbacks acknowledged',
-  judgement: 'No judgement words',
-  request: 'A request with an owner and a date',
-  hedges: 'No hedges in the request',
-} as const;
+// Each label a constant of its own, referred to by name below (a property read of an object at the
+// module's top level would count as a side effect and put the module in the entry's chunk).
+const purposeLabel = 'Purpose stated early';
+const pushbacksLabel = 'Pushbacks acknowledged';
+const judgementLabel = 'No judgement words';
+const requestLabel = 'A request with an owner and a date';
+const hedgesLabel = 'No hedges in the request';
+export const checkLabels = { purpose: purposeLabel, pushbacks: pushbacksLabel, judgement: judgementLabel, request: requestLabel, hedges: hedgesLabel } as const;
 
 // Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
@@ -39,11 +40,11 @@ export const rehearsalTexts = {
   offlineGoalReason: {
     yes: (quote: string) => `You asked for a clear agreement, with who does it and by when: “${quote}”`,
     hedged: (quote: string, hedges: readonly string[]) =>
-      `Check failed: ${checkLabels.hedges}. You asked for an agreement (“${quote}”), but softened it with ${hedges.map((h) => `“${h}”`).join(', ')}: say it plainly.`,
+      `Check failed: ${hedgesLabel}. You asked for an agreement (“${quote}”), but softened it with ${hedges.map((h) => `“${h}”`).join(', ')}: say it plainly.`,
     incomplete: (quote: string, missing: 'owner' | 'date') =>
-      `Check failed: ${checkLabels.request}. You asked (“${quote}”), but did not say ${missing === 'date' ? 'by when' : 'who will do it'}.`,
-    noRequest: `Check failed: ${checkLabels.request}. You raised what you wanted, but never asked who does what by when.`,
-    no: `Check failed: ${checkLabels.purpose}, and ${checkLabels.request.toLowerCase()}. What you wanted did not come up in your own words.`,
+      `Check failed: ${requestLabel}. You asked (“${quote}”), but did not say ${missing === 'date' ? 'by when' : 'who will do it'}.`,
+    noRequest: `Check failed: ${requestLabel}. You raised what you wanted, but never asked who does what by when.`,
+    no: `Check failed: ${purposeLabel}, and a request with an owner and a date. What you wanted did not come up in your own words.`,
   },
   offlineStrengths: {
     request: 'You asked for a clear agreement: who does what, by when.',
@@ -55,7 +56,7 @@ export const rehearsalTexts = {
     noFillers: 'You spoke without filler words.',
   },
   /** How a reply out of the role begins (the client shows it as the coach's, not the other person's). */
-  stepOutMarker: 'Stepping out of the role for a moment.',
+  stepOutMarker,
   stepOutPause: (name: string) =>
     `Stepping out of the role for a moment. Pausing is fine: this is practice, and ${name} will pick up where you left off. Would you like to carry on, try your last turn again ('Try again from here' under it), or stop here and get the report?`,
   stepOutDistress: (name: string) =>
@@ -93,7 +94,7 @@ export const rehearsalTexts = {
   sceneRelationship: (relationship: string) => `Your relationship: ${relationship}`,
   sceneDifficulty: (difficulty: string) => `How they will take it: ${difficulty}`,
   sceneHint: "You speak first. Type 'pause' at any time to step out of the role.",
-  composerHint: 'Open the conversation',
+  composerHint: rehearsalComposerHint,
   checksHeading: 'The checks',
   checkLabels,
   checkStatus: { passed: 'Passed', failed: 'Failed', not_applicable: 'Not applicable' },

@@ -2,6 +2,7 @@
 // the app says, whatever a model would have written, when a user speaks of self-harm, not feeling
 // safe, harassment or discrimination, or asks a medical, legal or financial question. Written for
 // the chat and, with the numbers in words, for a voice call or the phone.
+import { safetyStepOut } from './rehearsalChat.js';
 
 /** The resources of the user's country, as the safety line hands them over. */
 export type SafetyResources = {
@@ -74,7 +75,7 @@ function crisisResources(r: SafetyResources, spoken: boolean, danger: 'first' | 
 
 export const safetyTexts = {
   /** A rehearsal's other person steps out of the role before the app's answer. */
-  steppingOut: 'I\u2019m stepping out of the rehearsal for a moment.',
+  steppingOut: safetyStepOut,
   /** Self-harm or suicide: coaching stops. The last sentence is always the question. */
   selfHarm(r: SafetyResources, spoken: boolean): string {
     return [
