@@ -85,6 +85,13 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:writing|wrote|written) (?:my )?(?:goodbye|farewell|suicide) (?:letters?|notes?)\b/,
       /\bsaying (?:my )?goodbyes? to (?:everyone|my family|people)\b/,
       /\bdisappear (?:forever|for good|and never come back)\b/,
+      /\bdisappeared (?:forever|for good)\b/,
+      /\bbetter off if i (?:were|was) (?:dead|gone|not here|not around)\b/,
+      /\b(?:don't|do not|can't|cannot) see the point (?:of|in) (?:going on|living|carrying on|being alive)\b/,
+      /\bno reason (?:for me )?to (?:keep living|keep going|go on|live)\b/,
+      /\bhow many (?:of )?(?:my )?(?:sleeping )?(?:pills|tablets) (?:it )?would (?:it )?take\b/,
+      /\bwhat it would (?:feel|be) like to (?:jump|die|not wake up)\b/,
+      /\b(?:a|my) plan (?:for how |of how )?to make (?:it|everything) (?:all )?stop\b/,
     ],
   ],
   [
@@ -107,6 +114,9 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\babusive (?:relationship|partner|husband|wife|boyfriend|girlfriend|home)\b/,
       /\b(?:want|going|planning|about) to (?:hurt|harm|attack|stab|shoot) (?:someone|somebody|people|him|her|them|my (?:boss|manager|colleague|coworker))\b/,
       /\b(?:bring|bringing) a (?:gun|knife|weapon) to (?:work|the office)\b/,
+      /\b(?:afraid|scared|terrified|frightened|worried) (?:that )?(?:he|she|they)(?:'ll| will| might| is going to| are going to) (?:hurt|kill|attack|hit|harm|beat) me\b/,
+      /\b(?:afraid|scared|terrified|frightened) to (?:leave|walk out of) (?:the building|the office|my (?:house|home|flat|apartment))\b/,
+      /\bthrew (?:a|his|her) (?:chair|laptop|phone|stapler|mug|cup|bottle) (?:at|across|in)\b/,
     ],
   ],
   [
@@ -117,7 +127,7 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:sexually|inappropriately) (?:touched|touching|touches|harassed|commented|assaulted)\b/,
       /\bunwanted (?:advances|touching|touch|attention|contact|comments|messages|kiss)\b/,
       /\binappropriate(?:ly)? (?:comments?|remarks?|jokes?|touch(?:ing)?|messages?|texts?|photos?|pictures?|advances?)\b/,
-      /\b(?:touched|touches|touching|grabbed|grabs|groped|gropes|pinched|stroked|rubbed) (?:my|me on my|me on the) (?:leg|legs|thigh|knee|arm|back|waist|hip|hips|butt|bum|ass|bottom|breasts?|chest|hair|neck|shoulder|face)\b/,
+      /\b(?:touched|touches|touching|grabbed|grabs|groped|gropes|pinched|stroked|strokes|stroking|rubbed|rubs|rubbing|massaged|massages|massaging) (?:my|me on my|me on the) (?:leg|legs|thigh|knee|arm|back|waist|hip|hips|butt|bum|ass|bottom|breasts?|chest|hair|neck|shoulders?|face)\b/,
       /\btouched me (?:inappropriately|without|again|under)\b/,
       /\bgrop(?:ed|es|ing)\b/,
       /\b(?:hit|hits|hitting) on me\b/,
@@ -135,6 +145,10 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:racial|homophobic|ethnic) slurs?\b/,
       /\b(?:passed over|fired|demoted|treated differently|paid less|excluded) because (?:i'm|i am|of my) (?:a woman|female|black|gay|lesbian|trans|pregnant|muslim|jewish|disabled|old|older|age|race|gender|religion|pregnancy|disability|accent|skin|ethnicity|sexuality)\b/,
       /\bretaliat(?:ed|ing|ion) (?:against me|after i (?:complained|reported|raised))\b/,
+      /\b(?:keeps|kept|keep) asking me (?:out|on a date|for a date)\b/,
+      /\bexplicit (?:messages?|texts?|emails?)\b/,
+      /\b(?:women|men|mothers|moms|mums|black people|gay people|old people|older people|foreigners) (?:shouldn't|should not|can't|cannot) (?:lead|manage|be (?:engineers|managers|leaders|in charge))\b/,
+      /\bbecause (?:i'm|i am) (?:too old|too young)\b/,
     ],
   ],
   [
@@ -144,7 +158,7 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:i'm|i am) burning out\b/,
       /\bmy burnout\b/,
       /\b(?:can't|cannot|can not|couldn't|unable to) sleep\b/,
-      /\b(?:haven't|have not|hardly|barely) (?:slept|been sleeping)\b/,
+      /\b(?:haven't|have not|hardly|barely) (?:really )?(?:slept|been sleeping)\b/,
       /\bnot sleeping\b/,
       /\binsomnia\b/,
       /\bpanic attacks?\b/,
@@ -163,6 +177,11 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:i'm|i am) (?:an alcoholic|addicted)\b/,
       /\b(?:i've|i have) (?:stopped|not been) eating\b/,
       /\beating disorder\b/,
+      /\bmy heart (?:races|is racing|keeps racing|pounds|is pounding)\b/,
+      /\b(?:i get|i'm getting|i keep getting|i feel|feeling) (?:so |really )?dizzy\b/,
+      /\bmy hands (?:shake|are shaking|keep shaking|tremble)\b/,
+      /\bdrinking (?:most|every) nights?\b/,
+      /\bdrink(?:ing)? to (?:get to sleep|fall asleep|sleep|cope|forget)\b/,
       /\b(?:should i|can i|i'm on|i am on|my) (?:take )?sick (?:leave|note)\b/,
     ],
   ],
@@ -185,6 +204,14 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\b(?:press charges|police report|restraining order|labou?r board|eeoc|acas claim)\b/,
       /\b(?:my|a) (?:divorce|custody) (?:lawyer|case|proceedings|hearing)\b/,
       /\bwhistle-?blow(?:er|ing)\b/,
+      /\bcan (?:my employer|my company|my boss|my manager|they) (?:fire|dismiss|sack) me\b/,
+      /\b(?:a|my|the|new) non-?compete\b/,
+      /\b(?:settlement agreement|termination letter)\b/,
+      /\bdefam(?:ed|ation|atory)\b/,
+      /\bwhat (?:do|should|can) i do legally\b/,
+      /\bunder my (?:employment )?contract\b/,
+      /\bsaying i (?:quit|resigned|left) voluntarily\b/,
+      /\bthreaten(?:ing|ed|s)? to sue\b/,
     ],
   ],
   [
@@ -201,6 +228,12 @@ const phrases: Array<[SafetyCategory, RegExp[]]> = [
       /\bfinancial (?:advice|adviser|advisor|planner|trouble|problems|hardship)\b/,
       /\b(?:tax (?:return|advice|bill|debt)|owe (?:the )?(?:irs|hmrc|taxes))\b/,
       /\bpayday loan\b/,
+      /\b(?:put|invest|move) (?:my )?(?:bonus|savings|money|salary|pension) (?:into|in) (?:crypto|bitcoin|stocks|shares|index funds|funds|an etf|an isa)\b/,
+      /\bpay off (?:my )?mortgage\b/,
+      /\bwhich (?:pension|retirement|401k) (?:plan|fund|option)\b/,
+      /\bsell my (?:company )?(?:shares|stock|stocks|equity)\b/,
+      /\bhow much of my (?:salary|income|pay|bonus) should i (?:put|save|invest)\b/,
+      /\b(?:lower|smaller) salary with more equity\b/,
     ],
   ],
 ];
@@ -216,6 +249,15 @@ function combine(patterns: RegExp[], flags = ''): RegExp {
   return new RegExp(`(?<![\\w])(?:${patterns.map((pattern) => pattern.source.replace(/^\\b/, '')).join('|')})`, flags);
 }
 const idiomsAtOnce = combine(idioms, 'g');
+const protectedTrait = combine([
+  /\b(?:i'm|i am|i was|being) (?:pregnant|gay|lesbian|bisexual|trans|black|disabled|muslim|jewish|the only woman|the only gay person|the only black person)\b/,
+  /\b(?:told (?:hr|them|my manager|my boss) (?:i'm|i am|that i'm|that i am) pregnant)\b/,
+  /\bmy (?:pregnancy|maternity leave|religion|accent|race|ethnicity|skin colou?r|sexuality|disability|age|hijab|turban)\b/,
+  /\b(?:women|a woman|too old|too young)\b/,
+]);
+const adverseAct = combine([
+  /\b(?:passed over|passed me over|taken me off|took me off|sidelined|demoted|excluded|excluding|left out|mock|mocks|mocked|jokes? about|laughs? along|gave the promotion to|gave my promotion to)\b/,
+]);
 const categories: Array<[SafetyCategory, RegExp]> = phrases.map(([category, patterns]) => [category, combine(patterns)]);
 
 /** Lower case, one kind of apostrophe and of space, the idioms removed, at most `screenedChars` characters. */
@@ -229,5 +271,9 @@ export function screenMessage(text: string): SafetyCategory | null {
   if (!text) return null;
   const flat = normalise(text);
   for (const [category, pattern] of categories) if (pattern.test(flat)) return category;
+  // Discrimination told as what happened rather than named: a protected characteristic of the user
+  // beside an adverse act ("since I told HR I'm pregnant my manager has taken me off every
+  // project", "they mock my accent"). Neither alone is anything.
+  if (protectedTrait.test(flat) && adverseAct.test(flat)) return 'harassment';
   return null;
 }
