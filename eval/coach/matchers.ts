@@ -153,10 +153,10 @@ export type CounterpartMove = 'acknowledge' | 'blame' | 'hedge' | 'ask' | 'reque
 /** How a counterpart with a mind of its own reacts to each move of the user. */
 export const counterpartReaction: Record<CounterpartMove, { must?: RegExp; mustNot?: RegExp; label: string }> = {
   acknowledge: { label: 'eases when acknowledged', must: /\b(appreciate|thanks?|thank you|fair|that helps|okay|ok|i hear|i can (work|live) with|glad|good to hear|i see)\b/i },
-  blame: { label: 'digs in when blamed', must: /\b(not (my|on me|fair)|that['’]s not|hold on|wait|i don['’]t (accept|agree|think)|blam(e|ing)|excuse|don['’]t put|hang on|with respect)\b/i, mustNot: /\b(I agree|you['’]re right|let['’]s do it|sounds good)\b/i },
+  blame: { label: 'digs in when blamed', must: /\b(not (my|on me|fair)|that['’]s not|(feels|is|sounds) unfair|whose fault|hold on|wait|i don['’]t (accept|agree|think)|blam(e|ing)|excuse|don['’]t put|hang on|with respect)\b/i, mustNot: /\b(I agree|you['’]re right|let['’]s do it|sounds good)\b/i },
   hedge: {
     label: 'presses when hedged',
-    must: /\b(what exactly|be (more )?specific|concretely|what are you (asking|proposing|suggesting)|what do you (mean|need|want|propose)|so what|(be |more )clear|spell it out|meaning what)\b/i,
+    must: /\b(what exactly|be (more )?specific|concretely|what are you (asking|proposing|suggesting)|what do you (mean|need|want|propose)|so what|(be |more )clear|spell it out|say it plainly|plainly|meaning what|what you want)\b/i,
     mustNot: /\b(I agree|let['’]s do it|sounds good|deal|that works|I can work with that)\b/i,
   },
   ask: { label: 'answers an open question with its own view', must: /\b(I|my|we)\b/i },
