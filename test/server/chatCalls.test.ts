@@ -120,7 +120,9 @@ describe('a rehearsal held by phone', () => {
     client.prompt('Sam, the launch date has to move by two weeks.');
     expect((await client.nextReply()).text).toBe('Why should I accept that?');
     const prompt = systemText(openai.replyRequests().at(-1)!.body);
-    expect(prompt).toContain('You play Sam Rivera');
+    // The person is named inside the fenced data, never in the instruction itself.
+    expect(prompt).toContain('You play the other person');
+    expect(prompt).toContain('Sam Rivera');
     expect(prompt).toContain('This rehearsal is spoken');
     expect(prompt).not.toContain('GOAL-MARKER');
     await eventually(async () => (await messagesOf(http, chatId)).length === 2);
