@@ -5,7 +5,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { chatTexts, rehearsalTexts } from '../../../shared/texts';
+import { chatTexts, rehearsalChatTexts, stepsOutOfRole } from '../../../shared/texts';
 import { stylePanelTriggered } from '../../../shared/writingStyleTriggers';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -90,7 +90,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
   const speaker = useMemo(() => (rehearsal ? { name: rehearsal.counterpart.name } : null), [rehearsal]);
   const reportIds = useMemo(() => new Set(rehearsal?.reportMessageIds ?? []), [rehearsal]);
   const speakerFor = useCallback(
-    (message: MessageDto) => (speaker && !reportIds.has(message.id) && !message.content.startsWith(rehearsalTexts.stepOutMarker) ? speaker : null),
+    (message: MessageDto) => (speaker && !reportIds.has(message.id) && !stepsOutOfRole(message.content) ? speaker : null),
     [speaker, reportIds],
   );
   const lastUserId = messages.findLast((message) => message.role === 'user')?.id ?? 0;
@@ -253,7 +253,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
         offline={offline}
         onQuickStart={onSend}
         chatId={chatId}
-        hint={isRehearsal ? rehearsalTexts.composerHint : undefined}
+        hint={isRehearsal ? rehearsalChatTexts.composerHint : undefined}
       />
     </ChatPageFrame>
   );
