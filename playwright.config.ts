@@ -156,6 +156,18 @@ function e2eServers(): E2EServer[] {
   ];
 }
 
+// E2E_ONLY=demo,slow-model,slow-model-fake starts only the servers so named, for a developer who
+// runs one project's specs (`E2E_ONLY=demo npx playwright test --project=demo first-hour`): the
+// seventeen together are most of a small machine's CPU for a minute. Unset, every server starts.
+function selectedServers(): E2EServer[] {
+  const only = (process.env.E2E_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const all = e2eServers();
+  if (!only.length) return all;
+  const unknown = only.filter((name) => !all.some((s) => s.name === name));
+  if (unknown.length) throw new Error(`E2E_ONLY names no server: ${unknown.join(', ')} (servers: ${all.map((s) => s.name).join(', ')})`);
+  return all.filter((s) => only.includes(s.name));
+}
+
 export default defineConfig({
   testDir: 'test/e2e',
   globalSetup: './test/e2e/support/globalSetup.ts',
@@ -226,6 +238,6 @@ export default defineConfig({
     timeout: 300_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { E2E_LAUNCHER_PORT: String(ports.launcher), E2E_SERVERS: JSON.stringify(e2eServers()) },
+    env: { E2E_LAUNCHER_PORT: String(ports.launcher), E2E_SERVERS: JSON.stringify(selectedServers()) },
   },
 });
