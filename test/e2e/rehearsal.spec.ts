@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from '@playwright/test';
-import { chatTexts, commonTexts, rehearsalTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { chatTexts, commonTexts, rehearsalChatTexts, rehearsalTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, replyFinished, userMessages } from './support/chatPage.js';
 
 // A demo visitor rehearses a sample meeting's conversation with the offline counterpart: Rehearse
@@ -126,4 +126,15 @@ test('the report: the checks, the verdict, where it went wrong, and try again as
   // Under each turn of the first chat, 'Try again from here' still works.
   await page.goto('/rehearsals');
   await expect(page.getByRole('listitem').filter({ hasText: t.reportTitle('Elena Rossi') }).filter({ hasNotText: commonTexts.sampleBadge })).toHaveCount(2);
+});
+
+test('a turn the safety line answered offers no try again from it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await startFromMeeting(page);
+  await sayTo(page, 'Elena Rossi', 'Um, I want to talk about the roadmap.');
+  const out = await sayTo(page, 'Elena Rossi', 'Honestly I have been thinking about ending my life.');
+  await expect(out).toHaveAccessibleName(chatTexts.speakerCoach);
+  await expect(out).toContainText(rehearsalChatTexts.safetyStepOut);
+  // The ordinary turn keeps its 'Try again from here'; the one the safety line answered has none.
+  await expect(conversation(page).getByRole('button', { name: t.tryAgain })).toHaveCount(1);
 });

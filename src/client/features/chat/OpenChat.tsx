@@ -66,10 +66,19 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
   useEffect(() => {
     if (isRehearsal) void loadRehearsalChatBar();
   }, [isRehearsal]);
+  // A turn the safety line answered (a crisis told in a rehearsal) is not one to practise again.
+  const answeredBySafetyLine = useMemo(() => {
+    const ids = new Set<number>();
+    messages.forEach((message, index) => {
+      const next = messages[index + 1];
+      if (message.role === 'user' && next?.role === 'assistant' && next.content.startsWith(rehearsalChatTexts.safetyStepOut)) ids.add(message.id);
+    });
+    return ids;
+  }, [messages]);
   const noteFor = useCallback(
     (message: MessageDto) => {
       // Each in a boundary of its own: the thread's rows do not wait for them.
-      if (rehearsal && message.role === 'user') {
+      if (rehearsal && message.role === 'user' && !answeredBySafetyLine.has(message.id)) {
         return (
           <Suspense fallback={null}>
             <TryAgainButton rehearsalId={rehearsal.id} messageId={message.id} />
@@ -82,7 +91,7 @@ export function OpenChat({ chatId, focusMessageId }: { chatId: number; focusMess
         </Suspense>
       ) : null;
     },
-    [memoryNotes, chatId, rehearsal],
+    [memoryNotes, chatId, rehearsal, answeredBySafetyLine],
   );
 
   // In a rehearsal the other person speaks with their own name and avatar; the report and a reply
