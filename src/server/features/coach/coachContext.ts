@@ -29,7 +29,8 @@ export type CoachContextInput = {
   spoken?: boolean;
 };
 
-const emptyContext = (user: CoachUser | null, spoken: boolean): CoachContext => ({
+/** A context that knows nothing beyond who is asking: the start every reply's context is built from. */
+export const emptyContext = (user: CoachUser | null, spoken: boolean): CoachContext => ({
   role: { kind: 'coach' },
   user,
   knowledgeBase: null,
