@@ -1,4 +1,6 @@
-import type { FakeTwilio } from '../fakes/twilio/index.js';
+import { XMLParser } from 'fast-xml-parser';
+import { postSignedWebhook, type FakeTwilio } from '../fakes/twilio/index.js';
+import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
 import type { HttpClient } from './server.js';
 
 /** The code of the last verification text the fake Twilio sent to `phone`. */
@@ -29,4 +31,25 @@ export function twilioEnv(twilio: FakeTwilio, publicUrl = 'https://coach.example
     TWILIO_API_BASE_URL: twilio.url,
     PUBLIC_URL: publicUrl,
   };
+}
+
+/**
+ * An incoming call from `from`, answered by the app's webhook and connected over its relay as
+ * Twilio does (the webhook signed for `publicUrl`, sent to `appUrl`), then set up. The caller
+ * closes `client` when done.
+ */
+export async function callIn(options: { appUrl: string; publicUrl: string; authToken: string; from: string }): Promise<{ client: RelayClient; callSid: string; greeting: string }> {
+  const { appUrl, publicUrl, authToken, from } = options;
+  const callSid = newCallSid();
+  const res = await postSignedWebhook({
+    authToken,
+    signedUrl: `${publicUrl}/api/twilio/voice/incoming`,
+    targetUrl: `${appUrl}/api/twilio/voice/incoming`,
+    params: { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound' },
+  });
+  if (res.status !== 200) throw new Error(`the incoming-call webhook answered ${res.status}: ${res.text}`);
+  const relay = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(res.text).Response.Connect.ConversationRelay;
+  const client = await connectRelay({ targetUrl: `${appUrl.replace('http', 'ws')}/api/twilio/relay`, signedUrl: relay['@url'], authToken });
+  client.setup({ callSid, callId: relay.Parameter['@value'], from });
+  return { client, callSid, greeting: relay['@welcomeGreeting'] as string };
 }

@@ -1,13 +1,12 @@
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { User } from '../../src/server/db/entities/User.js';
 import { limitTexts, phoneTexts } from '../../src/shared/texts/index.js';
 import { eventually } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
-import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
-import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
-import { twilioEnv } from '../helpers/phone.js';
+import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
+import type { RelayClient } from '../fakes/twilio/relay.js';
+import { callIn, twilioEnv } from '../helpers/phone.js';
 
 // Model spend per client address (issue 36): registrations are cheap (RATE_LIMIT_REGISTER_PER_HOUR
 // from one address), so each new account's own MODEL_DAILY_QUOTA would multiply an address's day of
@@ -108,19 +107,9 @@ describe('the daily model budget per client address', { timeout: 120_000 }, () =
 
   it('gives an unknown phone caller a daily budget by their number', async () => {
     model.behave({ reply: 'Let us look at that.' });
-    const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
     async function call(from: string) {
-      const callSid = newCallSid();
-      const res = await postSignedWebhook({
-        authToken: twilio.authToken,
-        signedUrl: `${publicUrl}/api/twilio/voice/incoming`,
-        targetUrl: `${server.url}/api/twilio/voice/incoming`,
-        params: { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound' },
-      });
-      const relay = parse(res.text).Connect.ConversationRelay;
-      const client = await connectRelay({ targetUrl: `${server.url.replace('http', 'ws')}/api/twilio/relay`, signedUrl: relay['@url'], authToken: twilio.authToken });
+      const { client } = await callIn({ appUrl: server.url, publicUrl, authToken: twilio.authToken, from });
       open.push(client);
-      client.setup({ callSid, callId: relay.Parameter['@value'], from });
       return client;
     }
     const first = await call('+15554440001');

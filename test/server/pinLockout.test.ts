@@ -1,4 +1,3 @@
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PhoneCall } from '../../src/server/db/entities/PhoneCall.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
@@ -8,9 +7,9 @@ import { phoneTexts } from '../../src/shared/texts/index.js';
 import { signUp } from '../helpers/clients.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
-import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
-import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
-import { twilioEnv } from '../helpers/phone.js';
+import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
+import type { RelayClient } from '../fakes/twilio/relay.js';
+import { callIn, twilioEnv } from '../helpers/phone.js';
 
 // The phone PIN's lockout (issue 36): the budget of wrong PINs an account may receive in an hour,
 // over every call, is spent BEFORE a PIN is compared; once it is spent no PIN is compared at all,
@@ -41,23 +40,11 @@ describe('phone PIN lockout', { timeout: 180_000 }, () => {
     await model?.close();
   });
 
-  const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
-
   /** An unattested incoming call from `from`, connected over the relay as Twilio would. */
   async function call(from: string) {
-    const callSid = newCallSid();
-    const res = await postSignedWebhook({
-      authToken: twilio.authToken,
-      signedUrl: `${publicUrl}/api/twilio/voice/incoming`,
-      targetUrl: `${server.url}/api/twilio/voice/incoming`,
-      params: { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound' },
-    });
-    expect(res.status).toBe(200);
-    const relay = parse(res.text).Connect.ConversationRelay;
-    const client = await connectRelay({ targetUrl: `${server.url.replace('http', 'ws')}/api/twilio/relay`, signedUrl: relay['@url'], authToken: twilio.authToken });
-    open.push(client);
-    client.setup({ callSid, callId: relay.Parameter['@value'], from });
-    return { client, callSid, greeting: relay['@welcomeGreeting'] as string };
+    const answered = await callIn({ appUrl: server.url, publicUrl, authToken: twilio.authToken, from });
+    open.push(answered.client);
+    return answered;
   }
 
   async function keyIn(client: RelayClient, pin: string) {

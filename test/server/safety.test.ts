@@ -1,13 +1,12 @@
-import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
 import type { VoiceTurnEvent } from '../../src/shared/schemas/voice.js';
 import { safetyQuestion, safetyTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, systemTextOf, type FakeOpenAI } from '../fakes/openai.js';
-import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
-import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
+import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
+import type { RelayClient } from '../fakes/twilio/relay.js';
 import { signUp } from '../helpers/clients.js';
-import { twilioEnv } from '../helpers/phone.js';
+import { callIn, twilioEnv } from '../helpers/phone.js';
 import { rehearsalSetUp } from '../helpers/rehearsal.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -138,19 +137,8 @@ describe('the safety line by voice and on the phone', () => {
   });
 
   it('says them on the phone to a caller nobody knows, for the country they call from, and a goodbye in crisis does not end the call', async () => {
-    const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(xml).Response;
-    const callSid = newCallSid();
-    const from = '+447700900123';
-    const res = await postSignedWebhook({
-      authToken: twilio.authToken,
-      signedUrl: `${publicUrl}/api/twilio/voice/incoming`,
-      targetUrl: `${server.url}/api/twilio/voice/incoming`,
-      params: { CallSid: callSid, From: from, To: '+15550001111', Direction: 'inbound' },
-    });
-    const relay = parse(res.text).Connect.ConversationRelay;
-    const client = await connectRelay({ targetUrl: `${server.url.replace('http', 'ws')}/api/twilio/relay`, signedUrl: relay['@url'], authToken: twilio.authToken });
+    const { client } = await callIn({ appUrl: server.url, publicUrl, authToken: twilio.authToken, from: '+447700900123' });
     relays.push(client);
-    client.setup({ callSid, callId: relay.Parameter['@value'], from });
     client.prompt('Goodbye. I want to die.');
     const reply = await client.nextReply();
     expectCrisisAnswer(reply.text, 'one one six, one two three', 'nine nine nine');
