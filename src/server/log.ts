@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 // transport wakes its thread for every turn of the event loop that gave it a line (an
 // Atomics.notify, a futex wake), and under load those wake-ups, each taking a core from the
 // requests for a moment, cost the server more than writing the lines
-// (bench/results/api-chats.md, issue 26).
+// (bench/results/api-chats.md).
 export function asyncStdout(): DestinationStream {
   return batched(pino.transport({ target: 'pino/file', options: { destination: 1 } }));
 }

@@ -3,8 +3,8 @@ import { startEmbeddedDatabase, type DatabaseTarget } from './embedded.js';
 import { openDatabase, rateLimitTable } from './orm.js';
 import type { PgliteTransaction, PgliteWorkerClient } from './pgliteClient.js';
 
-// `npm run db:move`: everything in one database copied into another, empty one of the same schema
-// (issue 27). The usual move is from DATA_DIR's embedded PGlite to PostgreSQL (`--to`); the way
+// `npm run db:move`: everything in one database copied into another, empty one of the same schema.
+// The usual move is from DATA_DIR's embedded PGlite to PostgreSQL (`--to`); the way
 // back (`--from`) works the same.
 //
 // - Both databases are migrated first (as a server start would), so both have the same schema;

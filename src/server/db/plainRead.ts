@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 
-// The hot reads (the chat list) as plain SQL through the driver (issue 26). On PostgreSQL the
+// The hot reads (the chat list) as plain SQL through the driver. On PostgreSQL the
 // statement goes straight to the pg pool the ORM holds, as a parameterised query, like any pg
 // client sends it: the same connections and type parsers (timestamps stay PostgreSQL's text), but
 // no ORM query formatting and logging and no kysely connection provider and its promise layers on

@@ -6,7 +6,7 @@ import { apiKeyOf, apiKeySession } from '../features/apiKeys/apiKeyAuth.js';
 import { RateLimitError } from '../features/limits/rateLimits.js';
 import { clientIpOf, upgradeSession } from './requestContext.js';
 
-// Issue 22 item 5: a body is read only after its sender is known. Every body parser may read up to
+// A body is read only after its sender is known. Every body parser may read up to
 // this many bytes of anyone's request; a larger body (a recording, a long model request, a big
 // tRPC batch) is read only for a signed-in session or a valid API key. A larger body from anyone
 // else is answered at once (401, `Connection: close`) and the connection is closed without reading

@@ -24,7 +24,7 @@ import { securityEventKinds } from '../../shared/schemas/security.js';
 import { sessionCookieName } from '../features/auth/session.js';
 import { webhookPaths } from '../features/telephony/telephonyProvider.js';
 
-// The OpenAPI 3.1 document of every REST path (issue 15), served at GET /api/openapi.json. Request
+// The OpenAPI 3.1 document of every REST path, served at GET /api/openapi.json. Request
 // bodies and parameters are the same zod schemas the procedures validate with, turned into JSON
 // Schema by zod itself. A test compares the routes the Express app registers with this list, so a
 // new REST path without an entry here fails CI.
@@ -52,13 +52,13 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/auth/logout', tag: 'Auth', summary: 'Sign out (ends the session on every instance)', auth: 'session', ok: { status: 200, description: '{ success: true }' } },
   { method: 'get', path: '/api/auth/session', tag: 'Auth', summary: 'Who is signed in', auth: 'public', ok: { status: 200, description: '{ user, demoMode, signedIn }' } },
   { method: 'get', path: '/api/auth/check-access', tag: 'Auth', summary: 'Pass the access-key gate (key in the x-access-key header)', auth: 'public', ok: { status: 200, description: '{ success: true }; sets the access_key grant cookie' } },
-  // Personal API keys (issue 15).
+  // Personal API keys.
   { method: 'post', path: '/api/api-keys', tag: 'API keys', summary: 'Create a personal API key (the key is in this answer only; a registered account only; expiresInDays 1 to 365 optional; scopes: chat (default), goals, memories, calendar:read, mail:read)', auth: 'session', body: createApiKeySchema, ok: { status: 201, description: '{ id, name, key, prefix, createdAt, expiresAt, scopes }' } },
   { method: 'get', path: '/api/api-keys', tag: 'API keys', summary: 'List your API keys (never the keys themselves)', auth: 'session', ok: { status: 200, description: '{ keys: [{ id, name, prefix, createdAt, lastUsedAt, expiresAt, scopes }] }' } },
   { method: 'delete', path: '/api/api-keys/:id', tag: 'API keys', summary: 'Revoke an API key', auth: 'session', ok: { status: 204, description: 'Revoked' } },
-  // Security activity (issue 27).
+  // Security activity.
   { method: 'get', path: '/api/security-events', tag: 'Security', summary: 'Your account’s security activity, newest first, a page at a time (pass nextCursor as cursor for older events)', auth: 'session', query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }), ok: { status: 200, description: '{ events: [{ id, kind, createdAt, address, userAgent }], nextCursor: number | null }; kind is one of ' + securityEventKinds.join(', ') } },
-  // Phone verification and the phone PIN (issue 22).
+  // Phone verification and the phone PIN.
   { method: 'post', path: '/api/phone/verification', tag: 'Phone', summary: 'Text a 6-digit code to a phone number (valid 10 minutes, 5 tries; a new code replaces the old)', auth: 'session', body: startPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, expiresInSeconds }' } },
   { method: 'post', path: '/api/phone/verification/confirm', tag: 'Phone', summary: 'Confirm the code: the number becomes your verified profile phone', auth: 'session', body: confirmPhoneVerificationSchema, ok: { status: 200, description: '{ success: true, phoneNumber, verified: true }' } },
   { method: 'put', path: '/api/phone/pin', tag: 'Phone', summary: 'Set or change the 4-digit phone PIN a caller keys in when caller ID cannot identify them', auth: 'session', body: phonePinSchema, ok: { status: 200, description: '{ success: true, pinSet: true }' } },
@@ -77,7 +77,7 @@ export const restOperations: Operation[] = [
     },
   },
   { method: 'post', path: '/api/chats/:id/messages', tag: 'Chats', summary: 'Send a message; the coach’s reply follows', auth: 'user', body: z.object({ role: z.literal('user').optional(), content: messageContentSchema }), ok: { status: 201, description: 'The user message; the coach’s reply streams on /ws and tRPC, and is read with GET' } },
-  // Nudges (issue 35).
+  // Nudges.
   { method: 'get', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Your nudge settings, your time zone and the next planned run', auth: 'session', ok: { status: 200, description: '{ weeklyReview, meetingBrief, channels, quietHours, maxPerWeek, timeZone, nextRun }' } },
   { method: 'put', path: '/api/nudges/settings', tag: 'Nudges', summary: 'Save your nudge settings (times as HH:MM in your time zone)', auth: 'session', body: nudgeSettingsSchema, ok: { status: 200, description: 'The settings with the next planned run' } },
   { method: 'post', path: '/api/nudges/run', tag: 'Nudges', summary: 'Run a nudge now (quiet hours and the weekly cap aside)', auth: 'session', body: runNudgeSchema, ok: { status: 202, description: '{ runId }' } },
@@ -87,14 +87,14 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/push/subscriptions', tag: 'Nudges', summary: 'Take nudges as push notifications in this browser', auth: 'session', body: pushSubscriptionSchema, ok: { status: 201, description: '{ endpoint }' } },
   { method: 'delete', path: '/api/push/subscriptions', tag: 'Nudges', summary: 'Stop push notifications to this browser', auth: 'session', body: pushUnsubscribeSchema, ok: { status: 204, description: 'Removed' } },
   { method: 'get', path: '/api/nudges/runs', tag: 'Nudges', summary: 'Your nudge runs, newest first', auth: 'session', ok: { status: 200, description: '{ runs: [{ id, kind, status, channels, reason, chatId, createdAt, dueAt, trigger }] }' } },
-  // Goals (issue 12).
+  // Goals.
   { method: 'get', path: '/api/goals', tag: 'Goals', summary: 'Your goals with key results, check-ins, progress and status', auth: 'user', ok: { status: 200, description: '{ goals: [goal] }' } },
   { method: 'post', path: '/api/goals', tag: 'Goals', summary: 'Create a goal', auth: 'user', body: createGoalSchema, ok: { status: 201, description: 'The goal' } },
   { method: 'get', path: '/api/goals/:id', tag: 'Goals', summary: 'One goal', auth: 'user', ok: { status: 200, description: 'The goal' } },
   { method: 'put', path: '/api/goals/:id', tag: 'Goals', summary: 'Edit a goal (key results with check-ins are kept), or mark it done', auth: 'user', body: updateGoalSchema.omit({ goalId: true }), ok: { status: 200, description: 'The goal' } },
   { method: 'delete', path: '/api/goals/:id', tag: 'Goals', summary: 'Delete a goal and its check-ins', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'post', path: '/api/goals/:id/check-ins', tag: 'Goals', summary: 'Log a key result’s current value', auth: 'user', body: checkInSchema.omit({ goalId: true }), ok: { status: 201, description: 'The goal with the new check-in' } },
-  // Memories and search across chats (issue 24).
+  // Memories and search across chats.
   { method: 'get', path: '/api/memories', tag: 'Memory', summary: 'What the coach remembers about you, newest first', auth: 'user', ok: { status: 200, description: '{ memories: [{ id, text, kind, dueAt, doneAt, sourceChatId, sensitive, createdAt, updatedAt }] }' } },
   { method: 'post', path: '/api/memories', tag: 'Memory', summary: 'Add a memory (at most 500)', auth: 'user', body: createMemorySchema, ok: { status: 201, description: 'The memory' } },
   { method: 'delete', path: '/api/memories', tag: 'Memory', summary: 'Forget everything', auth: 'user', ok: { status: 204, description: 'Deleted' } },
@@ -103,7 +103,7 @@ export const restOperations: Operation[] = [
   { method: 'patch', path: '/api/memories/:id', tag: 'Memory', summary: 'Edit a memory, or close a commitment', auth: 'user', body: updateMemorySchema.omit({ memoryId: true }), ok: { status: 200, description: 'The memory' } },
   { method: 'delete', path: '/api/memories/:id', tag: 'Memory', summary: 'Delete a memory', auth: 'user', ok: { status: 204, description: 'Deleted' } },
   { method: 'get', path: '/api/search', tag: 'Search', summary: 'Search every chat (your messages and the coach’s replies), best matches first, at most 50', auth: 'user', query: z.object({ q: z.string().min(2).max(200) }), ok: { status: 200, description: '{ results: [{ chatId, chatTitle, messageId, snippet, createdAt }] }; matched words between <mark> and </mark>, the rest HTML-escaped' } },
-  // Meetings (issue 23).
+  // Meetings.
   { method: 'get', path: '/api/rehearsals', tag: 'Rehearsals', summary: 'Your rehearsals, newest first', auth: 'user', ok: { status: 200, description: '{ rehearsals: [{ id, chatId, counterpart: { name, role, relationship }, situation, goal, difficulty, meetingId, retryOf, report, createdAt }] }' } },
   { method: 'post', path: '/api/rehearsals', tag: 'Rehearsals', summary: 'Start a rehearsal: a chat in which the model plays the other person (counterpart may be left out with meetingId: the meeting\'s organizer or first other attendee)', auth: 'user', body: createRehearsalSchema, ok: { status: 201, description: '{ id, chatId }; 404 for an unknown meeting' } },
   { method: 'get', path: '/api/rehearsals/:id', tag: 'Rehearsals', summary: 'A rehearsal with its report', auth: 'user', ok: { status: 200, description: '{ id, chatId, counterpart, situation, goal, difficulty, meetingId, retryOf, report, createdAt }' } },
@@ -116,11 +116,11 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/meetings/:id/agenda/email', tag: 'Meetings', summary: "Email the agenda from your mailbox to every other participant ('Agenda: {subject}')", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, subject, recipients: [{ name, email }], sample, sent }; on a demo sample meeting nothing is sent (sent: false, message says so)' } },
   { method: 'post', path: '/api/meetings/:id/reflection', tag: 'Meetings', summary: "Answer 'How did it go?' for a prepared meeting that ended in the last 24 hours", auth: 'user', body: reflectionSchema.omit({ id: true }), ok: { status: 201, description: '{ chatId, userMessage, reply } (the reflection streams into the prep chat)' } },
   { method: 'post', path: '/api/microsoft/notifications', tag: 'Meetings', summary: "Microsoft Graph change notifications for calendars (validationToken handshake; clientState checked)", auth: 'public', ok: { status: 202, description: 'Accepted (200 text/plain echo for a validation request)' } },
-  // The OpenAI-compatible surface (issue 15).
+  // The OpenAI-compatible surface.
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
   { method: 'get', path: '/api/openai/models', tag: 'OpenAI-compatible', summary: 'The model this server answers with', auth: 'user', ok: { status: 200, description: '{ object: "list", data: [model] }' } },
   { method: 'get', path: '/api/openai/models/:id', tag: 'OpenAI-compatible', summary: 'One model, or 404', auth: 'user', ok: { status: 200, description: 'The model' } },
-  // Microsoft 365 (issue 6).
+  // Microsoft 365.
   { method: 'get', path: '/api/auth/microsoft/login', tag: 'Microsoft', summary: 'Start browser sign-in (authorization code with PKCE)', auth: 'user', query: z.object({ service: serviceNameSchema }), ok: { status: 200, description: '{ authUrl }' } },
   { method: 'get', path: '/api/auth/microsoft/sign-in', tag: 'Microsoft', summary: 'Sign in with Microsoft: to the authority (OpenID Connect, code with PKCE; state and nonce bound to this browser by a short-lived cookie)', auth: 'public', ok: { status: 302, description: 'To the authorize endpoint; the callback then lands on /app, or /login?microsoft_error=<reason>' } },
   { method: 'get', path: '/api/auth/microsoft/link', tag: 'Microsoft', summary: 'Link a Microsoft account to the signed-in account (Settings)', auth: 'session', ok: { status: 302, description: 'To the authorize endpoint; the callback then lands on /settings?microsoft_linked=1 or /settings?microsoft_error=<reason>' } },
@@ -135,14 +135,14 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Mail folders with counts', auth: 'user', ok: { status: 200, description: '{ success, folders }' } },
   { method: 'post', path: '/api/microsoft-email/folders', tag: 'Microsoft', summary: 'Create a mail folder', auth: 'user', body: createFolderSchema, ok: { status: 201, description: '{ success, folder }' } },
   { method: 'post', path: '/api/microsoft-email/move-emails', tag: 'Microsoft', summary: 'Move emails (one result per message)', auth: 'user', body: moveEmailsSchema, ok: { status: 200, description: '{ success, results: [{ messageId, success }] }' } },
-  // Writing style (issue 7).
+  // Writing style.
   { method: 'get', path: '/api/writing-analysis/sent-emails', tag: 'Writing style', summary: 'How many sent emails can be analysed', auth: 'user', ok: { status: 200, description: '{ success, count }' } },
   { method: 'get', path: '/api/writing-analysis/writing-style', tag: 'Writing style', summary: 'Your writing style profile', auth: 'user', ok: { status: 200, description: '{ success, hasWritingStyle, writingStyle, lastUpdated }' } },
   { method: 'post', path: '/api/writing-analysis/analyze-style', tag: 'Writing style', summary: 'Analyse your sent mail (at least 5 emails)', auth: 'user', ok: { status: 200, description: '{ success, writingStyle, emailsAnalyzed }' } },
-  // Voice and phone (issue 8).
+  // Voice and phone.
   { method: 'post', path: '/api/voice/transcribe', tag: 'Voice', summary: 'Speech to text (base64 webm, up to 25 MB)', auth: 'user', body: transcribeSchema, ok: { status: 200, description: '{ success, transcription }' } },
   { method: 'post', path: '/api/voice/synthesize', tag: 'Voice', summary: 'Text to speech, streamed (mp3, or 24 kHz PCM with format: pcm)', auth: 'user', body: synthesizeSchema, ok: { status: 200, description: 'Audio', contentType: 'audio/mpeg' } },
-  // The browser call (issue 25).
+  // The browser call.
   { method: 'post', path: '/api/voice/turn', tag: 'Voice', summary: 'One spoken turn: the reply streamed as it is written', auth: 'user', body: voiceTurnSchema, ok: { status: 200, description: 'One JSON line per event: { type: token, text }, then { type: done, chatId, messageId, reply, allowance } or { type: error, message }. allowance: the speech allowance POST /api/voice/synthesize speaks the reply\'s sentences under', contentType: 'application/x-ndjson' } },
   { method: 'post', path: '/api/voice/keep', tag: 'Voice', summary: "Save a provisional turn (its done event's keep token), with what was heard of it", auth: 'user', body: voiceKeepSchema, ok: { status: 200, description: '{ chatId, messageId }' } },
   { method: 'post', path: '/api/voice/heard', tag: 'Voice', summary: 'What the user heard of a reply they interrupted', auth: 'user', body: voiceHeardSchema, ok: { status: 200, description: '{ success }' } },

@@ -3,7 +3,7 @@ import { fromPglite, PgBoss, systemClock, type Clock, type PGliteLike } from 'pg
 import type { Logger } from 'pino';
 import type { DatabaseTarget } from '../db/embedded.js';
 
-// The durable job queue (issue 35): pg-boss, in the application's own database, on PostgreSQL and
+// The durable job queue: pg-boss, in the application's own database, on PostgreSQL and
 // on the embedded PGlite alike. Its jobs live in the `pgboss` schema: each has the time it may
 // start (`startAfter`), a singleton key so a job is queued once however many instances send it,
 // and retries with back-off. Due is decided by the database's clock (pg-boss's job_now()), which

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import client from 'prom-client';
 import type { MetricsSink, ModelPath, ProviderName, TurnOutcome } from './telemetry.js';
 
-// GET /metrics in Prometheus' text format (issue 27), loaded only when METRICS_TOKEN is set
+// GET /metrics in Prometheus' text format, loaded only when METRICS_TOKEN is set
 // (server.ts imports this module then). One registry a server (tests run several in a process).
 //
 // Labels are fixed names, never a raw path or an id: an HTTP request is labelled with its route's

@@ -1,6 +1,6 @@
 import type { CoachModel, CoachRequest } from '../providers/ai/types.js';
 
-// What the server tells whoever watches it (issue 27): Prometheus metrics (metrics.ts, with
+// What the server tells whoever watches it: Prometheus metrics (metrics.ts, with
 // METRICS_TOKEN) and OpenTelemetry traces (tracing.ts, with OTEL_EXPORTER_OTLP_ENDPOINT). Both
 // are loaded by dynamic import only when configured; without them every hook here is the
 // identity (`noTelemetry`), so the code paths that call them cost nothing.

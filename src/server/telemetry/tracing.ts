@@ -12,7 +12,7 @@ import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { TelemetryConfig } from '../config.js';
 import type { SpanSink } from './telemetry.js';
 
-// OpenTelemetry traces over OTLP/HTTP (issue 27), loaded by dynamic import only when
+// OpenTelemetry traces over OTLP/HTTP, loaded by dynamic import only when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set: boot.ts starts it before the server's modules load, so that
 // the http, express and pg instrumentations patch them as they are imported (ESM imports through
 // the import-in-the-middle hook the instrumentation package ships, registered here).

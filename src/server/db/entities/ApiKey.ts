@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import { User } from './User.js';
 
-// A personal API key (issue 15). The key itself is shown once, at creation; the row keeps its
+// A personal API key. The key itself is shown once, at creation; the row keeps its
 // SHA-256 (keys are 32 random bytes, so a fast hash is enough) and a short prefix to tell keys
 // apart in the list. Revoking deletes the row; deleting the account deletes its keys.
 export const ApiKeySchema = defineEntity({
@@ -18,7 +18,7 @@ export const ApiKeySchema = defineEntity({
     keyHash: p.string().length(64),
     createdAt: p.datetime().onCreate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
-    // Past it the key answers 401 (issue 22); null: no expiry.
+    // Past it the key answers 401; null: no expiry.
     expiresAt: p.datetime().nullable(),
     // What the key may reach (apiKeyScopes); keys made before scopes have ['chat'].
     scopes: p.array().columnType('text[]').$type<ApiKeyScope[]>(),

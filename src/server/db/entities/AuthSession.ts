@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './User.js';
 
-// A signed-in session (issue 14). The cookie carries only a random token; the row's id is the
+// A signed-in session. The cookie carries only a random token; the row's id is the
 // token's SHA-256, so a database leak does not hand out usable cookies. Logout deletes the row.
 export const AuthSessionSchema = defineEntity({
   name: 'AuthSession',

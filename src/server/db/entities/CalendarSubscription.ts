@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './User.js';
 
-// A Graph change-notification subscription for a user's events (issue 23), made when PUBLIC_URL is
+// A Graph change-notification subscription for a user's events, made when PUBLIC_URL is
 // https. The clientState is a secret Graph echoes in every notification: only its hash is kept.
 // changedAt moves on each notification, which ends every instance's cached calendar of the user.
 export const CalendarSubscriptionSchema = defineEntity({

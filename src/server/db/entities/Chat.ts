@@ -17,7 +17,7 @@ export const ChatSchema = defineEntity({
     isTemporary: p.boolean().default(false),
     // A demo guest's copy of a sample chat: the template chat's id, which keeps answering for it.
     sampleOf: p.integer().nullable(),
-    // A rehearsal's chat (issue 34): the model plays the other person; the chat list marks it.
+    // A rehearsal's chat: the model plays the other person; the chat list marks it.
     isRehearsal: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     // Last activity: set when a message is sent, not by renaming or pinning.

@@ -3,7 +3,7 @@ import { goalFrameworks, reminderCadences } from '../../../shared/schemas/goals.
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// A goal the user keeps (issue 12): from the coach's SMART, OKR or GROW result, or by hand. Its
+// A goal the user keeps: from the coach's SMART, OKR or GROW result, or by hand. Its
 // key results carry their check-ins; editing a goal never removes a key result with history.
 export const GoalSchema = defineEntity({
   name: 'Goal',

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// A meeting of the user's Microsoft calendar that they prepared with the coach (issue 23): the
+// A meeting of the user's Microsoft calendar that they prepared with the coach: the
 // Graph event id, the prep chat, and a snapshot of the invite the coach was given (so the chat's
 // later turns, the reflection and the export keep it even after the event changes or is gone).
 export const MeetingPrepSchema = defineEntity({

@@ -4,7 +4,7 @@ import { isSensitive } from '../../features/memories/memoryPolicy.js';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// What the coach remembers of a user (issue 24): said to it ('Remember that …'), picked from a
+// What the coach remembers of a user: said to it ('Remember that …'), picked from a
 // conversation after a reply, or written on the Memory page. The text is searched with full-text
 // search (an expression index on to_tsvector('english', text), see the migration).
 export const MemorySchema = defineEntity({

@@ -4,7 +4,7 @@ import { nudgeKinds, nudgeStatuses } from '../../../shared/schemas/nudges.js';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// A user's nudge settings (issue 35); a user without a row has the defaults.
+// A user's nudge settings; a user without a row has the defaults.
 export const NudgeSettingSchema = defineEntity({
   name: 'NudgeSetting',
   tableName: 'nudge_setting',
@@ -51,7 +51,7 @@ export const NudgeRunSchema = defineEntity({
 export class NudgeRun extends NudgeRunSchema.class {}
 NudgeRunSchema.setClass(NudgeRun);
 
-// A browser's web push subscription (issue 35): where the push service takes the user's nudges.
+// A browser's web push subscription: where the push service takes the user's nudges.
 // The endpoint is unique: a browser that subscribes again moves it to its current account.
 export const PushSubscriptionSchema = defineEntity({
   name: 'PushSubscription',

@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// A phone call's state on the server (issues 22 and 25), keyed by Twilio's CallSid. Webhooks and
+// A phone call's state on the server, keyed by Twilio's CallSid. Webhooks and
 // the ConversationRelay socket are bound to it: who the caller is (decided once, from an attested
 // verified caller ID, the phone PIN, or the user who asked the coach to call), the call's chat,
 // and the turn or step reached, so a replayed signed webhook or handshake changes nothing.

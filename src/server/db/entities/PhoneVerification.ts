@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './User.js';
 
-// The pending SMS code of a user's phone verification (issue 22): at most one per user, a new code
+// The pending SMS code of a user's phone verification: at most one per user, a new code
 // replaces the old. The code is kept only as an HMAC bound to the user and the number (never sent
 // back, never exported); it works for 10 minutes and 5 tries. Deleting the account deletes it.
 export const PhoneVerificationSchema = defineEntity({

@@ -3,7 +3,7 @@ import { rehearsalDifficulties, type RehearsalReport } from '../../../shared/sch
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
-// A rehearsal (issue 34): the user practises a hard conversation with the model playing the other
+// A rehearsal: the user practises a hard conversation with the model playing the other
 // person in a chat of its own. The set-up is kept as given (a retry starts from the same one); the
 // report is written after, by POST /api/rehearsals/{id}/feedback.
 export const RehearsalSchema = defineEntity({

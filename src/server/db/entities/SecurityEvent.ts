@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { SecurityEventKind } from '../../../shared/schemas/security.js';
 import { User } from './User.js';
 
-// One entry of an account's security activity (issue 27): a sign-in, a key made, an export...
+// One entry of an account's security activity: a sign-in, a key made, an export...
 // with when, from which address and which browser. The user reads them in Settings and through
 // GET /api/security-events; they go with the account and are in its export. The kind is a plain
 // column checked by the type (securityEventKinds), so a new kind needs no migration.

@@ -16,7 +16,7 @@ export const UserSettingsSchema = defineEntity({
     user: () => p.oneToOne(User).owner().primary().deleteRule('cascade'),
     email: p.string().length(profileLimits.emailMax).nullable(),
     phone: p.string().length(profileLimits.phoneMax).nullable(),
-    // When the phone above was proved by an SMS code (issue 22); null for a number nobody verified.
+    // When the phone above was proved by an SMS code; null for a number nobody verified.
     // Changing the number clears it. Only a verified number is called, or trusted as caller ID.
     phoneVerifiedAt: p.datetime().nullable(),
     // The phone PIN a caller keys in when caller ID alone cannot identify them (hashPassword's format).
@@ -28,7 +28,7 @@ export const UserSettingsSchema = defineEntity({
     dataRetention: p.enum(dataRetentionValues).default(privacyDefaults.dataRetention),
     shareAnonymousData: p.boolean().default(privacyDefaults.shareAnonymousData),
     storeChatHistory: p.boolean().default(privacyDefaults.storeChatHistory),
-    // The IANA time zone the calendar is read in (issue 23); null reads in UTC.
+    // The IANA time zone the calendar is read in; null reads in UTC.
     timeZone: p.string().length(64).nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

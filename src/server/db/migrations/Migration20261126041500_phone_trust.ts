@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 22: a profile phone starts unverified (a changed number is unverified again), and a caller
+// A profile phone starts unverified (a changed number is unverified again), and a caller
 // who is not identified by an attested caller ID keys in a phone PIN (hashed like a password).
 export class Migration20261126041500_phone_trust extends Migration {
 

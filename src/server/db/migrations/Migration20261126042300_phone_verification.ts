@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 22: the pending SMS code of a phone verification, one per user (a new code replaces the old).
+// The pending SMS code of a phone verification, one per user (a new code replaces the old).
 export class Migration20261126042300_phone_verification extends Migration {
 
   override name = 'Migration20261126042300_phone_verification';

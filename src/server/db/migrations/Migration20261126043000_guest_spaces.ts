@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 22: every demo visitor who writes gets a private guest account (is_guest), deleted after
+// Every demo visitor who writes gets a private guest account (is_guest), deleted after
 // DEMO_GUEST_IDLE_HOURS unused; an API key may carry an expiry.
 export class Migration20261126043000_guest_spaces extends Migration {
 

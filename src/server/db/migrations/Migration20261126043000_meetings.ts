@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 23: meetings prepared with the coach, Graph change-notification subscriptions for the
+// Meetings prepared with the coach, Graph change-notification subscriptions for the
 // calendar, and the time zone the calendar is read in (a profile setting, default UTC).
 export class Migration20261126043000_meetings extends Migration {
 

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Memories (issue 24): what the coach remembers of a user, and whether it may. The full-text
+// Memories: what the coach remembers of a user, and whether it may. The full-text
 // index on memory text is an expression index over the same expression the queries use
 // (memoryContext.ts). The index over message content for search is NOT built here: the message
 // table may be large, and a plain CREATE INDEX inside this (all-or-nothing) migration transaction

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issues 22 and 25: a phone call's state on the server, keyed by Twilio's CallSid, so webhooks and
+// A phone call's state on the server, keyed by Twilio's CallSid, so webhooks and
 // the ConversationRelay socket are bound to it and a replay changes nothing.
 export class Migration20261126043000_phone_call extends Migration {
 

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 // Every request of a demo visitor without a session reads the demo account (`is_demo`), and guest
-// spaces (issue 22) make app_user grow with every visitor who writes: a partial index keeps that
+// spaces make app_user grow with every visitor who writes: a partial index keeps that
 // read from scanning the table.
 export class Migration20261126150000_demo_user_index extends Migration {
 

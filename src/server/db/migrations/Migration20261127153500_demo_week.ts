@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 38: the demo's sample goals and memories are marked as samples (the template's, and a
+// The demo's sample goals and memories are marked as samples (the template's, and a
 // visitor's copies of them), so every screen can say so and the template's can be dated anew.
 // An agenda saved into a meeting that was never prepared is recorded too: a meeting_prep row
 // without a prep chat, which a later Prepare completes.

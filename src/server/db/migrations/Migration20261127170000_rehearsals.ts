@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Rehearsals (issue 34): the set-up of a practised conversation, its chat and its report.
+// Rehearsals: the set-up of a practised conversation, its chat and its report.
 export class Migration20261127170000_rehearsals extends Migration {
 
   override name = 'Migration20261127170000_rehearsals';

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 38: the demo template's finished example rehearsal and weekly review are marked as
+// The demo template's finished example rehearsal and weekly review are marked as
 // samples, and a visitor's copies of the template's goals, memories and rehearsal remember the row
 // they copy (sample_of, as chats do), so the template's ids keep naming them after the first write.
 export class Migration20261127190000_demo_examples extends Migration {

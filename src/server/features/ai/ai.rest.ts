@@ -12,7 +12,7 @@ import { createCaller } from '../../trpc/root.js';
 import type { TokenUsage } from '../../providers/ai/types.js';
 import { RateLimitError } from '../limits/rateLimits.js';
 
-// The OpenAI-compatible surface (the product spec's REST calls, issue 15) over the ai router's procedures, so that
+// The OpenAI-compatible surface (the product spec's REST calls) over the ai router's procedures, so that
 // the official openai SDKs (baseURL .../api/openai) and the chat clients built on them work:
 // POST chat/completions (streamed or not, with usage), GET models and models/{id}, and every error
 // under /api/openai in OpenAI's shape. A personal API key (Authorization: Bearer) or the session

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { AppDeps } from '../../deps.js';
 
-// GET /api/openai/models (issue 15): the one model that answers, in OpenAI's shape. It is the
+// GET /api/openai/models: the one model that answers, in OpenAI's shape. It is the
 // configured model, or the offline coach under its own id when no key is set.
 
 // When this API first served models; a fixed date, so every instance answers the same.

@@ -8,7 +8,7 @@ import type { Session } from '../auth/session.js';
 import { RateLimitError } from '../limits/rateLimits.js';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
 
-// `Authorization: Bearer aic_...` signs a request in as the key's owner (issue 15). The key is
+// `Authorization: Bearer aic_...` signs a request in as the key's owner. The key is
 // 'aic_' and 32 random bytes in base64url; the database keeps its SHA-256 only. Every request
 // looks the key up, so a revoked key (or the key of a deleted account) answers 401 at once on
 // every instance.

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// Issue 15: POST /api/api-keys -> 201 with the key (once); GET -> the list, never a key;
+// POST /api/api-keys -> 201 with the key (once); GET -> the list, never a key;
 // DELETE /api/api-keys/{id} -> 204, 404 for another user's or an unknown id.
 export function apiKeysRestRoutes(deps: AppDeps): Router {
   const routes = Router();

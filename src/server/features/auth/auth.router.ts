@@ -19,7 +19,7 @@ export const authRouter = router({
     demoMode: ctx.deps.config.demoMode,
     signedIn: Boolean(ctx.session.userId) && ctx.user !== null,
     // A demo visitor (the template, before their first write) or their private guest space: no
-    // integrations until they create an account (issue 22).
+    // integrations until they create an account.
     guest: ctx.user ? ctx.user.isGuest || ctx.user.isDemo : false,
     // What /login and /register offer: 'Sign in with Microsoft' when it is configured, the
     // username and password forms unless PASSWORD_LOGIN=false.

@@ -16,7 +16,7 @@ export async function checkAccess(ctx: DbContext, accessKey: string | undefined)
   if (!expected) throw new TRPCError({ code: 'FORBIDDEN', message: authTexts.accessKeyNotEnabled });
   // No key, no guess: a request without the header (a cross-site <img src=/api/auth/check-access>,
   // a curious visitor) is refused without spending the address's guess budget or touching the
-  // visitor's grant (issue 22).
+  // visitor's grant.
   if (!accessKey) {
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidAccessKey });
   }

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps.js';
 import { demoSampleChats } from './demoSamples.js';
 import { refreshDemoSamples } from './demoWeek.js';
 
-// The demo account and its sample chats exist only while DEMO_MODE is on (issue 14): created at
+// The demo account and its sample chats exist only while DEMO_MODE is on: created at
 // start when missing (idempotent, safe for instances starting together), with the password shown
 // on /login. With demo mode off they are removed, chats and all: a production database never
 // holds them. (Databases migrated before this change had them written by a migration.)

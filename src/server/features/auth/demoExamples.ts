@@ -17,7 +17,7 @@ import { offlineJudgement } from '../rehearsals/judge.js';
 import { setUpOf } from '../rehearsals/setUp.js';
 import { reportText } from '../rehearsals/reportText.js';
 
-// Issue 38: beside its sample chats, goals and memories (demoWeek.ts), the demo template carries
+// Beside its sample chats, goals and memories (demoWeek.ts), the demo template carries
 // one finished example of each of the coach's newer moves, marked as samples:
 //
 // - a rehearsal with Priya (the person of the sample memories and meetings): a few turns with the

@@ -9,7 +9,7 @@ import { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { writeDemoExamples } from './demoExamples.js';
 
-// Issue 38: the demo template carries a week of sample data beside its four sample chats, so a
+// The demo template carries a week of sample data beside its four sample chats, so a
 // visitor sees the product alive: two goals with a few weeks of check-ins (one with weekly
 // check-in reminders), and a handful of memories, one of them a commitment due this week. Every
 // row is marked as a sample (isSample), which the screens show. The dates are relative to the

@@ -17,7 +17,7 @@ import { deleteUserRows } from '../privacy/deleteAccount.js';
 import { copyDemoExamples } from './demoExamples.js';
 import { copyDemoSamples } from './demoWeek.js';
 
-// Issue 22: a private guest space for every demo visitor. A visitor without a session reads the
+// A private guest space for every demo visitor. A visitor without a session reads the
 // demo account (the read-only template: its profile and the four sample chats, the product spec's states and transitions);
 // the first write of any kind makes a guest account of their own, a copy of the template, signs
 // the visitor into it (an HttpOnly session cookie over HTTP) and goes on as that guest. Nothing is

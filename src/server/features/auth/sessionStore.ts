@@ -5,7 +5,7 @@ import { sessionTexts } from '../../../shared/texts/index.js';
 import { AuthSession } from '../../db/entities/AuthSession.js';
 import type { ChatBus } from '../chats/chatBus.js';
 
-// Server-side sessions (issue 14). The cookie holds a random token; the row id is its SHA-256.
+// Server-side sessions. The cookie holds a random token; the row id is its SHA-256.
 // Recent sessions are kept in memory so that a request costs no query; when a session ends on
 // any instance, every instance drops it from memory and closes its sockets, through the chat
 // bus (LISTEN/NOTIFY on PostgreSQL), on the reserved channel 0 that no chat uses.
@@ -113,7 +113,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   function arm(id: string, watched: Watched, entry: Cached | undefined) {
     clearTimeout(watched.timer);
     const end = entry ? Math.min(entry.expiresAt, entry.lastSeenAt + times.idleSeconds * 1000) : Date.now();
-    // At least every minute the row is read again (issue 22): a session ended in a way no event
+    // At least every minute the row is read again: a session ended in a way no event
     // announced (its row deleted with its account, on any instance) closes its sockets soon.
     watched.timer = setTimeout(() => void recheck(id, watched), Math.max(0, Math.min(end - Date.now(), socketRecheckMs)));
     watched.timer.unref();

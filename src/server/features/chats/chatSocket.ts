@@ -77,7 +77,7 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
         follow(frame.chatId, latest.items[0]?.chatId);
         const sent = await caller.chats.send({ chatId: frame.chatId, content: frame.content });
         // A visitor's first write made them a guest space, and a sample chat's message went to the
-        // guest's copy of it (issue 22): follow the copy, and tell of the message already sent.
+        // guest's copy of it: follow the copy, and tell of the message already sent.
         const stored = sent.userMessage.chatId;
         if (stored !== (latest.items[0]?.chatId ?? frame.chatId)) {
           subscriptions.get(frame.chatId)?.();

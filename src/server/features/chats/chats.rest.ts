@@ -26,7 +26,7 @@ export function chatRestRoutes(deps: AppDeps): Router {
     await caller.chats.delete({ chatId: chatIdOf(req) });
     return undefined;
   }));
-  // Backwards compatible (issue 28; docs/spec-differences.md, item 7): a request without `limit` or `before` is answered the array
+  // Backwards compatible (docs/spec-differences.md, item 7): a request without `limit` or `before` is answered the array
   // of the newest messages (oldest to newest) it always was; a client that pages (sends either)
   // is answered `{ messages, nextCursor }`. Both carry the cursor in the Next-Cursor header too:
   // the id to send as `before` for the older page, or null at the start of the chat.

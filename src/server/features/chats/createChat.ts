@@ -25,7 +25,7 @@ export async function createChat(ctx: AuthedContext, input: z.output<typeof crea
   });
   // A goal without a check-in for a week: the coach opens the new chat by asking about it, once.
   await askAboutStaleGoal(ctx.em, ctx.user.id, chat);
-  // A commitment past its due date (Memory, issue 24): asked about once, here.
+  // A commitment past its due date (Memory): asked about once, here.
   await askAboutDueCommitment(ctx.em, ctx.user.id, chat);
   return chat.toDto();
 }

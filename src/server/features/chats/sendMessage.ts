@@ -42,7 +42,7 @@ export async function sendMessage(ctx: AuthedContext, input: SendMessageInput) {
     ctx.deps.log.warn({ err: error }, 'check-in from chat not recorded');
   });
   // 'Remember that …' is stored now, as written, before the coach answers (so its reply can say
-  // so); an answer to 'how did it go?' can close that commitment (issue 24).
+  // so); an answer to 'how did it go?' can close that commitment.
   await rememberExplicitly(ctx.em, ctx.user.id, chat, input.content, reply.id).catch((error: unknown) => {
     ctx.deps.log.warn({ err: error }, 'memory from chat not stored');
   });

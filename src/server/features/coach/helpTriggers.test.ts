@@ -4,7 +4,7 @@ import { assembleCoachContext } from './coachContext.js';
 import { noFacts, type MailSource } from './facts.js';
 import { folderTrigger, mailTrigger } from './helpTriggers.js';
 
-// The keyword routing of the product spec's states and transitions, with plurals and British spellings (issue 28, item 3).
+// The keyword routing of the product spec's states and transitions, with plurals and British spellings.
 const table: Array<[message: string, mail: boolean, folder: boolean]> = [
   ['Check my email', true, false],
   ['Any new emails?', true, false],

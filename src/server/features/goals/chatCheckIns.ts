@@ -4,7 +4,7 @@ import type { Chat } from '../../db/entities/Chat.js';
 import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
 import { Message } from '../../db/entities/Message.js';
 
-// Goals in the chat (issue 12): telling the coach 'we are at 3 deploys a day now' in a chat about
+// Goals in the chat: telling the coach 'we are at 3 deploys a day now' in a chat about
 // a goal logs a check-in for the key result it names; and a goal left without a check-in for a
 // week gets one question from the coach when the user next opens a chat.
 

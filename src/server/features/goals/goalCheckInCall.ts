@@ -10,7 +10,7 @@ import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { RateLimitError } from '../limits/rateLimits.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
-// The reminder as a call (cadence weekly_call, issue 12): the coach calls the user's profile phone,
+// The reminder as a call (cadence weekly_call): the coach calls the user's profile phone,
 // asks where each key result stands, and logs each number said as a check-in. The reminder's id
 // and the step ride in the (Twilio-signed) webhook URLs, so no call state is kept on the server.
 
@@ -25,7 +25,7 @@ export async function callGoalReminders(deps: AppDeps, claimed: ClaimedReminder[
   const em = deps.orm.em.fork();
   let placed = 0;
   for (const reminder of calls) {
-    // Only a number its owner proved by SMS code (issue 22); an unverified one is never called.
+    // Only a number its owner proved by SMS code; an unverified one is never called.
     const phone = await verifiedPhoneOf(em, reminder.ownerId);
     if (!phone || !settings.allowedCountryPrefixes.some((prefix) => phone.startsWith(prefix))) continue;
     // Each call rings a real phone and costs money: it takes a point of the user's calls limit

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { GoalReminder } from '../../db/entities/Goal.js';
 import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
 
-// Check-in reminders (issue 12): a goal with the weekly cadence carries its next reminder time.
+// Check-in reminders: a goal with the weekly cadence carries its next reminder time.
 // One statement claims the due goals (FOR UPDATE SKIP LOCKED), moves their next time a week on and
 // records a reminder for each, so two instances never remind twice, and a restart loses none (the
 // due time is in the row, not in a timer). The claim runs as a job of the job queue (pg-boss,

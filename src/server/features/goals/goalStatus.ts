@@ -1,6 +1,6 @@
 import type { GoalStatus } from '../../../shared/schemas/goals.js';
 
-// Progress and status (issue 12), derived, never stored: progress against the time that has
+// Progress and status, derived, never stored: progress against the time that has
 // passed between the goal's creation and its due date. Pure, with the clock passed in.
 
 /** How far a key result has come from its start to its target, 0 to 1 (either direction). */

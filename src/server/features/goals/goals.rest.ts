@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// Issue 12: GET/POST /api/goals, GET/PUT/DELETE /api/goals/{id},
+// GET/POST /api/goals, GET/PUT/DELETE /api/goals/{id},
 // POST /api/goals/{id}/check-ins {keyResultId, value, note?}, on the goals procedures.
 export function goalsRestRoutes(deps: AppDeps): Router {
   const routes = Router();

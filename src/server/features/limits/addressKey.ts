@@ -1,7 +1,7 @@
 import net from 'node:net';
 
-// The one function that turns a client's IP address into the key of every per-address limit
-// (issue 22). An IPv6 client usually holds a whole /64 (SLAAC, privacy addresses; a /64 is what
+// The one function that turns a client's IP address into the key of every per-address limit.
+// An IPv6 client usually holds a whole /64 (SLAAC, privacy addresses; a /64 is what
 // one customer line gets), so counting the full address would let it take a fresh budget with
 // every request: IPv6 addresses count by their /64. An IPv4 address, also one written as an
 // IPv4-mapped IPv6 address (::ffff:192.0.2.1), counts as itself.

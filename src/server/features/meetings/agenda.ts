@@ -11,7 +11,7 @@ import { forgetCalendar, openCalendar, requireCalendar } from './calendar.js';
 import { inviteOf, ownEvent } from './prepMeeting.js';
 import { isSampleMeetingId, sampleMeeting, seesSampleMeetings } from './sampleMeetings.js';
 
-// The agenda acts on the real meeting (issue 23): written into the invite's body (only the
+// The agenda acts on the real meeting: written into the invite's body (only the
 // organizer may), or emailed from the user's mailbox to every other participant.
 
 // The agenda's section in an invite is found again by these markers, so saving twice replaces it.

@@ -7,7 +7,7 @@ import { graphCalendar, type GraphCalendar, type GraphEvent } from '../../provid
 import { accessTokenFor, findConnection } from '../microsoft/connections.js';
 import { zonedTime } from './meetingTimes.js';
 
-// A user's Microsoft calendar (issue 23). Only a 'Microsoft Calendar' connection opens it (mail
+// A user's Microsoft calendar. Only a 'Microsoft Calendar' connection opens it (mail
 // alone is not enough); every request goes through the user's own token and mailbox gate, so an
 // event id of another user is simply not found in theirs.
 

@@ -9,7 +9,7 @@ import { meetingView, readWindow, requireCalendar, type MeetingView } from './ca
 import { isSampleMeetingId, sampleTimeZone, sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 import { ensureSubscription } from './subscriptions.js';
 
-// GET /api/meetings?days=N (issue 23): the coming N days of the user's calendar from Graph's
+// GET /api/meetings?days=N: the coming N days of the user's calendar from Graph's
 // calendarView (series expanded, cancelled left out), ordered by start, each with its prep chat;
 // and the prepared meetings that ended in the last 24 hours, which ask 'How did it go?'. A demo
 // visitor gets the sample week instead (sampleMeetings.ts), every meeting with `sample: true`.

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { notificationHandler, notificationPath } from './subscriptions.js';
 
-// Issue 23: GET /api/meetings?days=N (&timeZone=, which dates a demo visitor's sample week), POST /api/meetings/{id}/prep (201 new, 200 existing),
+// GET /api/meetings?days=N (&timeZone=, which dates a demo visitor's sample week), POST /api/meetings/{id}/prep (201 new, 200 existing),
 // POST /api/meetings/{id}/agenda and /agenda/email {text}, POST /api/meetings/{id}/reflection
 // {text}; and Graph's change notifications (validation handshake and clientState checked there).
 export function meetingsRestRoutes(deps: AppDeps): Router {

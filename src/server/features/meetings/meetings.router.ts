@@ -6,7 +6,7 @@ import { prepMeeting, prepOfChat } from './prepMeeting.js';
 import { reflectOnMeeting } from './reflection.js';
 import { meetingSettings, saveTimeZone } from './timeZone.js';
 
-// Meetings (issue 23): the calendar, prep chats, agenda actions on the real meeting, reflections.
+// Meetings: the calendar, prep chats, agenda actions on the real meeting, reflections.
 // The calendar's connection check answers guests and unconnected users with a 409. An API key
 // with `calendar:read` reads the calendar and prepares and reflects on meetings (prep chats are
 // the key owner's chats); writing the invite, mailing attendees and settings are never a key's.

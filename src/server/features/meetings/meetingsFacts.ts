@@ -7,7 +7,7 @@ import { User } from '../../db/entities/User.js';
 import { meetingView, openCalendar, readWindow, timeZoneOf } from './calendar.js';
 import { sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 
-// What the coach may know of the user's meetings (issue 23), handed to the context assembly:
+// What the coach may know of the user's meetings, handed to the context assembly:
 // for a prep chat its meeting, and (lazily, read only when asked) the coming week.
 
 const weekDays = 7;

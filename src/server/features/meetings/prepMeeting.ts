@@ -15,7 +15,7 @@ import { factSourcesOf } from '../../trpc/principal.js';
 import { meetingView, requireCalendar, type Calendar } from './calendar.js';
 import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } from './sampleMeetings.js';
 
-// POST /api/meetings/{id}/prep (issue 23): a chat titled 'Prep: {subject}' whose first coach
+// POST /api/meetings/{id}/prep: a chat titled 'Prep: {subject}' whose first coach
 // message is an agenda for the meeting, written by the reply runner like any reply (streamed,
 // stored, stoppable). The coach is given the invite through the context assembly
 // (the coach's typed context, coach/facts.ts); the prep row keeps the invite as it was given.
@@ -53,7 +53,7 @@ export function inviteOf(event: GraphEventWithBody): MeetingInvite & { startAt: 
 
 /**
  * An invite's HTML body as plain text: line breaks where blocks end, '- ' for list items, tags,
- * scripts and styles dropped, the common entities decoded. One pass with indexOf (issue 22: no
+ * scripts and styles dropped, the common entities decoded. One pass with indexOf (no
  * regex on input may backtrack; a regex like `<[^>]*>` is quadratic on a body of unclosed '<').
  */
 export function htmlToText(html: string): string {

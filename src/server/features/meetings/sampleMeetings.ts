@@ -5,7 +5,7 @@ import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
 import type { MeetingView } from './calendar.js';
 import { zonedTime } from './meetingTimes.js';
 
-// Issue 38: a demo visitor (the template, or their guest space) has no calendar to connect, so
+// A demo visitor (the template, or their guest space) has no calendar to connect, so
 // the Meetings page shows a sample week instead: made on each read, dated from today in the
 // visitor's time zone, never stored. Prepare works on a sample as on a real meeting (the prep
 // chat and its row are the visitor's own); nothing about a sample ever reaches Microsoft Graph.

@@ -7,7 +7,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { graphNotificationLimit, RateLimitError } from '../limits/rateLimits.js';
 import { forgetCalendar, openCalendar, type Calendar } from './calendar.js';
 
-// Graph change notifications for the user's events (issue 23), only when PUBLIC_URL is https
+// Graph change notifications for the user's events, only when PUBLIC_URL is https
 // (Graph delivers to https endpoints only). A notification whose clientState matches moves the
 // subscription's changedAt, which ends every instance's cached read of that calendar. Renewed
 // ahead of expiry, on read and by a periodic job; without https the calendar is read on demand.

@@ -2,7 +2,7 @@ import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { forgetCalendar, timeZoneOf } from './calendar.js';
 
-// The time zone the calendar is read in (a profile setting, default UTC; issue 23).
+// The time zone the calendar is read in (a profile setting, default UTC).
 export async function meetingSettings(ctx: AuthedContext) {
   return { timeZone: await timeZoneOf(ctx.em, ctx.user.id) };
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// Issue 24: GET/POST/DELETE /api/memories, PATCH/DELETE /api/memories/{id},
+// GET/POST/DELETE /api/memories, PATCH/DELETE /api/memories/{id},
 // GET/PUT /api/memories/settings, on the memories procedures.
 export function memoriesRestRoutes(deps: AppDeps): Router {
   const routes = Router();

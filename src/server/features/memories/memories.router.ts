@@ -19,7 +19,7 @@ import {
   updateMemory,
 } from './manageMemories.js';
 
-// Issue 24: a session may use every procedure (the user's own data); an API key with the
+// A session may use every procedure (the user's own data); an API key with the
 // `memories` scope too.
 const memoriesProcedure = protectedProcedure.meta({ keys: ['memories'] });
 

@@ -2,7 +2,7 @@ import { trimEndChars } from '../../../shared/trimText.js';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
 import { isConditional, judgeMemory } from './memoryPolicy.js';
 
-// The rules the coach remembers by without a model (issue 24): the explicit 'Remember that …'
+// The rules the coach remembers by without a model: the explicit 'Remember that …'
 // (always, on either coach, stored as written without a model call), and the offline coach's
 // extraction of durable facts from what the user said ('my manager is …', 'I will … by Friday').
 // Pure functions: the same text always gives the same memories.
@@ -84,7 +84,7 @@ const facts = everyMatch(fact);
 /** What the rules find in a text that `accept` takes, at most 3: a plan under a condition is no commitment. */
 function candidatesOf(fullMessage: string, now: Date, accept: (candidate: MemoryCandidate) => boolean = () => true): MemoryCandidate[] {
   // The rules read the message's first 2,000 characters: their patterns are built from fixed word
-  // lists, and bounding the input bounds their work whatever is pasted in (issue 22).
+  // lists, and bounding the input bounds their work whatever is pasted in.
   const message = fullMessage.slice(0, ruleInputMax);
   const found: MemoryCandidate[] = [];
   const first = (patterns: readonly RegExp[], make: (m: RegExpExecArray) => MemoryCandidate | null) => {

@@ -14,7 +14,7 @@ import { User } from '../../db/entities/User.js';
 import { judgeMemory } from './memoryPolicy.js';
 import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate, planOf, saysDone } from './memoryRules.js';
 
-// How the coach remembers from a chat (issue 24). Nothing is remembered from a temporary chat,
+// How the coach remembers from a chat. Nothing is remembered from a temporary chat,
 // while the user's chat history is off, or while memory is off; and only from what the user said.
 
 /** Whether anything may be remembered from this chat of this user now. */

@@ -16,7 +16,7 @@ import { connectWithManualToken } from './manualToken.js';
 import { finishBrowserSignIn, pollDeviceCode, startBrowserSignIn, startDeviceCode } from './signInFlows.js';
 
 // Microsoft 365: the three ways to connect, the connection status, and the mail screens. All but
-// the status need a registered account's own session (no guest space, no API key: issue 22).
+// the status need a registered account's own session (no guest space, no API key).
 export const microsoftRouter = router({
   connectionStatus: protectedProcedure.query(({ ctx }) => connectionStatus(ctx)),
   manualToken: accountProcedure.input(manualTokenSchema).mutation(({ ctx, input }) => connectWithManualToken(ctx, input)),

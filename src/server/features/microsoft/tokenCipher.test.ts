@@ -4,7 +4,7 @@ import { createTokenCipher, isLegacySealed } from './tokenCipher.js';
 
 const alice = { userId: 1, service: 'email' };
 
-/** A value in the format sealed before issue 22: "keyId.nonce.tag.body", AAD = the key id only. */
+/** A value in the format sealed before values were bound to their owner and service: "keyId.nonce.tag.body", AAD = the key id only. */
 function legacySeal(secret: string, plain: string, tagLength = 16): string {
   const key = crypto.createHash('sha256').update(`ai-coach token key\0${secret}`).digest();
   const id = crypto.createHash('sha256').update(key).digest('hex').slice(0, 12);

@@ -6,7 +6,7 @@ import { configuredOrGeneratedSecret } from '../../generatedSecret.js';
 // rotate keys: the current key seals, every listed key opens (TOKEN_ENCRYPTION_KEY,
 // TOKEN_ENCRYPTION_PREVIOUS_KEYS).
 //
-// Each value is bound to its owner and service (issue 22): the authenticated data is the format,
+// Each value is bound to its owner and service: the authenticated data is the format,
 // the key id, the user's id and the service, so a sealed token copied into another user's row, or
 // from the mail row to the calendar row, does not open.
 //

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { ChatCallRefused, chatOfCallQuery, placeChatCall } from '../telephony/chatCall.js';
 import { webhookPaths } from '../telephony/telephonyProvider.js';
 
-// The nudges' `call` channel (issue 35): the coach calls the user's verified number about the
+// The nudges' `call` channel: the coach calls the user's verified number about the
 // nudge's chat (a weekly review, a meeting brief) and holds it as a conversation: the call is bound
 // to the chat (telephony/chatCall.ts) and each spoken turn goes into it through the one
 // spoken-turn engine. Placing the call is this run's last step; a call not placed fails the run

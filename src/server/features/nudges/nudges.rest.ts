@@ -5,7 +5,7 @@ import { restRoute } from '../../http/rest.js';
 import { turnNudgeOff } from './unsubscribe.js';
 import { readUnsubscribeToken } from './unsubscribeToken.js';
 
-// Issue 35: GET/PUT /api/nudges/settings, POST /api/nudges/run { kind } (202 { runId }),
+// GET/PUT /api/nudges/settings, POST /api/nudges/run { kind } (202 { runId }),
 // GET /api/nudges/runs, GET /api/push/key, POST/DELETE /api/push/subscriptions, on the nudges
 // and push procedures; and GET /api/nudges/unsubscribe?token=…, the
 // one-click link of a nudge email, which needs no sign-in (the signed token names the user and

@@ -4,7 +4,7 @@ import { getNudgeSettings, listNudgeRuns, runNudgeNow, saveNudgeSettings } from 
 
 // Nudges are a registered account's own: its browser session only, never an API key, a guest
 // space or the demo template (refused before any work). Except the history, which a demo visitor
-// and a guest may read (never an API key): it holds the demo's example weekly review (issue 38,
+// and a guest may read (never an API key): it holds the demo's example weekly review (see
 // auth/demoExamples.ts), and for anyone else it is empty.
 export const nudgesRouter = router({
   settings: accountProcedure.query(({ ctx }) => getNudgeSettings(ctx)),

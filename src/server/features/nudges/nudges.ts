@@ -6,7 +6,7 @@ import { timeZoneOf } from '../meetings/calendar.js';
 import { loadNudgeSettings, planWeeklyReview, queueManualRun } from './nudgeQueue.js';
 import { nextWeeklyRun } from './schedule.js';
 
-// GET/PUT /api/nudges/settings, POST /api/nudges/run, GET /api/nudges/runs (issue 35): each user
+// GET/PUT /api/nudges/settings, POST /api/nudges/run, GET /api/nudges/runs: each user
 // reaches only their own settings and runs.
 
 export async function getNudgeSettings(ctx: AuthedContext): Promise<NudgeSettingsView> {

@@ -11,7 +11,7 @@ import { vapidKeys, type VapidKeys } from './vapid.js';
 import { lockOwner } from '../../db/ownerLock.js';
 import { allowingEntry, deliveryAgent, endpointHost } from './pushHosts.js';
 
-// Web push (issue 35): GET /api/push/key, POST/DELETE /api/push/subscriptions, and the delivery of
+// Web push: GET /api/push/key, POST/DELETE /api/push/subscriptions, and the delivery of
 // a nudge to every browser of the user with the web-push library (payload encrypted aes128gcm,
 // signed with VAPID). A subscription the push service says is gone (404, 410) is removed. Only
 // hosts of WEB_PUSH_ALLOWED_HOSTS are taken and reached (pushHosts.ts).

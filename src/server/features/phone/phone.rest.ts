@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// Issue 22: POST /api/phone/verification {phoneNumber} texts a code; POST
+// POST /api/phone/verification {phoneNumber} texts a code; POST
 // /api/phone/verification/confirm {code} verifies the number; PUT /api/phone/pin {pin} sets the
 // phone PIN, DELETE /api/phone/pin removes it.
 export function phoneRestRoutes(deps: AppDeps): Router {

@@ -3,7 +3,7 @@ import { accountProcedure, router } from '../../trpc/init.js';
 import { removePhonePin, setPhonePin } from './phonePin.js';
 import { confirmPhoneVerification, startPhoneVerification } from './phoneVerification.js';
 
-// Phone verification and the phone PIN (issue 22): a registered account's own session only.
+// Phone verification and the phone PIN: a registered account's own session only.
 export const phoneRouter = router({
   startVerification: accountProcedure.input(startPhoneVerificationSchema).mutation(({ ctx, input }) => startPhoneVerification(ctx, input)),
   confirmVerification: accountProcedure.input(confirmPhoneVerificationSchema).mutation(({ ctx, input }) => confirmPhoneVerification(ctx, input)),

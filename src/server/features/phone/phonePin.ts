@@ -5,7 +5,7 @@ import { saveUserSettings } from '../profile/profileSettings.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 import { hashPhonePin } from './phoneTrust.js';
 
-// The 4-digit PIN a caller keys in when caller ID alone cannot identify them (issue 22). Stored
+// The 4-digit PIN a caller keys in when caller ID alone cannot identify them. Stored
 // only as a hash (hashPhonePin); nothing reads it back but the call that checks a keyed-in PIN.
 export async function setPhonePin(ctx: AuthedContext, input: z.output<typeof phonePinSchema>) {
   await saveUserSettings(ctx.em, ctx.user.id, { phonePinHash: await hashPhonePin(input.pin) });

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 
-// Who a phone number may stand for (issue 22). A number identifies a user only once that user has
+// Who a phone number may stand for. A number identifies a user only once that user has
 // proved it with an SMS code; the coach calls no other number. A 4-digit PIN, hashed like a
 // password, identifies a caller whose caller ID is not attested.
 

@@ -13,7 +13,7 @@ import { rateLimitAddressKey } from '../limits/addressKey.js';
 import { saveUserSettings } from '../profile/profileSettings.js';
 import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
 
-// Proving a phone number (issue 22): a 6-digit code goes by SMS to the number; typing it back marks
+// Proving a phone number: a 6-digit code goes by SMS to the number; typing it back marks
 // the number verified and makes it the profile phone. Only a verified number is called by the
 // coach, or trusted as caller ID (phoneTrust.ts).
 

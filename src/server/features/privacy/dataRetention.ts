@@ -38,7 +38,7 @@ export async function enforceDataRetention(orm: MikroORM, now = new Date()): Pro
     `delete from "chat" where "is_temporary" and "updated_at" < ?::timestamptz returning "id"`,
     [new Date(now.getTime() - temporaryChatIdleMs).toISOString()],
   );
-  // Memories (issue 24) are kept as chats are: one not written for longer than the retention goes.
+  // Memories are kept as chats are: one not written for longer than the retention goes.
   const memories = await connection.execute(
     `delete from "memory" as r using "app_user" as u left join "user_settings" as s on s."user_id" = u."id"
      where r."owner_id" = u."id" and r."updated_at" < ?::timestamptz - make_interval(days => ${retentionDays})

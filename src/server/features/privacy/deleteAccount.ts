@@ -19,8 +19,8 @@ export async function deleteUserRows(orm: MikroORM, userId: number): Promise<voi
 // account: a demo visitor without a space of their own is refused before this runs (the
 // procedure's meta, trpc/principal.ts), and no mutation is ever handed the template.
 export async function deleteAccount(ctx: AuthedContext) {
-  // Every session of the account ends with it, on every instance, and their sockets close
-  // (issue 22): not only this one.
+  // Every session of the account ends with it, on every instance, and their sockets close:
+  // not only this one.
   const sessionIds = (await ctx.em.find(AuthSession, { user: ctx.user.id }, { fields: ['id'] })).map((row) => row.id);
   await deleteUserRows(ctx.deps.orm, ctx.user.id);
   ctx.deps.log.info({ userId: ctx.user.id }, 'account deleted');

@@ -27,13 +27,13 @@ export const exportRules: Record<string, ExportRule> = {
   KeyResult: { export: true, section: 'keyResults', title: 'Key results' },
   CheckIn: { export: true, section: 'checkIns', title: 'Check-ins' },
   GoalReminder: { export: true, section: 'goalReminders', title: 'Check-in reminders' },
-  // What the coach remembers (issue 24); which chat a commitment was asked about in is bookkeeping.
+  // What the coach remembers; which chat a commitment was asked about in is bookkeeping.
   Memory: { export: true, section: 'memories', title: 'Memories', omit: ['askedChat', 'sourceMessageId'] },
   MemorySetting: { export: true, section: 'memorySettings', title: 'Memory settings' },
   // The phone calls the coach took with the user (when, which direction, which chat); not the PIN state.
   PhoneCall: { export: true, section: 'phoneCalls', title: 'Phone calls', omit: ['pinUser', 'pinAttempts', 'relayStartedAt'] },
   WritingStyleProfile: { export: true, section: 'writingStyle', title: 'Writing style' },
-  // The account's security activity (issue 27): what happened, when, from which address and browser.
+  // The account's security activity: what happened, when, from which address and browser.
   SecurityEvent: { export: true, section: 'securityEvents', title: 'Security activity' },
   // Meetings prepared with the coach: the invite as the coach saw it, and what was done with the agenda.
   MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
@@ -41,7 +41,7 @@ export const exportRules: Record<string, ExportRule> = {
   Rehearsal: { export: true, section: 'rehearsals', title: 'Rehearsals' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
-  // Nudges (issue 35): the settings, and each nudge planned or sent; the queue's lease is bookkeeping.
+  // Nudges: the settings, and each nudge planned or sent; the queue's lease is bookkeeping.
   NudgeSetting: { export: true, section: 'nudgeSettings', title: 'Nudge settings' },
   NudgeRun: { export: true, section: 'nudgeRuns', title: 'Nudges', omit: ['lockedUntil', 'attempts'] },
   // Which browsers take push notifications (their push service endpoint); not their encryption keys.

@@ -11,7 +11,7 @@ import { readProfileSettings, saveUserSettings } from './profileSettings.js';
 // A new phone number starts unverified; keeping the same number keeps its verification.
 export async function updateProfile(ctx: AuthedContext, input: Profile) {
   // A phone number connects the outside world (the coach calls it): registered accounts only,
-  // from their own session (issue 22). The rest of the profile is anyone's to change.
+  // from their own session. The rest of the profile is anyone's to change.
   if (ctx.session.viaApiKey || ctx.user.isGuest || ctx.user.isDemo) {
     const current = (await readProfileSettings(ctx.em, ctx.user)).profile.phone ?? '';
     if ((input.phone ?? '') !== current) refuseOutsideWorld(ctx, 'phone');
@@ -21,7 +21,7 @@ export async function updateProfile(ctx: AuthedContext, input: Profile) {
     user.fullName = input.fullName;
     user.jobTitle = input.jobTitle;
     user.company = input.company;
-    // A changed number is unverified until its owner proves it again (issue 22).
+    // A changed number is unverified until its owner proves it again.
     const before = await em.findOne(UserSettings, { user: ctx.user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const changed = (before?.phone ?? null) !== input.phone;
     await saveUserSettings(em, ctx.user.id, { email: input.email, phone: input.phone, ...(changed ? { phoneVerifiedAt: null } : {}) });

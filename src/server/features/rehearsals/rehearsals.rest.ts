@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
-// The REST paths of rehearsals (issue 34), answered by the rehearsals router's procedures.
+// The REST paths of rehearsals, answered by the rehearsals router's procedures.
 const idOf = (req: Request) => req.params.id;
 
 export function rehearsalRestRoutes(deps: AppDeps): Router {

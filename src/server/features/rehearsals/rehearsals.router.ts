@@ -3,7 +3,7 @@ import { chatRefSchema } from '../../../shared/schemas/chats.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { callRehearsal, getRehearsal, listRehearsals, rehearsalFeedback, rehearsalOfChat, retryRehearsal, startRehearsal } from './rehearsals.js';
 
-// Rehearsals (issue 34) are chats of their own: an API key reaches them as it reaches chats, with
+// Rehearsals are chats of their own: an API key reaches them as it reaches chats, with
 // the `chat` scope.
 const rehearsalProcedure = protectedProcedure.meta({ keys: ['chat'] });
 

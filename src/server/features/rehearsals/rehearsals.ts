@@ -24,7 +24,7 @@ import { memoriesNaming, roleFromMemories } from './rehearsalFacts.js';
 import { reportText } from './reportText.js';
 import { setUpOf, type SetUp } from './setUp.js';
 
-// Rehearsals (issue 34): a chat in which the model plays the other person of a hard conversation
+// Rehearsals: a chat in which the model plays the other person of a hard conversation
 // (the counterpart's context is loaded by rehearsalFacts.ts and played through the one coach turn),
 // the report after it, and a retry from any of the user's turns.
 
@@ -40,7 +40,7 @@ export type RehearsalView = {
   report: RehearsalReport | null;
   /** The coach's report messages posted into the chat (the other person's lines are the rest). */
   reportMessageIds: number[];
-  /** The demo's finished example (issue 38): the template's, or a visitor's copy. */
+  /** The demo's finished example: the template's, or a visitor's copy. */
   sample: boolean;
   createdAt: string;
 };

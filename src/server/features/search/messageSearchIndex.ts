@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DatabaseTarget } from '../../db/orm.js';
 
-// The full-text index over message content (search across chats, issue 24). The message table
+// The full-text index over message content (search across chats). The message table
 // can be large, so this index is not made by a migration: migrations run in one transaction, and a
 // plain CREATE INDEX there would hold off every new message until it is built. On PostgreSQL it
 // is built with CREATE INDEX CONCURRENTLY after start, in the background, on a connection of its

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { searchLimits, type SearchResult } from '../../../shared/schemas/memories.js';
 import type { AuthedContext } from '../../trpc/context.js';
 
-// Search across every chat of the user (issue 24): their own messages and the coach's replies,
+// Search across every chat of the user: their own messages and the coach's replies,
 // by PostgreSQL full-text search (the same on PGlite). The match uses exactly the expression of
 // the message content index (messageSearchIndex.ts), so the GIN index finds the rows; ranking
 // and the snippet are computed only for the user's matches, and the snippet only for the 50 kept.

@@ -73,7 +73,7 @@ export async function placeChatCall(
   if (!settings) throw new ChatCallRefused('not_configured', phoneTexts.notConfigured);
   const chat = await em.findOne(Chat, { id: chatId, owner: userId });
   if (!chat) throw new ChatCallRefused('chat_not_found', phoneTexts.chatNotFound);
-  // Issue 22: the coach calls only the account's own verified number.
+  // The coach calls only the account's own verified number.
   const phone = await verifiedPhoneOf(em, userId);
   if (!phone) throw new ChatCallRefused('no_verified_phone', phoneTexts.chatCallNoVerifiedPhone);
   // Toll fraud: only the countries the operator allows.

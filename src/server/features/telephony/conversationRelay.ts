@@ -15,7 +15,7 @@ import { phonePinMatches } from '../phone/phoneTrust.js';
 import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';
 import { signedRelayHandshakeCall } from './relayGrant.js';
 
-// Twilio ConversationRelay (issue 25): Twilio turns the caller's speech into `prompt` messages and
+// Twilio ConversationRelay: Twilio turns the caller's speech into `prompt` messages and
 // speaks the `text` tokens sent back. Each final prompt is one turn of the spoken-turn engine, its
 // tokens sent as the model writes them; `interrupt` aborts the model at once and stores what the
 // caller heard; `dtmf` keys in the phone PIN. The socket is bound to the call's state (phone_call)

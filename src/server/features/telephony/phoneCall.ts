@@ -16,7 +16,7 @@ import { boundRelayUrl } from './relayGrant.js';
 // (phone_call), deciding who the caller is, and the call is handed to ConversationRelay, which
 // speaks and listens while the relay socket (conversationRelay.ts) streams the coach's words.
 //
-// Who the caller is (issue 22): the user who asked the coach to call (the signed URL of a placed
+// Who the caller is: the user who asked the coach to call (the signed URL of a placed
 // call); on an incoming call the user whose VERIFIED number is `From` only when Twilio attests it
 // fully (StirVerstat TN-Validation-Passed-A); a verified number without that attestation may key in
 // its account's phone PIN; anyone else is an unknown caller. A replay of the webhook finds the

@@ -16,7 +16,7 @@ export async function placeCall(ctx: AuthedContext, input: z.output<typeof phone
   if (!settings.allowedCountryPrefixes.some((prefix) => input.phoneNumber.startsWith(prefix))) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: phoneTexts.countryNotAllowed });
   }
-  // Issue 22: the coach calls only the account's own verified number.
+  // The coach calls only the account's own verified number.
   if (input.phoneNumber !== (await verifiedPhoneOf(ctx.em, ctx.user.id))) {
     throw new TRPCError({ code: 'FORBIDDEN', message: phoneVerificationTexts.mustVerify });
   }

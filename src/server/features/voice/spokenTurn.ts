@@ -13,7 +13,7 @@ import { countryOfPhone, loadUserCountry } from '../coach/safety/index.js';
 import { consumeChatMessage } from '../limits/chatLimit.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 
-// The one spoken-turn engine (issue 25, architecture rule 11): a transcript in, the coach's reply
+// The one spoken-turn engine (architecture rule 11): a transcript in, the coach's reply
 // streamed out token by token, interruption, the turn saved in the call's chat following the
 // user's storeChatHistory, the budgets of a turn, and whose data the speaker may hear. The browser
 // call (voice.rest.ts) and the phone (telephony/conversationRelay.ts) are two front ends of it.

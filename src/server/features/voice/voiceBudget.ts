@@ -5,7 +5,7 @@ import { RateLimitError, voiceSpeechAllowance } from '../limits/rateLimits.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
 import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
 
-// Paid audio has a budget (issue 22): each transcription and each speech request takes a point of
+// Paid audio has a budget: each transcription and each speech request takes a point of
 // RATE_LIMIT_VOICE_PER_MINUTE and one of the day's MODEL_DAILY_QUOTA turns, before the provider
 // is asked; a request that fails gives its daily turn back. Refused: 429 with Retry-After. The
 // sentences of a voice turn's reply are the exception: spoken under the turn's speech allowance
@@ -19,7 +19,7 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
 
 /**
  * A speech allowance: what a voice turn hands its client (in its transcript event) so that the
- * reply's sentences are spoken under the turn's own daily model turn, not one each (issue 25:
+ * reply's sentences are spoken under the turn's own daily model turn, not one each (
  * budgets per turn; a reply is spoken in three to six requests). Each request still takes its
  * per-minute voice point. At most voiceSpeechAllowance.requests of them, for the user it was given
  * to, while it is valid; past that, or with a forged or foreign one, a request takes a daily turn

@@ -29,7 +29,7 @@ export async function voiceTurn(ctx: AuthedContext, input: z.output<typeof voice
  * One turn from the recording itself (POST /api/voice/turn with audio/*, what the browser call
  * sends): one request instead of a transcription and then a turn, and the turn's preparation (the
  * call's history, what the coach knows of the user) done while the provider transcribes, so the
- * model is asked as soon as the transcript is back (issue 25's latency budget). The transcription
+ * model is asked as soon as the transcript is back (the voice latency budget, docs/performance.md). The transcription
  * takes its voice budget first; the turn's budgets are taken only once there are words to answer
  * (a speculative turn given up while transcribing costs no chat turn). Refusals and a failed
  * transcription answer before anything streams; then the events are the transcript, the tokens and

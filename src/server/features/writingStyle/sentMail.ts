@@ -16,5 +16,5 @@ export interface SentMailSource {
 /** Opens the signed-in user's sent mail, or null when no mail account is connected. */
 export type SentMailOpener = (deps: AppDeps, em: EntityManager, userId: number) => Promise<SentMailSource | null>;
 
-/** The user's Microsoft mailbox (issue 6), or null when Microsoft mail is not connected. */
+/** The user's Microsoft mailbox, or null when Microsoft mail is not connected. */
 export const openSentMail: SentMailOpener = (deps, em, userId) => openMailbox(deps, em, userId);

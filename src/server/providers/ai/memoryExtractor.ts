@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { memoryKinds, memoryLimits } from '../../../shared/schemas/memories.js';
 
-// Picks durable facts about the user from one exchange through the model (issue 24), with a JSON
+// Picks durable facts about the user from one exchange through the model, with a JSON
 // schema (Structured Outputs): the answer is JSON in that shape, checked again with zod here.
 
 /** `sensitive`: the model says it touches a topic the coach keeps only when asked (then it is dropped). */

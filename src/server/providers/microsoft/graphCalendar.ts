@@ -1,6 +1,6 @@
 import { graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
-// Microsoft Graph for one user's calendar (issue 23), through the official client like graphMail:
+// Microsoft Graph for one user's calendar, through the official client like graphMail:
 // its RetryHandler honours Retry-After on 429 and 503, every request passes the mailbox's gate,
 // and paging follows @odata.nextLink only back to Graph itself. Times come back in the time zone
 // asked with `Prefer: outlook.timezone`.

@@ -8,7 +8,7 @@ import type { MicrosoftConfig } from '../../config.js';
 
 export type ScopedService = 'email' | 'calendar' | 'teams';
 const baseScopes = ['User.Read', 'offline_access'] as const;
-// Each service asks for what it uses (issue 23): the calendar reads and writes events (an agenda
+// Each service asks for what it uses: the calendar reads and writes events (an agenda
 // saved into an invite); email reads, moves and sends mail (an agenda emailed to attendees).
 const serviceScopes: Record<ScopedService, readonly string[]> = {
   email: ['Mail.ReadWrite', 'Mail.Send'],

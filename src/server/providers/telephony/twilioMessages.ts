@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import { RewritingRequestClient } from './twilioCalls.js';
 
-// Text messages through the official twilio SDK's Messages API (issue 22: phone verification
+// Text messages through the official twilio SDK's Messages API (phone verification
 // codes), from TWILIO_PHONE_NUMBER, at TWILIO_API_BASE_URL (a local fake in tests).
 
 export type SmsSettings = { accountSid: string; authToken: string; phoneNumber: string; apiBaseUrl: string };

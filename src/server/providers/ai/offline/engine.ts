@@ -51,7 +51,7 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   if (!latest || latest.role !== 'user' || !latest.content.trim()) return greetingReply(scope);
 
   const message = latest.content.trim();
-  // 'Remember that …' (issue 24): stored before this reply, which says so.
+  // 'Remember that …': stored before this reply, which says so.
   const remembered = context?.remembered;
   if (remembered) return rememberedReply(remembered.saved ? remembered.text : null);
   if (prep?.turn === 'reflection') return reflectionReply(prep, message, scope);

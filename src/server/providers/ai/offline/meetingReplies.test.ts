@@ -3,7 +3,7 @@ import { assembleCoachContext } from '../../../features/coach/coachContext.js';
 import { noFacts, type WeekMeeting } from '../../../features/coach/facts.js';
 import { coachReply } from './engine.js';
 
-// The offline coach in a prep chat (issue 23): a sensible agenda from the invite alone, and one
+// The offline coach in a prep chat: a sensible agenda from the invite alone, and one
 // reflective follow-up after the meeting; and the week read back when asked.
 const user = { fullName: 'Alex Morgan', jobTitle: 'Engineering Manager', company: null };
 const invite = {

@@ -3,7 +3,7 @@ import { byName } from './scope.js';
 import { clause, listItems, lowerCommonFirst } from './language.js';
 import type { CoachScope } from './types.js';
 
-// The offline coach's meeting replies (issue 23): an agenda written from the invite alone (and
+// The offline coach's meeting replies: an agenda written from the invite alone (and
 // the recent mail subjects when given), the one reflective follow-up after the meeting, and the
 // coming week read back. Deterministic like the rest of the offline coach.
 
