@@ -51,7 +51,7 @@ function holdInteractionsUntilHydrated(): () => void {
 // The router is made, and its first load started, in a task of its own after the one that ran
 // this module and everything it imports (React DOM, the router, Mantine's provider): together
 // they were the longest task of /app's first visit, 15 to 18 ms of CPU here, over Lighthouse's
-// 50 ms at its 4x (issue 10: TBT). Clicks meanwhile are held (the boot script's hold lasts until
+// 50 ms at its 4x (Total Blocking Time). Clicks meanwhile are held (the boot script's hold lasts until
 // holdInteractionsUntilHydrated takes it over).
 setTimeout(start, 0);
 
@@ -63,7 +63,7 @@ function start() {
     // /app's placeholder (AppShellPlaceholder, prerendered): not what the app renders, so it is
     // replaced, not hydrated. It stays on screen while the route's code and data load; the app is
     // then rendered as a transition, which React does in slices of a few milliseconds, so a phone's
-    // main thread is never blocked for long (issue 10: Lighthouse TBT), and replaces it in one commit.
+    // main thread is never blocked for long (Lighthouse's Total Blocking Time), and replaces it in one commit.
     // It is inert but for the chat's input, whose text, caret and focus the app's input takes
     // (lib/earlyInput.ts): nothing in it was clicked (the boot script's hold is let go).
     window.takeEarlyInteractions?.();

@@ -4,7 +4,7 @@ import classes from './avatarCircle.module.css';
 /**
  * A person's initials (the header, the sidebar's account button) or the coach's icon in a round
  * indigo badge, 38 px unless `size` says otherwise. What Mantine's Avatar drew here, without its
- * image loading and group logic: about 2 KB gzipped of /app's first view (issue 39).
+ * image loading and group logic: about 2 KB gzipped of /app's first view.
  */
 export function AvatarCircle(props: { size?: number; children: ReactNode; tone?: 'person' }) {
   const style = props.size === undefined ? undefined : ({ '--avatar-size': `calc(${props.size / 16}rem * var(--mantine-scale))` } as CSSProperties);

@@ -3,7 +3,7 @@ import { tooltipDefaults } from '../../shared/constants';
 import { cloneElement, useEffect, useRef, useState, useSyncExternalStore, type PointerEvent, type ReactElement, type ReactNode, type SyntheticEvent } from 'react';
 
 // Tooltips and menus whose code (floating-ui, Mantine's Popover, Menu and Tooltip) loads when first
-// needed rather than with the page (issue 10: /app's first-visit JavaScript). Until then the target
+// needed rather than with the page (/app's first-visit JavaScript). Until then the target
 // is drawn alone, with the same element and props; its accessible name never depended on the
 // tooltip (every target has its own aria-label).
 //
@@ -63,7 +63,7 @@ function chain(own: unknown, next: (event: SyntheticEvent) => void) {
 // The product spec's constants and limits: every tooltip opens after 700 ms, and at once within 300 ms of another closing.
 // The rule is kept here, by every LazyTooltip, rather than by a delay group around the app:
 // Mantine's Tooltip.Group and Floating UI's FloatingDelayGroup it needs were 15 KB gzipped of the
-// entry script, on every page, the landing page included (issue 26).
+// entry script, on every page, the landing page included.
 let lastTooltipClosedAt = Number.NEGATIVE_INFINITY;
 const tooltipClosed = () => {
   lastTooltipClosedAt = performance.now();

@@ -4,14 +4,14 @@ import { toastDefaults } from '../../shared/constants';
 import { toastRegionSelector } from './toastRegion';
 
 // Mantine's toast container (and its transitions) is not part of the entry script: most visits,
-// the landing page's included, never show a toast (issue 10, first-visit JavaScript). `notify`
+// the landing page's included, never show a toast (first-visit JavaScript). `notify`
 // (lib/notify.ts) writes to Mantine's notifications store at once; the container shows what the
 // store holds when it mounts, and stays mounted afterwards.
 //
 // It mounts with the first toast, or earlier on screens from which a toast is likely (the auth
 // forms, the app: usePreloadToasts) as soon as the user first presses a key or a pointer there,
 // so that a toast shown just before a navigation appears at once rather than after the next
-// page's scripts, without making the container part of the screen's first load (issue 10).
+// page's scripts, without making the container part of the screen's first load.
 const ToastStack = lazy(() => import('./ToastStack'));
 
 let requested = false;

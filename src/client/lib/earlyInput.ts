@@ -1,5 +1,5 @@
 // /app's prerendered placeholder (AppShellPlaceholder) draws the chat's input before any script
-// runs, and a person who sees it starts typing (issue 39: on a phone slowed four times that is
+// runs, and a person who sees it starts typing (on a phone slowed four times that is
 // seconds before the app has taken over). Its input is the one part of the placeholder that can be
 // used: what is typed there, where the caret is, whether it has the focus and an Enter meant to
 // send are handed to the app's input (ChatComposer) in the commit that replaces the placeholder.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchWithHttpErrors, httpErrorText, nonJsonFailure } from './errors';
 
 // The product spec's error catalogue: a non-success answer that is not JSON reads '{status}: {body}', or the status
-// text when the body is empty (issue 28, item 4).
+// text when the body is empty.
 describe('non-JSON error answers', () => {
   it.each([
     [502, 'Bad Gateway', 'upstream down', '502: upstream down'],

@@ -3,7 +3,7 @@ import { type ComponentProps, lazy, Suspense } from 'react';
 // Stands in for the two modules Mantine's NavLink draws only for nested links (vite.config.ts
 // resolves NavLink's imports of them here): Collapse, with the two collapse hooks behind it, and
 // Accordion's chevron. The sidebar's links have no children, yet those modules were about 2 KB
-// gzipped of every first visit to /app (issue 39). The real components load when a link with
+// gzipped of every first visit to /app. The real components load when a link with
 // children is first drawn, so a nested NavLink behaves as Mantine's own.
 const RealCollapse = lazy(() => import('./navLinkNestingParts').then((module) => ({ default: module.Collapse })));
 const RealChevron = lazy(() => import('./navLinkNestingParts').then((module) => ({ default: module.AccordionChevron })));

@@ -1,6 +1,6 @@
 // Parsers for route search params (validateSearch). Route options other than the component are
 // part of the entry script that every page loads, the landing page included, so these are small
-// functions rather than zod schemas (issue 10: no zod on the landing path). Each behaves as the
+// functions rather than zod schemas (no zod on the landing path). Each behaves as the
 // `z.….optional().catch(undefined)` it replaces: a value that does not fit is dropped, never an
 // error page. The router has already JSON-parsed the values (?chat=5 is the number 5).
 

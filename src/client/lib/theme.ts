@@ -1,7 +1,7 @@
 import { createTheme, DEFAULT_THEME, localStorageColorSchemeManager, type MantineColorsTuple } from '@mantine/core';
 import { storageKeys, tooltipDefaults } from '../../shared/constants';
 
-// Text contrast (WCAG AA, 4.5:1 for body text; issue 10's accessibility budget):
+// Text contrast (WCAG AA, 4.5:1 for body text):
 // - Mantine's default light primary shade, indigo 6 (#4c6ef5), is 4.3:1 against white, both as
 //   white text on a filled button and as link or badge text on white; indigo 8 (#3b5bdb) is 5.7:1
 //   on white and 5.1:1 on the light variant's tinted background.

@@ -12,7 +12,7 @@ export { queryClient };
 
 // Subscriptions travel over a WebSocket (lib/trpcSocket.ts), whose client is loaded with the first
 // subscription: a new conversation, the first view of /app, streams nothing, so its first visit
-// neither fetches nor runs the WebSocket client (issue 26: the first visit's JavaScript).
+// neither fetches nor runs the WebSocket client (the first visit's JavaScript).
 
 const socketLink: TRPCLink<AppRouter> = (runtime) => {
   let link: OperationLink<AppRouter> | undefined;
@@ -44,7 +44,7 @@ const socketLink: TRPCLink<AppRouter> = (runtime) => {
     });
 };
 
-// Issue 22: a demo visitor without a session reads the shared samples; their first write makes
+// A demo visitor without a session reads the shared samples; their first write makes
 // them a private guest space on the server, which answers with its session cookie (HttpOnly, so
 // unseen here). The space is a copy of what the visitor was reading, and the samples' ids keep
 // naming its copies (the server maps them), so what is on screen stays true: nothing is read again

@@ -1,4 +1,4 @@
-// The service worker of the installable app (issue 35): it shows a nudge's push notification and
+// The service worker of the installable app: it shows a nudge's push notification and
 // opens the nudge's chat when the notification is clicked (an open tab of the app is focused and
 // sent there; otherwise a new one opens). It caches nothing: the app stays online-only.
 self.addEventListener('install', () => self.skipWaiting());

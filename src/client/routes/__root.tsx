@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { darkThemeColor, lightThemeColor } from '../../shared/colorSchemeScript';
 
 // Only the query client: route loaders import the tRPC client themselves when they run, so that
-// it is not part of the entry script every page loads (issue 10).
+// it is not part of the entry script every page loads.
 export type RouterContext = { queryClient: QueryClient };
 
 export const Route = createRootRouteWithContext<RouterContext>()({

@@ -16,13 +16,13 @@ import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 import { SearchDialog } from '../features/search/SearchDialog';
 
 // Shown only when demo mode is off and nobody is signed in: its forms (tabs, zod schemas) are not
-// part of the app's first visit (issue 10).
+// part of the app's first visit.
 const SignInPanel = lazy(() => import('../features/auth/SignInPanel').then((module) => ({ default: module.SignInPanel })));
 
 // The app screens: header, sidebar (an overlay toggled by the burger on small screens), content.
 export const Route = createFileRoute('/_app')({
   // Route loaders stay in the entry script, so they start at once, in parallel with the route's
-  // chunks; the tRPC client they need is imported here, not by the entry (issue 10).
+  // chunks; the tRPC client they need is imported here, not by the entry.
   loader: async ({ context }) => {
     const { trpc } = await import('../lib/trpc');
     return context.queryClient.ensureQueryData(trpc.auth.session.queryOptions());
@@ -40,7 +40,7 @@ function AppLayout() {
   const [navOpened, nav] = useDisclosure(false);
   // The sidebar is drawn where it shows: beside the page from the navbar's breakpoint (sm) up, on
   // a phone once the burger has opened it (and kept from then on). Drawing it hidden was a third
-  // of the work of a phone's first visit to /app (issue 10: TBT).
+  // of the work of a phone's first visit to /app (Total Blocking Time).
   const { breakpoints } = useMantineTheme();
   const wide = useMediaQuery(`(min-width: ${breakpoints.sm})`, undefined, { getInitialValueInEffect: false });
   const [navWasOpened, setNavWasOpened] = useState(false);

@@ -1,7 +1,7 @@
 // Mantine's styles for the public pages (/, /terms, /privacy, the not-found page) and the
 // loading screens: the global styles and only the components those pages draw, imported by the
 // entry (main.tsx) and so in the one render-blocking stylesheet. Mantine's whole stylesheet was
-// 250 KB (30 KB brotli), about 85% of it unused by the landing page (Lighthouse, issue 10).
+// 250 KB (30 KB brotli), about 85% of it unused by the landing page (Lighthouse).
 // The other components' styles come with the screens that use them (mantineApp.ts).
 //
 // Order matters (https://mantine.dev/styles/css-files-list/): the global files first, then the

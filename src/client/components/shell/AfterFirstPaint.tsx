@@ -5,7 +5,7 @@ import { startTransition, useEffect, useState, type ReactNode } from 'react';
  * transition: React renders them in slices of a few milliseconds and commits them on their own.
  * For what the first view does not need at once (the sidebar, hidden on phones; the onboarding
  * dialog): the commit that first draws /app is the one long task React cannot split, and on a
- * phone every part of it counts (issue 10: Lighthouse TBT).
+ * phone every part of it counts (Lighthouse's Total Blocking Time).
  */
 export function AfterFirstPaint(props: { children: ReactNode; fallback?: ReactNode }) {
   const [ready, setReady] = useState(false);

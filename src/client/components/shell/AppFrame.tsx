@@ -9,7 +9,7 @@ const zeroRight = 'right-scroll-bar-position';
  * The app's frame: the header, the sidebar and the page (the product spec's app screens). The
  * layout is static CSS (appFrame.module.css), as Mantine's AppShell laid it out with a 60 px header
  * and a 280 px navbar collapsing at sm; AppShell computed it at run time, with a resize handle and
- * media styles the app never used: about 8 KB gzipped of every first visit to /app (issue 39).
+ * media styles the app never used: about 8 KB gzipped of every first visit to /app.
  * Drawn by the app (routes/_app.tsx) and by its prerendered placeholder alike, so nothing moves
  * when one replaces the other. `placeholder` makes the header and sidebar inert.
  */

@@ -13,14 +13,14 @@ const noop = () => {};
 const refuse = () => false;
 
 /**
- * /app as it looks before the app has run (issue 10: LCP and FCP on a phone): the header, the
+ * /app as it looks before the app has run (LCP and FCP on a phone): the header, the
  * sidebar's outline, and the chat page: a new conversation's greeting and coaching tools, or,
  * for ?chat={id}, a conversation loading. Prerendered at build time (src/client/prerender.tsx,
  * scripts/prerender.mjs) and drawn before any script runs; the app, once it has the session and
  * the chat's data, replaces it (src/client/main.tsx). The same components as the real page where
  * they need no data, so nothing moves when it is replaced. `inert`, so nothing in it can be
  * clicked or focused, but the chat's input: a person who sees it types, and the app's input takes
- * what was typed, the caret and the focus when it replaces it (issue 39, lib/earlyInput.ts).
+ * what was typed, the caret and the focus when it replaces it (lib/earlyInput.ts).
  */
 export function AppShellPlaceholder(props: { openChat: boolean }) {
   return (

@@ -8,7 +8,7 @@ const AuthDialog = lazy(() => import('./AuthDialog').then((module) => ({ default
 export type OutsideWorld = keyof typeof authTexts.accountRequiredFor;
 
 /**
- * What a guest space sees where an integration would be (issue 22): what it needs, and a way to
+ * What a guest space sees where an integration would be: what it needs, and a way to
  * create the account. Registering keeps the guest's chats, goals and knowledge base.
  */
 export function AccountRequired(props: { what: OutsideWorld; compact?: boolean }) {

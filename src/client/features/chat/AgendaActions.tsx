@@ -23,7 +23,7 @@ async function saveToCalendar(text: string) {
 const wrapping = { root: { height: 'auto', minHeight: 30, paddingTop: 5, paddingBottom: 5 }, label: { whiteSpace: 'normal' as const, textAlign: 'left' as const } };
 
 // Under a reply that mentions an agenda: save it as a calendar event, email it, or ask for changes.
-// In a prep chat (issue 23) the first two act on the real meeting through Graph, after a confirmation.
+// In a prep chat the first two act on the real meeting through Graph, after a confirmation.
 export function AgendaActions(props: { text: string; chatId: number; onModify: () => void }) {
   const meeting = useMeetingAgendaActions(props.chatId, props.text);
   // In a prep chat both act on the meeting; elsewhere they save a file and open a mail draft. Until

@@ -10,18 +10,18 @@ import { TypingIndicator } from './TypingIndicator';
 // The rows every thread draws: the coach's greeting, the user's message, the typing dots, and the
 // frame of a coach reply. Apart from MessageBubble (a stored or streamed reply, with its copy,
 // agenda and goal actions), so that a new conversation's first view (DraftThread) loads none of
-// those (issue 26: the first visit's JavaScript).
+// those (the first visit's JavaScript).
 
 // Formatters made once, when the first bubble is drawn: a formatter is costly to make, and every
 // bubble drawn (a row scrolled into view) formats its time twice. Not when this module loads: a
 // page's first Intl object loads the browser's locale data (12 ms on this machine, 50 ms at a
-// phone's 4x), and /app's first view, a new conversation, draws no bubble (issue 10: TBT).
+// phone's 4x), and /app's first view, a new conversation, draws no bubble (Total Blocking Time).
 let formats: { full: Intl.DateTimeFormat; time: Intl.DateTimeFormat; dayTime: Intl.DateTimeFormat } | undefined;
 /**
  * Makes the formatters now, ahead of the first bubble: called when a stored conversation's thread
  * is loaded, so that the locale data is read in a task of its own while the messages are on their
  * way rather than inside the render that draws them (a cold page load of a chat: 13 ms of its
- * longest task, issue 39).
+ * longest task).
  */
 export function prepareStamps(): void {
   stampFormats();

@@ -73,7 +73,7 @@ export function ChatComposer(props: {
     [],
   );
 
-  // What was typed into the prerendered placeholder's input before the app took over (issue 39):
+  // What was typed into the prerendered placeholder's input before the app took over:
   // taken in the commit that removes the placeholder, with the caret where it was and the focus
   // if it had it; an Enter pressed there sends it now.
   const adopted = useRef<EarlyInput | null>(null);

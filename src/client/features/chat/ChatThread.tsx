@@ -127,7 +127,7 @@ export function ChatThread(props: {
     // The view's size before it is measured, taken as the window's: the first render draws the
     // rows that will be in view (a few too many at most), rather than a guess measured and drawn
     // again in the task that shows the page (a cold load of a chat: that second render was most
-    // of its longest task, issue 39).
+    // of its longest task).
     initialRect: typeof window === 'undefined' ? undefined : { width: window.innerWidth, height: window.innerHeight },
     scrollEndThreshold: stickThresholdPx,
     rangeExtractor,

@@ -6,7 +6,7 @@ const lineClasses = { line: classes.line, numbered: classes.numberedLine };
 
 // The Markdown renderer (react-markdown with remark-gfm, the largest part of the chat's code)
 // loads with the first reply drawn, not with /app: a new visitor's empty chat never needs it
-// (issue 10's /app budget). Until it arrives a reply shows as plain paragraphs, which is what
+// (/app's first-visit budget, docs/performance.md). Until it arrives a reply shows as plain paragraphs, which is what
 // Markdown makes of plain prose.
 const CoachMarkdown = lazy(() => import('./CoachMarkdown').then((module) => ({ default: module.CoachMarkdown })));
 

@@ -9,7 +9,7 @@ import { GreetingBubble, TypingBubble, UserBubble } from './Bubbles';
  * follows (the coaching tools). A few rows at most, drawn as they are, without the virtualised
  * list of ChatThread (loaded only for a stored chat): its measuring when it mounts forced the
  * page's layout three times over in the commit that first draws /app, and its code was a third of
- * the chat's chunk (issue 10: TBT on a phone). Also what /app's prerendered placeholder draws
+ * the chat's chunk (Total Blocking Time on a phone). Also what /app's prerendered placeholder draws
  * (AppShellPlaceholder).
  */
 export function DraftThread(props: {

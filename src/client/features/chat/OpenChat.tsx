@@ -22,21 +22,21 @@ import { useConversationExport } from './useConversationExport';
 import { useForgetTemporaryChat } from './useForgetTemporaryChat';
 
 // A stored chat (ChatPage.tsx shows it for ?chat={id}), with its virtualised thread, in a chunk of
-// its own: a new conversation, what a first visit opens, has no use for either (issues 10 and 39).
+// its own: a new conversation, what a first visit opens, has no use for either.
 // /app's loader loads it with the chat's messages (openChatModule.ts).
 
 // The prep chat's buttons (Rehearse, reflection): loaded with a chat that shows them.
 const PrepRehearse = lazy(() => import('../meetings/MeetingAgendaActions').then((module) => ({ default: module.PrepRehearse })));
 const PrepReflection = lazy(() => import('../meetings/MeetingAgendaActions').then((module) => ({ default: module.PrepReflection })));
 // What only some chats show (a rehearsal's bar and Try again, a reply's 'Memory updated'): loaded
-// when a chat has it, not with every chat (issue 39).
+// when a chat has it, not with every chat.
 const loadRehearsalChatBar = () => import('../rehearsals/RehearsalChatBar');
 const RehearsalChatBar = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.RehearsalChatBar })));
 const TryAgainButton = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.TryAgainButton })));
 const RehearsalScene = lazy(() => loadRehearsalChatBar().then((module) => ({ default: module.RehearsalScene })));
 const MemoryUpdatedNote = lazy(() => import('../memory/MemoryUpdatedNote').then((module) => ({ default: module.MemoryUpdatedNote })));
 // The writing style panel (its tabs, the e-mail generator's form and Select) shows only once a
-// conversation asks for it: loaded then, not with the chat page (issue 10).
+// conversation asks for it: loaded then, not with the chat page.
 const WritingStylePanel = lazy(() => import('../writingStyle/WritingStylePanel').then((module) => ({ default: module.WritingStylePanel })));
 
 function ChatEventsFollower(props: { chatId: number; onDeleted: () => void }) {

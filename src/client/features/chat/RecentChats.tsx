@@ -39,7 +39,7 @@ export function RecentChats(props: { onNavigate: () => void }) {
   /** Returns a validation message, or null when the title was taken. */
   const rename = (chat: ChatDto, title: string): string | null => {
     // The server's titleSchema (shared/schemas/chats.ts) checked by hand, with its messages: the
-    // sidebar is part of every first visit to /app, zod is not (issue 10).
+    // sidebar is part of every first visit to /app, zod is not.
     const next = title.trim();
     if (!next) return chatViewTexts.titleRequired;
     if (next.length > chatLimits.titleMax) return chatViewTexts.titleTooLong(chatLimits.titleMax);

@@ -3,7 +3,7 @@ import { useRef, useState, type KeyboardEvent } from 'react';
 import { chatTexts } from '../../../shared/texts';
 import type { ChatDto } from './chatCache';
 
-// Loaded when a chat is renamed (RecentChats.tsx), not with the sidebar (issue 39).
+// Loaded when a chat is renamed (RecentChats.tsx), not with the sidebar.
 
 /** Inline title editing: Enter saves, Escape cancels, leaving the field saves a valid title. */
 export function RenameField(props: { chat: ChatDto; onRename: (title: string) => string | null; onDone: () => void }) {

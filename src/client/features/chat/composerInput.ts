@@ -2,8 +2,8 @@
 // field-sizing, Chromium), it does, and the input is Mantine's plain Input as a textarea: Mantine's
 // Textarea measures a hidden copy of the input on mount and on every change (the first measuring
 // forced the layout of the whole page inside the commit that first draws /app: 75 ms of
-// Lighthouse's phone in one task, issue 10), and its code was 2 KB gzipped of every first visit
-// (issue 39). Elsewhere Mantine's Textarea with autosize is loaded, by /app's loader, before the
+// Lighthouse's phone in one task), and its code was 2 KB gzipped of every first visit.
+// Elsewhere Mantine's Textarea with autosize is loaded, by /app's loader, before the
 // chat page is drawn. The prerendered placeholder (no CSS object in Node) draws the plain input.
 export const cssAutosize = typeof CSS === 'undefined' || CSS.supports('field-sizing', 'content');
 

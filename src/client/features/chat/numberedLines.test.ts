@@ -5,7 +5,7 @@ import { CoachMarkdown } from './CoachMarkdown';
 import { PlainText } from './CoachText';
 
 // The product spec's screens: a reply's lines starting with 1. to 7. are indented, in the first render, the
-// streamed render and the plain text drawn before the Markdown renderer loads (issue 28, item 1).
+// streamed render and the plain text drawn before the Markdown renderer loads.
 // Here: which lines are marked (an ordered list item, or data-numbered-line); the e2e test
 // (test/e2e/chat-numbered-lines.spec.ts) measures their x in Chromium.
 

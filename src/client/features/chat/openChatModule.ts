@@ -1,5 +1,5 @@
 // A stored chat (OpenChat.tsx, with its virtualised thread) comes in its own chunk: a new
-// conversation, what a first visit opens, has no use for it (issues 10 and 39). /app's loader
+// conversation, what a first visit opens, has no use for it. /app's loader
 // loads it with the chat's messages (routes/_app/app.tsx); once loaded, ChatPage renders it
 // directly. Through React.lazy alone, a module already loaded still suspended once on its first
 // render, and React holds a revealed Suspense boundary back for up to 300 ms: the messages came

@@ -5,7 +5,7 @@ import type { MessageDto } from './chatCache';
 import { downloadFile } from '../../lib/downloadFile';
 
 // The conversion to text and Markdown, fetched once a stored chat is open (a new one has nothing
-// to copy): not part of /app's first view (issue 39).
+// to copy): not part of /app's first view.
 const loadExport = () => import('./conversationExport');
 
 /**

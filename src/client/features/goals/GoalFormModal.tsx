@@ -151,7 +151,7 @@ function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
           <TextInput label={goalTexts.dueDateLabel} type="date" required {...form.getInputProps('dueDate')} />
           <Select
             label={goalTexts.cadenceLabel}
-            // A guest space gets no calls (issue 22): the option says what it needs instead.
+            // A guest space gets no calls: the option says what it needs instead.
             data={reminderCadences.map((value) => ({
               value,
               label: guest && value === 'weekly_call' ? `${cadenceLabels[value]} (${authTexts.accountRequiredFor.goalCalls})` : cadenceLabels[value],

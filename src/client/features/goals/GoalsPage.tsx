@@ -22,7 +22,7 @@ const eagerCards = 4;
 // Cards rendered with the first paint; the others follow in a transition (useProgressiveCount).
 const firstScreenCards = 8;
 
-// /goals (issue 12): active goals first, then the done ones, each with its key results, status,
+// /goals: active goals first, then the done ones, each with its key results, status,
 // progress over time and check-ins; New goal, Edit, Delete, Mark done / Reopen.
 export function GoalsPage() {
   const queryClient = useQueryClient();

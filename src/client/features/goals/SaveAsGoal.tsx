@@ -6,7 +6,7 @@ import { goalTexts } from '../../../shared/texts';
 import type { GoalFormTarget } from './GoalFormModal';
 
 // The goal form (its number and date inputs, select, zod schema) is loaded when a user first
-// opens it, not with every coach reply that could become a goal (issue 10: /app's first visit).
+// opens it, not with every coach reply that could become a goal (/app's first visit).
 const GoalFormModal = lazy(() => import('./GoalFormModal').then((module) => ({ default: module.GoalFormModal })));
 
 /**

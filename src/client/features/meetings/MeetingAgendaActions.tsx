@@ -7,7 +7,7 @@ import { usePrepOfChat } from './meetingAgenda';
 import { rehearsalPrefill } from './MeetingCard';
 import { ReflectionForm } from './ReflectionForm';
 
-// What a prep chat (issue 23) offers beside its messages: 'Rehearse', prefilled from its meeting,
+// What a prep chat offers beside its messages: 'Rehearse', prefilled from its meeting,
 // and 'How did it go?' once the meeting has ended. Loaded by ChatPage with a prep chat; the agenda
 // buttons' part, which every stored chat's replies may need, is meetingAgenda.tsx (this module
 // brings the rehearsal dialog and its form's schemas, about 33 KB gzipped).

@@ -15,7 +15,7 @@ import { browserTimeZone, dayHeading, timeZoneOptions, wallDate } from './meetin
 
 const dayChoices = [1, 3, 7, 14];
 
-// /meetings (issue 23): today and the coming days from Microsoft Calendar, each meeting with
+// /meetings: today and the coming days from Microsoft Calendar, each meeting with
 // Prepare or Open prep and its attendees; 'How did it go?' after a prepared meeting.
 export function MeetingsPage() {
   const status = useMicrosoftStatus();

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
-// The agenda buttons under a coach's reply act on the meeting a chat prepares (issue 23). Apart
+// The agenda buttons under a coach's reply act on the meeting a chat prepares. Apart
 // from MeetingAgendaActions.tsx (the prep chat's Rehearse and reflection), so that a stored chat's
 // thread, whose replies may carry an agenda, does not load the rehearsal dialog with it.
 
@@ -18,7 +18,7 @@ export function usePrepOfChat(chatId: number) {
 type Action = 'save' | 'email';
 
 /**
- * In a prep chat the two agenda buttons act on the real meeting (issue 23): after a confirmation,
+ * In a prep chat the two agenda buttons act on the real meeting: after a confirmation,
  * the agenda is written into the invite (PATCH on Graph) or emailed to every other participant.
  */
 export function useMeetingAgendaActions(chatId: number, text: string) {

@@ -9,7 +9,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
-// /memory (issue 24): every memory grouped by kind, to edit or delete; the on/off switch; and
+// /memory: every memory grouped by kind, to edit or delete; the on/off switch; and
 // 'Forget everything', confirmed.
 export function MemoryPage() {
   const queryClient = useQueryClient();

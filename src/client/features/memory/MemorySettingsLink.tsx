@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { memoryTexts } from '../../../shared/texts';
 import { SettingsSection } from '../settings/SettingsSection';
 
-// Settings, Privacy tab: where memory is managed (issue 24).
+// Settings, Privacy tab: where memory is managed.
 export function MemorySettingsLink() {
   return (
     <SettingsSection heading={memoryTexts.settingsHeading} description={memoryTexts.settingsDescription}>

@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 
-// Issue 24: under a reply that stored a memory, a small 'Memory updated' note linking to the
+// Under a reply that stored a memory, a small 'Memory updated' note linking to the
 // Memory page, with Undo (which forgets what that reply stored). Loaded when a chat has one
 // (useMemoryNotes.ts says which replies do).
 

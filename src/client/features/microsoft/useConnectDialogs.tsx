@@ -24,7 +24,7 @@ export function useConnectDialogs(): { open: (service: MicrosoftServiceName, met
     notify.success(microsoftTexts.connectionActiveTitle, microsoftTexts.connectionActiveBody(service));
     void refresh();
   };
-  // A guest space connects nothing: it is shown what it needs, and a way to register (issue 22).
+  // A guest space connects nothing: it is shown what it needs, and a way to register.
   const dialogs = guest ? (
     <Modal opened={current !== null} onClose={close} title={microsoftTexts.connectTitle(current?.service ?? microsoftTexts.genericService)} centered>
       <AccountRequired what="microsoft" compact />

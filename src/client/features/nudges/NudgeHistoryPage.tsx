@@ -9,7 +9,7 @@ import { trpc } from '../../lib/trpc';
 
 const statusColor: Record<string, string> = { queued: 'blue', sent: 'green', skipped: 'gray', failed: 'red' };
 
-// /nudges (issue 35): every run, newest first, with why one was skipped or failed.
+// /nudges: every run, newest first, with why one was skipped or failed.
 export function NudgeHistoryPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -10,7 +10,7 @@ import { trpc } from '../../lib/trpc';
 import { SettingsSection } from '../settings/SettingsSection';
 import { subscribeThisBrowser, unsubscribeThisBrowser } from './pushSubscription';
 
-// Settings, Notifications: the nudges (issue 35), with the next planned run and 'Run now'.
+// Settings, Notifications: the nudges, with the next planned run and 'Run now'.
 export function NudgeSettingsSection() {
   const query = useQuery(trpc.nudges.settings.queryOptions());
   if (!query.data) return null;

@@ -1,7 +1,7 @@
 import { nudgesTexts } from '../../../shared/texts';
 import { trpcClient } from '../../lib/trpc';
 
-// This browser's web push subscription (issue 35): the service worker is registered and the
+// This browser's web push subscription: the service worker is registered and the
 // browser subscribed with the server's VAPID key only when the user turns push on.
 
 const urlBase64ToBytes = (value: string) => {

@@ -2,7 +2,7 @@ import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { hasSeenOnboarding, markOnboardingSeen } from './onboardingData';
 
 // The dialog's steps, form and Modal are loaded only when it shows, on a first visit; later
-// visits to /app neither fetch nor run them (issue 10).
+// visits to /app neither fetch nor run them.
 const OnboardingModal = lazy(() => import('./OnboardingModal').then((module) => ({ default: module.OnboardingModal })));
 
 /** How long typing must have paused before the dialog takes the focus from the field typed into. */
@@ -17,7 +17,7 @@ function fieldTypedInto() {
 
 /**
  * Whether the dialog may open and take the focus: at once, unless someone is typing (a first
- * visitor who started in the placeholder's input before the app took over, issue 39, goes on
+ * visitor who started in the placeholder's input before the app took over goes on
  * typing into the app's). Then once the typing has paused or the field has lost the focus, so that
  * no key of a sentence lands in the dialog.
  */
@@ -53,7 +53,7 @@ export function OnboardingDialog() {
   const [needed] = useState(() => !hasSeenOnboarding());
   const [opened, setOpened] = useState(needed);
   // Drawn after the page it covers has been, as a transition: React then renders the dialog a
-  // few milliseconds at a time, not in one task of its own (issue 10: TBT on a first visit).
+  // few milliseconds at a time, not in one task of its own (Total Blocking Time on a first visit).
   const [drawn, setDrawn] = useState(false);
   useEffect(() => {
     if (needed) startTransition(() => setDrawn(true));

@@ -29,7 +29,7 @@ const roleStep = 1;
 // A first visit to /app shows the first step only: the other steps' fields (NumberInput, Select and
 // their dropdowns) and what saves them (the profile's and the knowledge base's mutations, the
 // browser's copy of the knowledge base) load when the user heads for Next, or at the latest when
-// the step opens (issue 39).
+// the step opens.
 const stepLoaders = [undefined, () => import('./RoleStep'), () => import('./PrivacyStep')] as const;
 const RoleStep = lazy(() => stepLoaders[1]().then((module) => ({ default: module.RoleStep })));
 const PrivacyStep = lazy(() => stepLoaders[2]().then((module) => ({ default: module.PrivacyStep })));
@@ -122,7 +122,7 @@ export function OnboardingModal(props: { opened: boolean; onClose: () => void })
       // Drawn in place, not through a portal: Mantine's Portal mounts empty and draws its content
       // in a second, synchronous render from a layout effect, one long task on a phone however the
       // dialog was opened. In place, the first render draws it, as a transition (OnboardingDialog;
-      // issue 10: TBT). It sits at the end of the app's shell, whose root makes no stacking context.
+      // Total Blocking Time). It sits at the end of the app's shell, whose root makes no stacking context.
       withinPortal={false}
       closeButtonProps={{ 'aria-label': onboardingTexts.close }}
       styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}

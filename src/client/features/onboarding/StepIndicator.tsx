@@ -4,7 +4,7 @@ import classes from './onboarding.module.css';
  * The onboarding dialog's steps: a numbered circle per step (a check once done) and its short
  * label, joined by lines that fill as the user moves on. A step already done can be clicked to go
  * back to it; the next ones cannot. What Mantine's Stepper (size sm) drew here, as plain elements:
- * its component, step and transition code were about 3 KB gzipped of /app's first visit (issue 39).
+ * its component, step and transition code were about 3 KB gzipped of /app's first visit.
  */
 export function StepIndicator(props: { labels: readonly string[]; active: number; onStepClick: (step: number) => void }) {
   return (

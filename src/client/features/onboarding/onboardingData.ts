@@ -12,7 +12,7 @@ import { onboardingTexts } from '../../../shared/texts';
 
 // The product spec's entities 'Onboarding data', kept in this browser only (the product spec's roles and permissions).
 // Checked by hand rather than with zod: zod is about 24 KB of gzipped JavaScript, and this dialog
-// is part of every first visit to /app (issue 10). The server checks the profile fields it is sent
+// is part of every first visit to /app. The server checks the profile fields it is sent
 // with its own zod schemas (shared/schemas/profile.ts); the messages here are the same texts.
 export const toolKeys = ['gmail', 'outlook', 'googleCalendar', 'teams', 'linkedin'] as const;
 export type ToolKey = (typeof toolKeys)[number];

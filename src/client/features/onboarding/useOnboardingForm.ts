@@ -5,7 +5,7 @@ import { type OnboardingForm, onboardingFormValidation } from './onboardingData'
 // (values kept in a ref, each field's error shown until validate() passes or the field changes),
 // without the package. @mantine/form is about 6.6 KB of gzipped JavaScript, and the dialog opens on
 // every first visit to /app, so it was a part of that first view although only the dialog's second
-// and third steps need it (issue 39). The other forms of the app still use @mantine/form; the
+// and third steps need it. The other forms of the app still use @mantine/form; the
 // props given to the inputs are the same as its getInputProps gave them (defaultValue or
 // defaultChecked, onChange, error, data-path).
 type Field = keyof OnboardingForm;

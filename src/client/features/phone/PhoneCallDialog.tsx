@@ -19,7 +19,7 @@ export function PhoneCallDialog(props: { opened: boolean; onClose: () => void })
   const [stage, setStage] = useState<Stage>('entry');
   const [phoneNumber, setPhoneNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
-  // 403: the coach calls only the account's verified number (issue 22); Settings verifies it.
+  // 403: the coach calls only the account's verified number; Settings verifies it.
   const [mustVerify, setMustVerify] = useState<string | null>(null);
   const call = useMutation(trpc.twilio.placeCall.mutationOptions());
   const { guest } = useSession();

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 
-// Search every chat (issue 24): Ctrl+K or ⌘K opens it from anywhere in the app. Arrow keys move
+// Search every chat: Ctrl+K or ⌘K opens it from anywhere in the app. Arrow keys move
 // through the results, Enter opens one: the chat, scrolled to that message.
 
 export const openSearchEvent = 'ai-coach:open-search';
@@ -11,7 +11,7 @@ export function openSearch() {
 }
 
 // The dialog itself (Mantine's Modal, the search field and results) loads when first opened: the
-// app's first view only listens for the shortcut (issue 26: the first visit's JavaScript).
+// app's first view only listens for the shortcut (the first visit's JavaScript).
 const SearchModal = lazy(() => import('./SearchModal').then((module) => ({ default: module.SearchModal })));
 
 export function SearchDialog() {

@@ -12,7 +12,7 @@ import { trpc } from '../../lib/trpc';
 import { snippetParts } from './snippet';
 
 
-// The search dialog (issue 24), loaded when first opened (SearchDialog.tsx).
+// The search dialog, loaded when first opened (SearchDialog.tsx).
 export function SearchModal(props: { opened: boolean; onClose: () => void }) {
   return (
     <Modal opened={props.opened} onClose={props.onClose} title={memoryTexts.searchTitle} size="lg" yOffset="10vh">

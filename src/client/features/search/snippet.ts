@@ -7,7 +7,7 @@ const decode = (text: string) => text.replace(/&(?:amp|lt|gt);/g, (entity) => en
 
 export function snippetParts(snippet: string): SnippetPart[] {
   const parts: SnippetPart[] = [];
-  // indexOf, not a lazy regex: an unclosed <mark> must not make the scan quadratic (issue 22).
+  // indexOf, not a lazy regex: an unclosed <mark> must not make the scan quadratic.
   let last = 0;
   for (;;) {
     const open = snippet.indexOf('<mark>', last);

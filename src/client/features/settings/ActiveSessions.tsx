@@ -9,7 +9,7 @@ import { trpc } from '../../lib/trpc';
 import { deviceName } from './deviceName';
 import { SettingsSection } from './SettingsSection';
 
-// Settings: the browsers and devices signed in to this account (issue 14), each with a sign-out,
+// Settings: the browsers and devices signed in to this account, each with a sign-out,
 // and one button for all but this one.
 export function ActiveSessions() {
   const queryClient = useQueryClient();

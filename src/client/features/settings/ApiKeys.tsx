@@ -14,7 +14,7 @@ import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from './SettingsSection';
 
-// Settings › API keys (issue 15): create a key with a name and what it may do (its scopes; shown
+// Settings › API keys: create a key with a name and what it may do (its scopes; shown
 // once, with Copy), the list with name, prefix, scopes, created and last used, and Revoke. Only a signed-in session manages keys.
 export function ApiKeys() {
   const { guest } = useSession();

@@ -7,7 +7,7 @@ import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from './SettingsSection';
 
-// Issue 22: the profile phone is verified by a texted code before the coach calls or trusts it,
+// The profile phone is verified by a texted code before the coach calls or trusts it,
 // and the phone PIN identifies a caller whose caller ID cannot be trusted.
 export function PhoneTrustSettings(props: { phone: string | null; trust: { verified: boolean; pinSet: boolean } }) {
   const queryClient = useQueryClient();

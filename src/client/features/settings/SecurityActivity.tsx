@@ -7,7 +7,7 @@ import { trpc } from '../../lib/trpc';
 import { deviceName } from './deviceName';
 import { SettingsSection } from './SettingsSection';
 
-// Settings › Recent security activity (issue 27): sign-ins, failed attempts, keys, exports and
+// Settings › Recent security activity: sign-ins, failed attempts, keys, exports and
 // connections of this account, newest first, with an older page on demand.
 export function SecurityActivity() {
   const events = useInfiniteQuery(

@@ -44,7 +44,7 @@ export function SettingsPage(props: {
 }) {
   const { data } = useSuspenseQuery(trpc.profile.get.queryOptions());
   // A guest space has no phone to verify and no account activity to show: the profile form says
-  // what an account would add (issue 22).
+  // what an account would add.
   const { guest } = useSession();
   return (
     <PageFrame title={settingsTexts.title} subtitle={settingsTexts.subtitle}>

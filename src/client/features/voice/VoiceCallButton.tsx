@@ -5,7 +5,7 @@ import { voiceShellTexts } from '../../../shared/texts';
 import { LazyTooltip } from '../../components/LazyFloating';
 
 // The call dialog (recording, voice activity, audio playback) is loaded when a call is first
-// started, not with the chat page (issue 10: /app's first visit).
+// started, not with the chat page (/app's first visit).
 const VoiceCallDialog = lazy(() => import('./VoiceCallDialog').then((module) => ({ default: module.VoiceCallDialog })));
 
 /** The chat's microphone button: a voice call with the coach, in the open chat when there is one. */

@@ -1,4 +1,4 @@
-// The coach's reply spoken sentence by sentence while it is written (issue 25): each sentence's
+// The coach's reply spoken sentence by sentence while it is written: each sentence's
 // speech is requested as soon as the sentence is complete, as raw 24 kHz 16-bit PCM, and played
 // through Web Audio as its bytes arrive, not after the whole file. The reply's first words go
 // sooner: its first clause, or its first few words when the first sentence is longer, so the
@@ -189,7 +189,7 @@ export function firstChunkEnd(text: string, minWords = 2, maxWords = 3): number 
 /**
  * Where the first complete sentence of `text` ends (after its closing punctuation, quotes and the
  * whitespace that follows), or -1. One pass over the text: a regex search for it retried every
- * start position over a long run of punctuation (issue 22: no super-linear regex on input).
+ * start position over a long run of punctuation (no super-linear regex on input).
  */
 export function sentenceEnd(text: string): number {
   const stops = '.!?…';

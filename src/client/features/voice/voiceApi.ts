@@ -28,7 +28,7 @@ export async function blobToBase64(blob: Blob): Promise<string> {
   return btoa(binary);
 }
 
-/** The recording as binary audio (issue 22: no base64, read only once the caller is known). */
+/** The recording as binary audio (no base64, read only once the caller is known). */
 export async function transcribeRecording(recording: Blob, signal: AbortSignal): Promise<string> {
   const res = await fetch('/api/voice/transcribe', {
     method: 'POST',

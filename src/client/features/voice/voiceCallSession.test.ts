@@ -5,7 +5,7 @@ import type { VoiceActivityOptions } from './voiceActivity';
 import { VoiceRequestError } from './voiceApi';
 import { type CallAudio, type CallRecording, type Clock, maxRecordingMs, type Microphone, playbackGraceMs, type Speech, summaryAfterSeconds, VoiceCallSession, type VoiceTurnRequests } from './voiceCallSession';
 
-// The browser voice call without a browser (issue 37): a VoiceCallSession driven through fakes of
+// The browser voice call without a browser: a VoiceCallSession driven through fakes of
 // what it talks to. The fake microphone's recordings hold the words said into them, and the fake
 // turn request hears those words, so a speculative reply started at a pause carries only the
 // words said before it. Time is a fake clock; the voice activity is told by the test.

@@ -3,8 +3,8 @@ import type { SpeechEvents } from './streamedSpeech';
 import type { VoiceActivityOptions } from './voiceActivity';
 import { VoiceRequestError } from './voiceApi';
 
-// The browser voice call of the product spec's states and transitions, streamed and interruptible
-// (issue 25), as a plain object with no React (issue 37): `useVoiceCall` is a thin hook over it,
+// The browser voice call of the product spec's states and transitions, streamed and interruptible,
+// as a plain object with no React: `useVoiceCall` is a thin hook over it,
 // and its tests drive it with fakes of what it talks to (the microphone and its voice activity,
 // the call's audio, the turn's requests, the clock, the toasts).
 //
@@ -14,7 +14,7 @@ import { VoiceRequestError } from './voiceApi';
 // written. Speaking while the coach speaks stops the coach at once and starts a new turn; what was
 // heard of the reply is what the chat keeps.
 //
-// The reply starts speculatively (issue 25's latency budget): at a short pause (`pauseMs`) the
+// The reply starts speculatively (the voice latency budget, docs/performance.md): at a short pause (`pauseMs`) the
 // recording so far is transcribed and the reply requested as a provisional turn. If the user goes
 // on speaking before the turn ends, that attempt is aborted (its requests cancelled, nothing shown,
 // played or stored); when the turn does end, the attempt becomes the turn: its reply, usually

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { writingStyleLimits } from '../../../shared/constants';
 import { trpc } from '../../lib/trpc';
 
-// The dialog, its texts and the profile's hooks load only when the reminder shows (issue 39: they
+// The dialog, its texts and the profile's hooks load only when the reminder shows (they
 // were a few KB of every first visit to /app, where it never shows).
 const WritingStyleReminderDialog = lazy(() => import('./WritingStyleReminderDialog').then((module) => ({ default: module.WritingStyleReminderDialog })));
 

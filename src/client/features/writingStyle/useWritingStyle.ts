@@ -16,7 +16,7 @@ import { trpc, trpcClient } from '../../lib/trpc';
 // so the next user of this browser never sees it.
 
 // The mirror's shape (writingStyleSchema in shared/schemas/writingStyle.ts) checked by hand: this
-// hook runs on every first visit to /app, and zod is about 24 KB of gzipped JavaScript (issue 10).
+// hook runs on every first visit to /app, and zod is about 24 KB of gzipped JavaScript.
 const isStringOrNull = (value: unknown) => value === null || typeof value === 'string';
 
 function readMirror(value: unknown): WritingStyle | null {

@@ -4,7 +4,7 @@ import { optionalBoolean, optionalId } from '../../lib/searchParams';
 
 // The chat page (the product spec's screens): ?new=true starts a new conversation, ?chat={id} opens a chat.
 export const Route = createFileRoute('/_app/app')({
-  // ?message={id} (with ?chat): a search result, scrolled to and marked (issue 24).
+  // ?message={id} (with ?chat): a search result, scrolled to and marked.
   validateSearch: (search: Record<string, unknown>): { new?: boolean; chat?: number; message?: number } => ({
     new: optionalBoolean(search.new),
     chat: optionalId(search.chat),

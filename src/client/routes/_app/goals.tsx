@@ -4,7 +4,7 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { GoalsPage } from '../../features/goals/GoalsPage';
 import { GoalsSkeleton } from '../../features/goals/GoalsSkeleton';
 
-// /goals (issue 12). Routes load, components read (architecture rule 16): a list that cannot be read is
+// /goals. Routes load, components read (architecture rule 16): a list that cannot be read is
 // not an error page; the page shows the error with a retry from the same query.
 export const Route = createFileRoute('/_app/goals')({
   loader: async ({ context: { queryClient } }) => {

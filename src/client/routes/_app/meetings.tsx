@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MeetingsPage } from '../../features/meetings/MeetingsPage';
 
-// /meetings (issue 23).
+// /meetings.
 export const Route = createFileRoute('/_app/meetings')({ component: MeetingsPage });

@@ -4,7 +4,7 @@ import { memoryTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { MemoryPage } from '../../features/memory/MemoryPage';
 
-// /memory (issue 24). Routes load, components read (architecture rule 16).
+// /memory. Routes load, components read (architecture rule 16).
 export const Route = createFileRoute('/_app/memory')({
   loader: async ({ context: { queryClient } }) => {
     const { trpc } = await import('../../lib/trpc');

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NudgeHistoryPage } from '../../features/nudges/NudgeHistoryPage';
 
-// /nudges (issue 35): the nudge history. Routes load, components read.
+// /nudges: the nudge history. Routes load, components read.
 export const Route = createFileRoute('/_app/nudges')({
   loader: async ({ context: { queryClient } }) => {
     const { trpc } = await import('../../lib/trpc');

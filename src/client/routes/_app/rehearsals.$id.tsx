@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ReportPage } from '../../features/rehearsals/ReportPage';
 
-// /rehearsals/{id}: a rehearsal's report (issue 34).
+// /rehearsals/{id}: a rehearsal's report.
 export const Route = createFileRoute('/_app/rehearsals/$id')({ component: RehearsalReportRoute });
 
 function RehearsalReportRoute() {

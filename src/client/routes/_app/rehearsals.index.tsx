@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RehearsalsPage } from '../../features/rehearsals/RehearsalsPage';
 
-// /rehearsals (issue 34).
+// /rehearsals.
 export const Route = createFileRoute('/_app/rehearsals/')({ component: RehearsalsPage });
