@@ -1,7 +1,7 @@
 import type { GoalFramework } from './schemas/goals.js';
 import { trimEndChars } from './trimText.js';
 
-// 'Save as goal' (issue 12): a coach reply that holds the result of a SMART, OKR or GROW
+// 'Save as goal': a coach reply that holds the result of a SMART, OKR or GROW
 // conversation becomes a goal draft: framework, title, due date and key results with a start, a
 // target and a unit where the text says them. Both coaches write their results in this shape
 // (the offline coach's finish() in src/server/providers/ai/offline/frameworks/, and the model

@@ -49,5 +49,5 @@ export const onboardingLimits = {
 } as const;
 
 // The onboarding answers are kept in this browser (the product spec's roles and permissions); 'Save chat history' is also saved
-// as the account's storeChatHistory (issue 9: settings that act).
+// as the account's storeChatHistory (settings must act).
 export const onboardingStorageKey = 'onboarding_data';

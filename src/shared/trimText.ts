@@ -1,6 +1,6 @@
 // Trimming and cutting text without regular expressions that end in `+$` or `*$`: a search for
 // such a pattern tries every start position and scans to the end from each, which is quadratic on
-// a long run of the trimmed characters (issue 22: `GET /` and 16,000 slashes took 255 ms). These
+// a long run of the trimmed characters (`GET /` followed by 16,000 slashes once took 255 ms). These
 // loops look at each character once.
 
 const whitespace = (ch: string) => ch.trim() === '';

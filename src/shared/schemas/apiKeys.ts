@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiKeyTexts } from '../texts/apiKeys.js';
 
-// Personal API keys (issue 15): POST /api/api-keys {name}, DELETE /api/api-keys/{id}.
+// Personal API keys: POST /api/api-keys {name}, DELETE /api/api-keys/{id}.
 export const apiKeyLimits = { maxKeys: 10, maxNameLength: 60, maxExpiresInDays: 365 } as const;
 
 /**

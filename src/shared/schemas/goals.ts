@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { goalTexts } from '../texts/goals.js';
 
-// Goals (issue 12). The same schemas validate tRPC, REST (/api/goals...) and the client's forms.
+// Goals. The same schemas validate tRPC, REST (/api/goals...) and the client's forms.
 export const goalFrameworks = ['SMART', 'OKR', 'GROW'] as const;
 export type GoalFramework = (typeof goalFrameworks)[number];
 export const goalStatuses = ['on_track', 'at_risk', 'behind', 'done'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { meetingLimits } from '../limits.js';
 import { meetingsTexts } from '../texts/meetings.js';
 
-// Meetings (issue 23): the same schemas validate tRPC, the REST paths and the client's forms.
+// Meetings: the same schemas validate tRPC, the REST paths and the client's forms.
 export { meetingLimits };
 
 /** Graph event ids are base64-like strings; anything else cannot be one. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { searchLimits } from '../limits.js';
 import { memoryTexts } from '../texts/memories.js';
 
-// Memories (issue 24). The same schemas validate tRPC, REST (/api/memories...) and the Memory page.
+// Memories. The same schemas validate tRPC, REST (/api/memories...) and the Memory page.
 export const memoryKinds = ['fact', 'preference', 'person', 'commitment'] as const;
 export type MemoryKind = (typeof memoryKinds)[number];
 export const memoryLimits = {

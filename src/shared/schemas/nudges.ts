@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nudgesTexts } from '../texts/nudges.js';
 
-// Proactive coaching (issue 35): the nudge settings, run now, and the run history. The same
+// Proactive coaching: the nudge settings, run now, and the run history. The same
 // schemas validate tRPC, REST (/api/nudges/...) and the client's form.
 export const nudgeKinds = ['weekly_review', 'meeting_brief'] as const;
 export type NudgeKind = (typeof nudgeKinds)[number];
@@ -79,7 +79,7 @@ export type NudgeRunView = {
   /** When it runs (queued) or ran. */
   dueAt: string;
   trigger: 'scheduled' | 'manual';
-  /** The demo's example weekly review (issue 38). */
+  /** The demo's example weekly review. */
   sample: boolean;
 };
 

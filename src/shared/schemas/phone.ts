@@ -3,7 +3,7 @@ import { internationalPhonePattern } from '../settingsConstants.js';
 import { phoneVerificationTexts } from '../texts/phoneVerification.js';
 import { settingsTexts } from '../texts/settings.js';
 
-// Phone verification and the phone PIN (issue 22): POST /api/phone/verification,
+// Phone verification and the phone PIN: POST /api/phone/verification,
 // POST /api/phone/verification/confirm, PUT and DELETE /api/phone/pin.
 export const startPhoneVerificationSchema = z.object({
   phoneNumber: z

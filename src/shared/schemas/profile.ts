@@ -59,6 +59,6 @@ export type ProfileSettings = {
   profile: Profile;
   notifications: NotificationPreferences;
   privacy: PrivacySettings;
-  /** Whether the profile phone is verified by SMS code, and whether a phone PIN is set (issue 22). */
+  /** Whether the profile phone is verified by SMS code, and whether a phone PIN is set. */
   phoneTrust: { verified: boolean; pinSet: boolean };
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { rehearsalTexts } from '../texts/rehearsals.js';
 import { meetingIdSchema } from './meetings.js';
 
-// Rehearsal (issue 34). The same schemas validate tRPC, the REST paths and the client's start form.
+// Rehearsal. The same schemas validate tRPC, the REST paths and the client's start form.
 export const rehearsalDifficulties = ['supportive', 'realistic', 'tough'] as const;
 export type RehearsalDifficulty = (typeof rehearsalDifficulties)[number];
 export const rehearsalLimits = { maxName: 100, maxRole: 200, maxSituation: 2_000, maxGoal: 500 } as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { securityTexts } from '../texts/security.js';
 
-// Recent security activity (issue 27): GET /api/security-events?cursor=&limit=, newest first.
+// Recent security activity: GET /api/security-events?cursor=&limit=, newest first.
 export const securityEventKinds = [
   'sign_in',
   'sign_in_failed',

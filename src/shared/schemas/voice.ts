@@ -98,7 +98,7 @@ export const voiceTurnSchema = z.object({
     .transform((value) => value.trim())
     .pipe(z.string().min(1, voiceTexts.turnRequired).max(voiceLimits.maxTurnChars, voiceTexts.turnRequired)),
   /**
-   * A speculative turn, started at a short pause before the user's turn has ended (issue 25): it
+   * A speculative turn, started at a short pause before the user's turn has ended: it
    * is not saved by this request. Its `done` carries a `keep` token that POST /api/voice/keep
    * saves once the turn has really ended; a client that leaves before that leaves nothing stored
    * (and, when no token was written yet, its model turn is given back).

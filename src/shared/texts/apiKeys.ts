@@ -1,4 +1,4 @@
-// Settings › API keys, and the answers of the API-key paths (issue 15).
+// Settings › API keys, and the answers of the API-key paths.
 export const apiKeyTexts = {
   heading: 'API keys',
   description:

@@ -1,5 +1,5 @@
 // The texts /app's first view draws (its sidebar, header and chat page) from areas whose other
-// texts only their own pages and dialogs need (issue 39). The first view fetched each of those
+// texts only their own pages and dialogs need. The first view fetched each of those
 // areas' whole catalogue (about 28 KB before compression); it now fetches this file. Each area's
 // object names the same strings (`voiceTexts.startVoiceCall` still works). Each string is a
 // constant of its own, which the area's file refers to by name: a spread or a property read of

@@ -31,7 +31,7 @@ export const authTexts = {
   accessKeyNotEnabled: 'Access key login is not enabled',
   notAuthenticated: 'Not authenticated',
   accountRequired: 'Create an account to do this: a guest space cannot connect anything outside the app.',
-  // Issue 22: what a guest space (a demo visitor's private space) cannot do, per integration.
+  // What a guest space (a demo visitor's private space) cannot do, per integration.
   accountRequiredFor: {
     microsoft: 'Create an account to connect Microsoft 365',
     phone: 'Create an account to add a phone number',

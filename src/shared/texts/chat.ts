@@ -3,7 +3,7 @@ import { groupThousands } from './format.js';
 // chat page's own labels, kept here so the client, the server and the tests share them.
 // What /app's first view draws (a new conversation, the sidebar's Recent Chats): chatViewTexts,
 // which the first view's modules import. The rest (a stored chat's thread, the API's messages) is
-// in chatMore.ts, where chatTexts holds both (issue 39: about 0.5 KB gzipped of every first visit).
+// in chatMore.ts, where chatTexts holds both (about 0.5 KB gzipped of every first visit).
 export const chatViewTexts = {
   pageTitle: 'AI Coach Chat',
   greeting: "Hello! I'm your AI Coach. How can I help you with your professional development today?",

@@ -1,5 +1,5 @@
 import { goalReminderBody, goalReminderTitle, goalSidebarItem } from './appShell.js';
-// Goals (issue 12): the /goals page, the 'Save as goal' dialog, check-ins and their errors.
+// Goals: the /goals page, the 'Save as goal' dialog, check-ins and their errors.
 export const goalTexts = {
   sidebarItem: goalSidebarItem,
   reminderTitle: goalReminderTitle,

@@ -43,7 +43,7 @@ export const landingTexts = {
       },
     ],
     frameworkBadges: ['GROW', 'OKRs', 'SMART goals'],
-    // The tracking card's promise leads to the goals page (issue 12).
+    // The tracking card's promise leads to the goals page.
     trackingLink: 'See your goals and progress',
   },
   integrations: {

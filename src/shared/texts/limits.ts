@@ -1,4 +1,4 @@
-// Messages of the rate limits (issue 14): what happened and how long to wait.
+// Messages of the rate limits: what happened and how long to wait.
 const minutesText = (minutes: number) => `${minutes} minute${minutes === 1 ? '' : 's'}`;
 
 export const limitTexts = {

@@ -1,5 +1,5 @@
 import { meetingsNavLabel } from './appShell.js';
-// Meetings (issue 23): the calendar page, prep chats, agenda actions and reflections.
+// Meetings: the calendar page, prep chats, agenda actions and reflections.
 export const meetingsTexts = {
   navLabel: meetingsNavLabel,
   pageTitle: 'Meetings',

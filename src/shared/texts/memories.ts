@@ -1,5 +1,5 @@
 import { memoryMemoryUpdated, memorySearchButton, memorySearchShortcut, memorySidebarItem, memoryUndo, memoryUndone } from './appShell.js';
-// Memory (issue 24): the /memory page, the 'Memory updated' note, the search dialog, errors.
+// Memory: the /memory page, the 'Memory updated' note, the search dialog, errors.
 export const memoryTexts = {
   sidebarItem: memorySidebarItem,
   memoryUpdated: memoryMemoryUpdated,

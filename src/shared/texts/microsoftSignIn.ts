@@ -1,6 +1,6 @@
 import { microsoftSignedOut } from './appShell.js';
 
-// 'Sign in with Microsoft' (issue 40): the buttons, the reasons a sign-in came back to /login, and
+// 'Sign in with Microsoft': the buttons, the reasons a sign-in came back to /login, and
 // the Settings section that links, unlinks and sets a password.
 export const microsoftSignInTexts = {
   button: 'Sign in with Microsoft',

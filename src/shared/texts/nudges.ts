@@ -1,4 +1,4 @@
-// Proactive coaching (issue 35): the nudge settings, the run history, and what the nudges say.
+// Proactive coaching: the nudge settings, the run history, and what the nudges say.
 export const nudgesTexts = {
   // Validation (each names its field)
   settingsRequired: 'Send the nudge settings as a JSON object.',

@@ -1,4 +1,4 @@
-// Verifying the profile phone and the phone PIN (issue 22): the Settings page, the server's
+// Verifying the profile phone and the phone PIN: the Settings page, the server's
 // answers and the SMS itself.
 export const phoneVerificationTexts = {
   smsBody: (code: string) => `Your AI Coach verification code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`,

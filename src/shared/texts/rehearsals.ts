@@ -10,7 +10,7 @@ const requestLabel = 'A request with an owner and a date';
 const hedgesLabel = 'No hedges in the request';
 export const checkLabels = { purpose: purposeLabel, pushbacks: pushbacksLabel, judgement: judgementLabel, request: requestLabel, hedges: hedgesLabel } as const;
 
-// Rehearsal (issue 34): practising a hard conversation with the other person, and the report after.
+// Rehearsal: practising a hard conversation with the other person, and the report after.
 export const rehearsalTexts = {
   chatTitle: (name: string) => `Rehearsal: ${name}`,
   /** A retry's chat ('Try again from here'): the same conversation, numbered. */

@@ -1,6 +1,6 @@
 import type { SecurityEventKind } from '../schemas/security.js';
 
-// Settings, Security: the account's recent security activity (issue 27).
+// Settings, Security: the account's recent security activity.
 export const securityTexts = {
   heading: 'Recent security activity',
   description: 'Sign-ins, keys, exports and connections on your account, newest first. If something here was not you, change your password and sign out other sessions.',

@@ -1,4 +1,4 @@
-// Settings, active sessions (issue 14).
+// Settings, active sessions.
 export const sessionTexts = {
   heading: 'Active sessions',
   description: 'The browsers and devices signed in to your account. Sign out any you do not recognise.',

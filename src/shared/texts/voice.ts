@@ -122,7 +122,7 @@ export const phoneTexts = {
   replyFailed: 'Sorry, I could not think of an answer just now. Please try again later. Goodbye.',
   tooManyTurns: 'Sorry, you have reached the limit for coaching right now. Please try again later. Goodbye.',
   phoneChatTitle: (date: string) => `Phone call ${date}`,
-  // ConversationRelay (issue 25) and the phone PIN (issue 22).
+  // ConversationRelay and the phone PIN.
   // Every caller not known by caller ID hears this, whether or not the number has a PIN.
   welcomePin: 'Hello, this is your AI Coach. What would you like to work on today? If you have a phone PIN, you can key it in at any time.',
   pinAccepted: (firstName: string) => `Thank you, ${firstName}. What would you like to work on today?`,
