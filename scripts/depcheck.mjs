@@ -6,6 +6,9 @@
 // only imports of 'typescript' made by dependency-cruiser itself are sent there.
 import { registerHooks } from 'node:module';
 
+// First: no comment in src/ cites an issue by number (scripts/citations.mjs; exits 1 if one does).
+await import('./citations.mjs');
+
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const fromCruiser = context.parentURL?.includes('/node_modules/dependency-cruiser/') ?? false;
