@@ -179,7 +179,7 @@ export default defineConfig({
   // Generous waits: these tests check what a user sees and can do, not how fast (bench/ does). On
   // this 2-core kind of machine, with two workers and the seventeen servers and fakes above, a cold
   // first visit to /app has taken over 7 s to draw its sidebar and onboarding dialog (2.4 s when
-  // the machine is quiet; issue 26 is making it smaller).
+  // the machine is quiet).
   timeout: 60_000,
   expect: { timeout: 15_000 },
   // CI also writes a JSON report (.ci/run sums the reports into one closing line).
@@ -215,7 +215,7 @@ export default defineConfig({
     // Microsoft 365 against the Graph and Entra ID fakes; device codes expire after 4 s in the second.
     { name: 'microsoft', testMatch: /\.microsoft\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoft}` } },
     { name: 'microsoft-expiry', testMatch: /\.msexpiry\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.microsoftExpiry}` } },
-    // Meetings (issue 23): one shared calendar, tokens that expire at once, pages of 2, a control port.
+    // Meetings: one shared calendar, tokens that expire at once, pages of 2, a control port.
     { name: 'meetings', testMatch: /\.meetings\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.meetings}` } },
     { name: 'style-mail', testMatch: /\.stylemail\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${ports.styleMail}` } },
     // A fake microphone, a fake OpenAI (speech too) and a fake Twilio behind the voice server.

@@ -3,7 +3,7 @@
 // its modulepreload links). It lets the browser draw the page first, then fetches and runs the
 // app: on a phone the entry (React, the router) takes hundreds of milliseconds of CPU, and a
 // browser that has the scripts before it has painted runs them first, so the prerendered page
-// appeared only after them (issue 10: Lighthouse FCP and LCP on /). After the first paint the
+// appeared only after them (Lighthouse FCP and LCP on /). After the first paint the
 // entry is imported and the scripts named by the tag preloaded, a few a task (at once when the
 // tab is hidden, where no frame comes). Clicks and form submissions made before React has taken
 // the page over are held, as src/client/main.tsx does from there on; main.tsx takes them over.
@@ -46,7 +46,7 @@ window.takeEarlyInteractions = () => {
 };
 
 // Each request the page starts costs its main thread 1 to 2 ms (4 to 8 ms on Lighthouse's phone):
-// the preloads are put in a few at a time, one task each, so that no task is long (issue 10: TBT;
+// the preloads are put in a few at a time, one task each, so that no task is long (Total Blocking Time;
 // all of /app's 80 at once were a 300 ms task after the first paint, and 8 a task still 13 to 25
 // ms here, over Lighthouse's 50 ms at its 4x). The next batch follows through
 // a message, not a timer: nested timers are held back 4 ms each. The entry is imported first.

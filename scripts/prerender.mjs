@@ -1,4 +1,4 @@
-// Prerendering of the public pages (issue 10), run by `npm run build` after the client build and
+// Prerendering of the public pages, run by `npm run build` after the client build and
 // the SSR build of src/client/prerender.tsx: each page below is rendered to HTML and written, in
 // the built index.html (same scripts and stylesheet), to dist/client/prerendered/<name>.html
 // with brotli and gzip copies, and the list of client routes (routes.json). The server sends these for their paths
@@ -57,7 +57,7 @@ const pages = {
 // styles and the public pages' components, src/client/styles/mantinePublic.ts) and a route's own
 // when small. A linked stylesheet blocks the first paint until it has arrived: one more round trip
 // after the HTML on a phone network; inline, the prerendered page can be drawn as soon as its HTML
-// is parsed (issue 10: LCP). The Content-Security-Policy allows inline styles (style-src
+// is parsed (LCP). The Content-Security-Policy allows inline styles (style-src
 // 'unsafe-inline'), not inline scripts. A route's stylesheet is linked again by the client when
 // it loads the route's chunk unless the page names it (see inlineStylesheet).
 const inlineCssMaxBytes = 16 * 1024;
@@ -100,7 +100,7 @@ const template = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
 // The entry's own imports (the `shared` chunk: React, the router, Mantine's core; Rolldown's
 // runtime). Vite's preload links for them are off (vite.config.ts, modulePreload), so without
 // these a page found them only once the entry had arrived and been parsed: the largest script,
-// fetched last (a 300-message chat's cold load waited for it until 437 ms, issue 39). Preloaded
+// fetched last (a 300-message chat's cold load waited for it until 437 ms). Preloaded
 // first on every page.
 const entryImports = (manifest['index.html'].imports ?? []).map((key) => manifest[key].file);
 if (entryImports.length === 0) throw new Error('the entry imports nothing in the build manifest: the shared chunk is missing');
@@ -135,7 +135,7 @@ for (const [name, url] of Object.entries(pages)) {
 
 // /app, the chat: drawn for the session, so not prerendered as such; its page holds a placeholder
 // of the app shell and the chat page (src/client/components/shell/AppShellPlaceholder.tsx), drawn
-// before any script runs and replaced by the app (src/client/main.tsx), issue 10: /app's LCP.
+// before any script runs and replaced by the app (src/client/main.tsx), for /app's Largest Contentful Paint.
 // app.html for a new conversation, app-chat.html for ?chat={id} (a conversation loading); the
 // server picks (src/server/http/staticAssets.ts). Styles inline like the public pages'; the
 // scripts of the app shell and of the chat route are fetched with the entry, after the first

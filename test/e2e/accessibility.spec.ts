@@ -4,7 +4,7 @@ import { commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
 import { messageInput } from './support/chatPage';
 import { holdRequests } from './support/holdRequests';
 
-// Issue 38: axe over the public pages, the chat and the not-found page finds nothing critical,
+// Axe over the public pages, the chat and the not-found page finds nothing critical,
 // serious or moderate (WCAG 2.x A and AA rules and axe's best practices, as axe runs by default,
 // and the experimental label-in-name rule).
 // Each page is checked once it has settled (its heading or input on screen), in light mode.

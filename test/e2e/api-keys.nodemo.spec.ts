@@ -1,7 +1,7 @@
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { apiKeyTexts } from '../../src/shared/texts/index.js';
 
-// Settings › API keys (issue 15): create a key (shown once, with Copy), use it from a script
+// Settings › API keys: create a key (shown once, with Copy), use it from a script
 // with no cookie, see when it was last used, revoke it, and the script is refused.
 
 test.beforeEach(async ({ page }) => {

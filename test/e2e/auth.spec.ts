@@ -163,7 +163,7 @@ test.describe('standalone /login page', () => {
 
     await expect(page.getByText('Logged in successfully')).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
-    // A fresh private guest space (issue 22), never the shared demo account.
+    // A fresh private guest space, never the shared demo account.
     const session = await (await page.request.get('/trpc/auth.session')).json();
     expect(session.result.data).toMatchObject({ signedIn: true, guest: true, user: { fullName: 'Alex Morgan' } });
     expect(session.result.data.user.username).not.toBe('demo');

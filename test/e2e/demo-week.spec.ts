@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { chatTexts, commonTexts, goalTexts, meetingsTexts, memoryTexts, nudgesTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, replyFinished } from './support/chatPage.js';
 
-// Issue 38: a demo visitor sees a week in the product (sample goals, memories and meetings, each
+// A demo visitor sees a week in the product (sample goals, memories and meetings, each
 // marked as a sample), prepares a sample meeting with the offline coach, and its agenda actions
 // say plainly that nothing is sent. Screenshots of each screen go to the test's output.
 

@@ -5,7 +5,7 @@ import { holdRequests } from './support/holdRequests.js';
 
 // /app is drawn from its prerendered placeholder before any script runs; on a phone the app takes
 // it over seconds later. A person who sees the input types at once: every key typed before, while
-// and after the app takes over ends up in the message sent, the caret where it was (issue 39).
+// and after the app takes over ends up in the message sent, the caret where it was.
 // The CPU is slowed four times (as Lighthouse's phone is), so the app takes over well after the
 // first paint and the typing spans the takeover.
 

@@ -2,8 +2,8 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { chatTexts, goalTexts, knowledgeBaseTexts as kbTexts } from '../../src/shared/texts/index.js';
 import { messageInput, replyFinished, say, userMessages } from './support/chatPage.js';
 
-// A demo visitor's first write makes their private guest space and moves their session to it
-// (issue 38). It finishes on screen as it would for an account: the confirmation shows, the form
+// A demo visitor's first write makes their private guest space and moves their session to it.
+// It finishes on screen as it would for an account: the confirmation shows, the form
 // keeps its values, the focus stays; and the samples' links keep opening the samples (the
 // visitor's copies) afterwards.
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { chatTexts, goalTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, messageInput, replyFinished, say, userMessages } from './support/chatPage.js';
 
-// Goals (issue 12) as a person uses them: a SMART goal finished with the offline coach is saved
+// Goals as a person uses them: a SMART goal finished with the offline coach is saved
 // from the chat, shows on /goals, takes two check-ins that move its chart, and is marked done.
 // Each test signs up a fresh account: the demo user is shared with every other test.
 

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { authTexts, chatTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, messageInput, replyFinished, userMessages } from './support/chatPage.js';
 
-// Issue 22: in demo mode every visitor who writes gets a private guest space. Two browsers (two
+// In demo mode every visitor who writes gets a private guest space. Two browsers (two
 // contexts, no shared cookies) never see each other's chats, and a guest is shown what it needs
 // (an account) where an integration would be, with a way to create one.
 

@@ -3,7 +3,7 @@ import { chatTexts, meetingsTexts, microsoftTexts } from '../../src/shared/texts
 import { ports } from '../../playwright.config.js';
 import { connectWithToken, signUpFresh } from './support/microsoft.js';
 
-// Issue 23 end to end against the Graph and Entra fakes (one shared calendar seeded with a daily
+// Meetings end to end against the Graph and Entra fakes (one shared calendar seeded with a daily
 // series with one cancelled occurrence, a cancelled event, a meeting organised by someone else;
 // pages of 2; access tokens that are always about to expire, so every read refreshes first).
 const control = `http://127.0.0.1:${ports.meetingsControl}`;

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { memoryTexts } from '../../src/shared/texts/index.js';
 import { coachMessages, conversation, say } from './support/chatPage.js';
 
-// Memory and search (issue 24) as a person uses them: 'Remember that …' in a chat shows 'Memory
+// Memory and search as a person uses them: 'Remember that …' in a chat shows 'Memory
 // updated' with Undo, the Memory page groups, edits, deletes, switches off and forgets everything,
 // and Ctrl+K finds a message in any chat and opens the chat at it.
 

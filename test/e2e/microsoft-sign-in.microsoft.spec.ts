@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { meetingsTexts, microsoftSignInTexts } from '../../src/shared/texts/index.js';
 
-// Issue 40 end to end: 'Sign in with Microsoft' on /login, through the Entra fake's authorize
+// End to end: 'Sign in with Microsoft' on /login, through the Entra fake's authorize
 // endpoint (its https certificate is the test authority's, which Chromium does not know), back to
 // the callback, landing on /app signed in, with the calendar of the same sign-in on the Meetings
 // page (the fakes seed every fresh mailbox with meetings).

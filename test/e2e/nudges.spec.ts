@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { nudgesTexts } from '../../src/shared/texts/index.js';
 
-// Nudges (issue 35) as a person uses them: the settings section with the next planned run, a
+// Nudges as a person uses them: the settings section with the next planned run, a
 // saved change, run now, and the history page with the weekly review's chat.
 
 let counter = 0;

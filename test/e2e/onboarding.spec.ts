@@ -108,7 +108,7 @@ async function topmostAt(page: Page, x: number, y: number) {
   }, [x, y]);
 }
 
-// The dialog is drawn in place rather than through a portal (issue 10), so nothing of the app
+// The dialog is drawn in place rather than through a portal, so nothing of the app
 // shell may come to sit above it: the header and the sidebar are under its overlay, on a
 // computer as on a phone, and a toast still shows above it.
 for (const viewport of [

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { phoneTexts, phoneVerificationTexts } from '../../src/shared/texts';
 import { ports } from '../../playwright.config';
 
-// Issue 22 item 3: a person verifies their phone in Settings with the texted code, sets the phone
+// A person verifies their phone in Settings with the texted code, sets the phone
 // PIN, and the coach then calls only that number.
 const fakeTwilio = `http://127.0.0.1:${ports.twilioFake}`;
 

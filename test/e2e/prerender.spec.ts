@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { chatTexts, commonTexts, landingTexts, legalTexts } from '../../src/shared/texts';
 
 // The public pages are prerendered by the build (scripts/prerender.mjs) and sent as HTML for
-// their paths (issue 10): the page is drawn before any script runs, then React hydrates it.
+// their paths: the page is drawn before any script runs, then React hydrates it.
 
 test('/ arrives as HTML with its main heading, before any script runs', async ({ page, request }) => {
   const res = await request.get('/');
@@ -173,7 +173,7 @@ test('a WebSocket client that could not be loaded is tried again, and the reply 
 test("every prerendered page asks for the entry script's own imports first, with the entry", async ({ request }) => {
   // The entry (1 KB) imports the shared chunk (React, the router, Mantine's core: the largest
   // script). Named only in the entry, it was fetched once the entry had arrived and been parsed,
-  // behind the route chunks' preloads (a chat's cold load waited for it until 437 ms, issue 39).
+  // behind the route chunks' preloads (a chat's cold load waited for it until 437 ms).
   for (const path of ['/', '/login', '/app', '/app?chat=1']) {
     const html = await (await request.get(path)).text();
     const entry = html.match(/(?:src|data-entry)="(\/assets\/index-[^"]+\.js)"/)?.[1];

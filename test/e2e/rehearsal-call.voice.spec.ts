@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ports } from '../../playwright.config';
 import { phoneVerificationTexts, rehearsalTexts, voiceTexts } from '../../src/shared/texts';
 
-// Issue 34, by voice: a rehearsal chat's bar offers a browser voice call and, with phone calls
+// Rehearsals by voice: a rehearsal chat's bar offers a browser voice call and, with phone calls
 // configured and a verified number, 'Call me' (the other person calls through the fake Twilio).
 const fakeTwilio = `http://127.0.0.1:${ports.twilioFake}`;
 

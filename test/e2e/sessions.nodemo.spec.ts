@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-// Settings, Active sessions (issue 14): a user sees where they are signed in and signs out the
+// Settings, Active sessions: a user sees where they are signed in and signs out the
 // other devices; a signed-out device is asked to sign in again.
 
 test.beforeEach(async ({ page }) => {

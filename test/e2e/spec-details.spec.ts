@@ -3,7 +3,7 @@ import { toastDefaults, tooltipDefaults } from '../../src/shared/constants.js';
 import { authTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { coachMessages } from './support/chatPage';
 
-// Issue 28: the spec's last details, measured in Chromium: numbered lines indented (the first
+// The spec's last details, measured in Chromium: numbered lines indented (the first
 // render and the plain text before the Markdown renderer loads; the streamed render is the same
 // components, unit-tested in numberedLines.test.ts), errors as section 8 writes them, and the
 // toasts and tooltips of section 9.

@@ -4,7 +4,7 @@ import { pausingMicrophoneLaunchArgs } from '../../playwright.config';
 import { userMessages } from './support/chatPage';
 import { spokenSentence, voiceReply } from './support/fakeMicrophone';
 
-// The browser call's speculative reply (issue 25). This file's browser has its own microphone: the
+// The browser call's speculative reply. This file's browser has its own microphone: the
 // sentence stops halfway for 450 ms, longer than the pause that starts a speculative reply (250 ms)
 // and shorter than the silence that ends the turn (700 ms), as when someone draws breath.
 test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: pausingMicrophoneLaunchArgs } });

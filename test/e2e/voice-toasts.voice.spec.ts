@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { voiceTexts } from '../../src/shared/texts/index.js';
 import { voiceReply } from './support/fakeMicrophone';
 
-// Issue 38: the voice call's 'Processing Error' and 'Audio Playback Blocked' toasts (SPEC section
+// The voice call's 'Processing Error' and 'Audio Playback Blocked' toasts (SPEC section
 // 8), shown where they belong: a turn the server could not process, and audio the browser refused
 // to play. The voice server, its fake microphone and fake OpenAI as in voice.voice.spec.ts.
 test.describe.configure({ timeout: 120_000 });

@@ -98,7 +98,7 @@ test('speaking over the coach stops it mid-sentence, the next turn is heard, and
 });
 
 test('the phone page: three cards, the phone dialog validates, calls, ends and starts anew', async ({ page }) => {
-  // The coach calls only an account's verified number (issue 22): a registered user verifies one.
+  // The coach calls only an account's verified number: a registered user verifies one.
   const phone = `+1555${String(Date.now()).slice(-7)}`;
   expect((await page.request.post('/api/auth/register', { data: { username: `caller${Date.now()}`, password: 'secret-pass', fullName: 'Cal Caller' } })).status()).toBe(201);
   expect((await page.request.post('/api/phone/verification', { data: { phoneNumber: phone } })).status()).toBe(200);

@@ -8,7 +8,7 @@ import { startFakeGraph, type FakeMailbox } from './graph/index.js';
 // Every token Entra issues, and every pasted token starting with "e2e-", opens a fresh mailbox
 // seeded with the same sample mail, so parallel tests never share one. Device codes are approved
 // on their second poll and expire after --device-code-lifetime seconds.
-// For the meetings project (issue 23): --shared-mailbox gives every token one mailbox (so a
+// For the meetings project: --shared-mailbox gives every token one mailbox (so a
 // refreshed token still reaches the same calendar), seeded with meetings relative to now;
 // --access-token-lifetime makes tokens expire (every Graph call refreshes first); --page-size caps
 // Graph pages; --control-port serves POST /throttle, POST /revoke (refresh tokens answer

@@ -6,7 +6,7 @@ import { isLegacySealed } from '../../src/server/features/microsoft/tokenCipher.
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 22 item 8 parts: check-access without the key header spends nothing; per-address limits
+// Check-access without the key header spends nothing; per-address limits
 // count an IPv6 client by its /64; sealed Microsoft tokens are bound to their user and service,
 // and tokens sealed before that keep working (sealed again, bound, on first use).
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
@@ -48,7 +48,7 @@ describe('IPv6 clients are limited by /64', () => {
 });
 
 describe('sealed Microsoft tokens', () => {
-  /** A value sealed the way the server did before issue 22: "keyId.nonce.tag.body", AAD = key id. */
+  /** A value sealed the way the server did before values were bound to their owner and service: "keyId.nonce.tag.body", AAD = key id. */
   function legacySeal(plain: string): { keyId: string; sealed: string } {
     const key = crypto.createHash('sha256').update(`ai-coach token key\0${tokenKey}`).digest();
     const keyId = crypto.createHash('sha256').update(key).digest('hex').slice(0, 12);

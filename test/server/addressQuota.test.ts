@@ -8,7 +8,7 @@ import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import type { RelayClient } from '../fakes/twilio/relay.js';
 import { callIn, twilioEnv } from '../helpers/phone.js';
 
-// Model spend per client address (issue 36): registrations are cheap (RATE_LIMIT_REGISTER_PER_HOUR
+// Model spend per client address: registrations are cheap (RATE_LIMIT_REGISTER_PER_HOUR
 // from one address), so each new account's own MODEL_DAILY_QUOTA would multiply an address's day of
 // model turns. MODEL_DAILY_QUOTA_PER_ADDRESS is one budget per address (/64 for IPv6) over every
 // account younger than a day and every guest; TRUSTED_ADDRESSES are left alone; an unknown phone

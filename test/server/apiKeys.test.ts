@@ -7,7 +7,7 @@ import { signUp } from '../helpers/clients.js';
 import { apiError } from '../helpers/openaiErrors.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Personal API keys (issue 15): their life cycle over REST, `Authorization: Bearer` on REST and
+// Personal API keys: their life cycle over REST, `Authorization: Bearer` on REST and
 // /api/openai without any cookie, and the official openai SDK for JavaScript as a third-party client.
 let fake: FakeOpenAI;
 let server: TestServer;

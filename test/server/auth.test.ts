@@ -176,7 +176,7 @@ describe('login', () => {
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
-  it('signs the demo credentials into a fresh private guest space while demo mode is on (issue 22)', async () => {
+  it('signs the demo credentials into a fresh private guest space while demo mode is on', async () => {
     const client = new HttpClient(demo.url);
 
     const res = await client.post('/api/auth/login', authTexts.demoCredentials);
@@ -245,7 +245,7 @@ describe('session and logout', () => {
     expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true, guest: false });
   });
 
-  it('tells a demo visitor and their guest space apart from an account (issue 22)', async () => {
+  it('tells a demo visitor and their guest space apart from an account', async () => {
     const visitor = new HttpClient(demo.url);
     expect((await visitor.get('/trpc/auth.session')).json.result.data).toMatchObject({ demoMode: true, signedIn: false, guest: true });
     expect((await visitor.post('/api/chats', {})).status).toBe(201);

@@ -14,7 +14,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { twilioEnv } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// A call bound to a chat (issue 34's rehearsal by phone, issue 35's nudges by phone) through the
+// A call bound to a chat (a rehearsal by phone, a nudge by phone) through the
 // real server, the fake Twilio (Calls API, signed webhooks, the ConversationRelay socket) and the
 // fake model: the chat rides in the call's signed webhook URL, the relay's spoken turns go into
 // that chat, the other person of a rehearsal speaks with a voice of its own (on the phone and in the

@@ -29,7 +29,7 @@ describe('chat REST paths', () => {
   it('lists the demo user four sample chats', async () => {
     const res = await new HttpClient(server.url).get('/api/chats');
     expect(res.status).toBe(200);
-    // The four sample chats (1 to 4), then the example rehearsal's and weekly review's (issue 38).
+    // The four sample chats (1 to 4), then the example rehearsal's and weekly review's.
     expect(res.json.map((chat: { title: string }) => chat.title).sort()).toEqual([
       'Career growth with GROW',
       'Preparing a difficult conversation',
@@ -125,7 +125,7 @@ describe('chat REST paths', () => {
     expect(older[0]!.content).toBe('two');
   });
 
-  it('answers where a page starts in Next-Cursor, null at the start of the chat, and checks limit (issue 28)', async () => {
+  it('answers where a page starts in Next-Cursor, null at the start of the chat, and checks limit', async () => {
     const { http } = await signUp(server.url, 'rest_cursor');
     const chat = (await http.post('/api/chats')).json;
     // 250 stored messages, oldest first: 'm1' .. 'm250'.
@@ -219,7 +219,7 @@ describe('chat ownership', () => {
     expect(replay.status).toBe(401);
   });
 
-  it('signs demo / demo1234 into a guest space of its own, so no session ever acts as the shared demo account (issue 22)', async () => {
+  it('signs demo / demo1234 into a guest space of its own, so no session ever acts as the shared demo account', async () => {
     const demo = new HttpClient(server.url);
     expect((await demo.post('/api/auth/login', authTexts.demoCredentials)).status).toBe(200);
     const chats = (await demo.get('/api/chats')).json as Array<{ id: number; title: string }>;

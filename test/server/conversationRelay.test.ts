@@ -13,7 +13,7 @@ import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/tw
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
 import { twilioEnv } from '../helpers/phone.js';
 
-// The phone through Twilio ConversationRelay (issue 25) and who a caller is (issue 22): the
+// The phone through Twilio ConversationRelay and who a caller is: the
 // incoming webhook's TwiML, then a fake Twilio client on the relay WebSocket.
 const publicUrl = 'https://coach.example.com';
 const relayUrl = 'wss://coach.example.com/api/twilio/relay';

@@ -11,7 +11,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// `npm run db:move` (issue 27): a team's embedded PGlite database, with users, sessions, chats,
+// `npm run db:move`: a team's embedded PGlite database, with users, sessions, chats,
 // goals, API keys and an encrypted Microsoft connection, moved to a fresh PostgreSQL database;
 // then the server started on PostgreSQL keeps every one of them working. Runs where a PostgreSQL
 // server is given (DATABASE_URL, as in CI's second pass); the source is always PGlite.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // `npm run db:move` takes the PostgreSQL password from the environment (DB_MOVE_PASSWORD or
 // PGPASSWORD) or a prompt, never from the command line, and masks every form of it in what it
-// prints (issue 36). Runs without a PostgreSQL server: the target is a closed port.
+// prints. Runs without a PostgreSQL server: the target is a closed port.
 const root = path.resolve(import.meta.dirname, '../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ai-coach-move-pw-'));
 

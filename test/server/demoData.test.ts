@@ -24,7 +24,7 @@ describe('demo data', () => {
     try {
       expect(await demoUsers(demo)).toBe(1);
       const chats = (await new HttpClient(demo.url).get('/api/chats')).json as Array<{ id: number; title: string }>;
-      // The four sample chats are 1 to 4; the example rehearsal's and weekly review's come after (issue 38).
+      // The four sample chats are 1 to 4; the example rehearsal's and weekly review's come after.
       expect(chats.map((c) => c.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
       await demo.close();
       const again = await startTestServer({ DEMO_MODE: 'true' }, demo.database);

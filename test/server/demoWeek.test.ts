@@ -15,7 +15,7 @@ import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 38, item 1: the demo carries a week. Through the real server in demo mode, with the
+// The demo carries a week. Through the real server in demo mode, with the
 // offline coach and a Graph fake that must never be asked anything about a sample meeting.
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -262,7 +262,7 @@ describe("the template's samples", () => {
   });
 });
 
-// Issue 38: one finished example of a rehearsal and of a weekly review in the template, copied
+// One finished example of a rehearsal and of a weekly review in the template, copied
 // with a visitor's space; the template's ids of its samples keep naming the visitor's copies.
 type RehearsalView = { id: number; chatId: number; sample: boolean; goal: string; report: (ComputedReport & { createdAt: string; checks?: unknown; wentWrong?: unknown; verdict?: unknown; judged: { goalMet: string; improvements: Array<{ quote: string }> } | null }) | null };
 type Run = { id: number; kind: string; status: string; sample: boolean; chatId: number | null; channels: string[] };

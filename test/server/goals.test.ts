@@ -14,7 +14,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// Goals (issue 12): the REST contract on the goals procedures, status derived from progress
+// Goals: the REST contract on the goals procedures, status derived from progress
 // against time, check-ins that keep their history, isolation, and reminders claimed once.
 let server: TestServer;
 let users = 0;
@@ -315,7 +315,7 @@ describe('a check-in call from the coach', () => {
     try {
       const { http } = await signUp(phoneServer.url, `goal-caller-${Date.now()}`, 'Robin Caller');
       expect((await http.post('/trpc/profile.updateProfile', { fullName: 'Robin Caller', phone: '+15551234567' })).status).toBe(200);
-      // An unverified profile phone is never called (issue 22) ...
+      // An unverified profile phone is never called ...
       const unverifiedGoal = (await http.post('/api/goals', { ...okr, title: 'Unverified phone', cadence: 'weekly_call' })).json;
       const unverified = (await claimDueReminders(phoneServer.deps.orm, new Date(Date.now() + 8 * 86_400_000))).filter((r) => r.goalId === unverifiedGoal.id);
       expect(unverified).toHaveLength(1);

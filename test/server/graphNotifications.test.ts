@@ -5,7 +5,7 @@ import { graphNotificationLimit } from '../../src/server/features/limits/rateLim
 import { signUp } from '../helpers/clients.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-// Graph change notifications (issue 36): a request holds at most 100 items, and a subscription
+// Graph change notifications: a request holds at most 100 items, and a subscription
 // delivers at most graphNotificationLimit.perSubscriptionPerMinute accepted notifications a
 // minute (each drops the user's calendar cache, so the next read asks Graph again).
 describe('Graph change notifications are bounded', { timeout: 120_000 }, () => {

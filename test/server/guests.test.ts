@@ -16,7 +16,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 22, items 1, 2, 7 and part of 8: a private guest space for every demo visitor, integrations
+// A private guest space for every demo visitor, integrations
 // only on registered accounts, API keys with a scope, and sessions that end everywhere.
 let server: TestServer;
 
@@ -62,7 +62,7 @@ async function guest() {
 describe('a private guest space for every visitor', () => {
   it('gives two visitors without cookies spaces of their own: what one writes, the other never sees', async () => {
     const samples = await sampleTitles();
-    // The four sample chats, and the chats of the example rehearsal and weekly review (issue 38).
+    // The four sample chats, and the chats of the example rehearsal and weekly review.
     expect(samples).toHaveLength(6);
     const alice = new HttpClient(server.url);
     const bob = new HttpClient(server.url);

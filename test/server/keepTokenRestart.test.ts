@@ -6,7 +6,7 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
-// A provisional voice turn's keep token is spent once (issue 36): the spent nonce is kept in the
+// A provisional voice turn's keep token is spent once: the spent nonce is kept in the
 // database, so a restart of the server (on the embedded database, where limits live in memory)
 // does not make a spent token good again.
 describe('keep tokens across a restart', { timeout: 180_000 }, () => {

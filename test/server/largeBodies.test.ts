@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 22 item 5: authentication runs before any body over 100 KB is read. A large body without a
+// Authentication runs before any body over 100 KB is read. A large body without a
 // session is refused at once and its connection closed unread; with `Expect: 100-continue` the
 // client is refused before it sends the body.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });

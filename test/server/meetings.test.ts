@@ -9,7 +9,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { type HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 23 against the https Graph fake and the OpenAI fake: the calendar (series expanded,
+// Meetings against the https Graph fake and the OpenAI fake: the calendar (series expanded,
 // cancelled left out, paging, time zone, 429, 401), prep chats and what the model is given, both
 // agenda actions as Graph receives them, reflections, the week in the coach's context, isolation,
 // and change notifications (handshake, clientState, disconnect).
@@ -68,7 +68,7 @@ async function settledReply(http: HttpClient, chatId: number) {
   });
 }
 
-// The coach's own requests: memory extraction (issue 24) also asks the model after a reply, with a JSON schema.
+// The coach's own requests: memory extraction also asks the model after a reply, with a JSON schema.
 const coachRequests = () => openai.requests.filter((r) => !(r.body as { response_format?: unknown }).response_format);
 const systemText = (index = -1) => (coachRequests().at(index)?.body.messages ?? []).filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n\n');
 

@@ -14,7 +14,7 @@ import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../fakes
 import { signUp } from '../helpers/clients.js';
 import { startTestServer, type HttpClient, type TestServer } from '../helpers/server.js';
 
-// Memory (issue 24) on the offline coach: the REST contract, the limit under parallel writes,
+// Memory on the offline coach: the REST contract, the limit under parallel writes,
 // explicit remembering, the offline rules' extraction, the off switch, temporary chats, isolation,
 // memories in and out of the context, commitments asked about once, search ranking and isolation.
 let server: TestServer;

@@ -4,7 +4,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// GET /metrics (issue 27): Prometheus text behind METRICS_TOKEN, labels that are route patterns
+// GET /metrics: Prometheus text behind METRICS_TOKEN, labels that are route patterns
 // and fixed names (never a raw path or an id), and nothing at all without the token configured.
 const token = 'metrics-token-0123456789abcdef';
 let fake: FakeOpenAI;

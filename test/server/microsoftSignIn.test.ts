@@ -5,7 +5,7 @@ import { startFakeEntra, type FakeEntra } from '../fakes/entra/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// 'Sign in with Microsoft' (issue 40) through the real server, against the https fakes of Entra ID
+// 'Sign in with Microsoft' through the real server, against the https fakes of Entra ID
 // (authorize, code redemption with PKCE and an ID token carrying the nonce) and Graph (the
 // mailbox and calendar of each account). Server `open`: demo mode on (guest spaces), passwords on,
 // any tenant. Server `company`: PASSWORD_LOGIN=false and MICROSOFT_ALLOWED_TENANTS.

@@ -19,7 +19,7 @@ import { eventually, signUp } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Proactive coaching (issue 35) through the real server: the settings and their validation, run
+// Proactive coaching through the real server: the settings and their validation, run
 // now and the weekly review's content (goal, due commitment, unprepared meeting from the Graph
 // fake), the meeting brief, the history, and the queue: quiet hours, the weekly cap, a run due
 // during a restart, retries with back-off, planning across DST, all on a clock the test moves.

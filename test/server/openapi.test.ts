@@ -4,7 +4,7 @@ import { undocumentedRoutes } from '../../src/server/http/openapi.js';
 import { apiRoutesOf } from '../helpers/routes.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// GET /api/openapi.json documents every REST path the app registers (issue 15): a new route
+// GET /api/openapi.json documents every REST path the app registers: a new route
 // without an entry in src/server/http/openapi.ts fails here.
 let server: TestServer;
 beforeAll(async () => {

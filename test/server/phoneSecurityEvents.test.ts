@@ -4,7 +4,7 @@ import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 
-// Phone verification and PIN changes are recorded in the account's security activity (issue 36),
+// Phone verification and PIN changes are recorded in the account's security activity,
 // with the address and browser of the request, as the other security events.
 describe('phone security events', { timeout: 120_000 }, () => {
   let twilio: FakeTwilio;

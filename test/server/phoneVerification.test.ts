@@ -7,7 +7,7 @@ import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { lastCodeSentTo, verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Issue 22 item 3: a profile phone is verified by an SMS code before the coach calls it or trusts
+// A profile phone is verified by an SMS code before the coach calls it or trusts
 // it; the phone PIN is set in Settings.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 

@@ -11,7 +11,7 @@ import { startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import type { RelayClient } from '../fakes/twilio/relay.js';
 import { callIn, twilioEnv } from '../helpers/phone.js';
 
-// The phone PIN's lockout (issue 36): the budget of wrong PINs an account may receive in an hour,
+// The phone PIN's lockout: the budget of wrong PINs an account may receive in an hour,
 // over every call, is spent BEFORE a PIN is compared; once it is spent no PIN is compared at all,
 // the right one included, and calls in parallel cannot each get a comparison. What a caller hears
 // does not tell whether a number is verified or has a PIN.

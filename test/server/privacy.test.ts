@@ -79,7 +79,7 @@ async function userWithEverything(server: TestServer = app) {
   expect((await user.client.put('/api/nudges/settings', { ...defaultNudgeSettings, maxPerWeek: 3 })).status).toBe(200);
   const pushKeys = { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') };
   expect((await user.client.post('/api/push/subscriptions', { endpoint: `https://fcm.googleapis.com/fcm/send/${marker}`, keys: pushKeys })).status).toBe(201);
-  // A rehearsal (issue 34): its set-up, its own chat, and a report.
+  // A rehearsal: its set-up, its own chat, and a report.
   const rehearsal = await user.client.post('/api/rehearsals', { counterpart: { name: `Sam ${marker}` }, situation: `Situation ${marker}`, goal: `Goal ${marker}`, difficulty: 'realistic' });
   expect(rehearsal.status).toBe(201);
   const goal = await user.client.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2099-01-31', keyResults: [{ title: 'Weeks to onboard', start: 6, target: 3, unit: 'weeks' }] });

@@ -3,7 +3,7 @@ import { legalTexts, onboardingTexts } from '../../src/shared/texts/index.js';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// What the pages say about data is what the server does (issue 36). The Privacy page said the
+// What the pages say about data is what the server does. The Privacy page said the
 // knowledge base was kept in the browser and removed with the browser's data; it is kept with the
 // account on the server. The onboarding's privacy step says its chat history choice is saved to the
 // account. Each statement is checked here against the real server.

@@ -5,7 +5,7 @@ import { parse } from '@babel/parser';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
 
-// Issue 22 item 6: no regular expression in src/ is super-linear. Every regex literal and every
+// No regular expression in src/ is super-linear. Every regex literal and every
 // `new RegExp('...')` / `RegExp('...')` with a constant pattern is read from the syntax tree and
 // checked by recheck's automaton checker; a `RegExp` built from a value the tree cannot see must be
 // listed below with the reason it is safe.

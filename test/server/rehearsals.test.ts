@@ -8,7 +8,7 @@ import { rehearsalSetUp } from '../helpers/rehearsal.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// Rehearsal (issue 34) through the real server: the set-up's validation and ownership, the other
+// Rehearsal through the real server: the set-up's validation and ownership, the other
 // person's context as the model receives it (OpenAI fake), difficulty in that context, the report
 // computed exactly on a planted transcript, a judgement that cannot be used, the retry, and the
 // offline counterpart started from a demo visitor's sample meeting.

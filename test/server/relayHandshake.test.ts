@@ -6,7 +6,7 @@ import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/tw
 import { connectRelay, newCallSid, type RelayClient } from '../fakes/twilio/relay.js';
 import { twilioEnv } from '../helpers/phone.js';
 
-// The relay handshake's signature is bound to one call and has a short life (issue 36). Twilio
+// The relay handshake's signature is bound to one call and has a short life. Twilio
 // signs the handshake over the relay URL of the call's TwiML; that URL used to be the same for every
 // call, so one captured signature opened a relay for any call, forever. It now names the call and an
 // expiry under the server's secret.

@@ -137,7 +137,7 @@ describe('bounds on one client', () => {
   });
 
   it('answers 413 to a signed-in REST body over 100 KB and tRPC body over 1 MB, and 401 unread without a session', async () => {
-    // Without a session a body over 100 KB is refused before it is read (issue 22; largeBodies.test.ts).
+    // Without a session a body over 100 KB is refused before it is read (largeBodies.test.ts).
     expect((await new HttpClient(server.url).post('/api/auth/login', { username: 'a', password: 'x'.repeat(150_000) })).status).toBe(401);
     const { http } = await signUp(server.url, 'bulky');
     expect((await http.post('/api/chats', { title: 'x'.repeat(150_000) })).status).toBe(413);

@@ -6,7 +6,7 @@ import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// The account's security activity (issue 27): what the features record, GET /api/security-events
+// The account's security activity: what the features record, GET /api/security-events
 // (own events only, newest first, paged), the export, and the account's deletion.
 let server: TestServer;
 let graph: FakeGraph;

@@ -4,7 +4,7 @@ import { signUp } from '../helpers/clients.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
-// A voice turn's speech allowance covers the reply's own sentences, not any text (issue 36): with
+// A voice turn's speech allowance covers the reply's own sentences, not any text: with
 // it, a sentence of the reply is spoken without a daily model turn of its own; any other text sent
 // with it takes a daily turn like a request without an allowance.
 describe('the speech allowance of a voice turn', { timeout: 120_000 }, () => {

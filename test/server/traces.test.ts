@@ -10,7 +10,7 @@ import { eventually } from '../helpers/clients.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { HttpClient } from '../helpers/server.js';
 
-// Traces carry nothing a user wrote (issue 36). On PostgreSQL MikroORM sends its statements with
+// Traces carry nothing a user wrote. On PostgreSQL MikroORM sends its statements with
 // the values inlined, and the pg instrumentation records a statement's text: a real start (its own
 // process, so that the instrumentations patch the modules as they load) on a fresh PostgreSQL
 // database, against a fake OTLP collector, must send pg spans in which no attribute, name or

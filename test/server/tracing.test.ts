@@ -13,7 +13,7 @@ import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 import { verifyPhone, twilioEnv } from '../helpers/phone.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
-// OpenTelemetry traces over OTLP/HTTP (issue 27), received by a tiny OTLP receiver in the test
+// OpenTelemetry traces over OTLP/HTTP, received by a tiny OTLP receiver in the test
 // (the exporter sends JSON to /v1/traces): the spans of our own around a model turn, a Graph
 // call, a Twilio call and a WebSocket upgrade (in-process), and the http, express and pg
 // instrumentations of a real start (`node src/server/main.ts`, a process of its own, since they
@@ -84,7 +84,7 @@ describe('traces over OTLP', () => {
     expect((await browser.post('/api/auth/microsoft/manual-token', { token: 'traced-graph-token', service: 'microsoft_email' })).status).toBe(200);
     expect((await browser.get('/api/microsoft-graph/real-emails')).status).toBe(200);
 
-    // The coach calls only a verified number (issue 22): verified by its texted code first.
+    // The coach calls only a verified number: verified by its texted code first.
     await verifyPhone(browser, twilio, '+15551234567');
     expect((await browser.post('/api/twilio/voice/call', { phoneNumber: '+1 (555) 123-4567' })).status).toBe(200);
 

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 
 // A recording's budget is taken before its body is read, and the body goes to the provider as it
-// arrives (issue 36): POST /api/voice/transcribe and POST /api/voice/turn with audio/*. A caller
+// arrives: POST /api/voice/transcribe and POST /api/voice/turn with audio/*. A caller
 // whose voice budget is spent gets its 429 while it is still sending; an accepted upload reaches
 // the provider before the client has finished sending it (it is not held whole first).
 

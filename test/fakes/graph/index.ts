@@ -11,7 +11,7 @@ import { testTlsOptions } from '../tls.js';
 // outlook.body-content-type header, 401 for unknown tokens, and 429/503 with Retry-After on demand
 // (for whole requests, or for chosen requests inside a $batch, as Exchange answers them), and on
 // demand @odata.nextLinks pointing at another host (which a client must never follow).
-// Calendars (issue 23): /me/calendarView expands recurring series into occurrences (each with its
+// Calendars: /me/calendarView expands recurring series into occurrences (each with its
 // own id), keeps cancelled occurrences (isCancelled: true, as Graph does), pages, and writes times
 // in the zone of `Prefer: outlook.timezone`; /me/events/{id} GET and PATCH (the body); /me/sendMail;
 // $search="participants:..." on /me/messages; /subscriptions with Graph's validation handshake
