@@ -7,7 +7,7 @@ import { PlainText } from './CoachText';
 // The product spec's screens: a reply's lines starting with 1. to 7. are indented, in the first render, the
 // streamed render and the plain text drawn before the Markdown renderer loads.
 // Here: which lines are marked (an ordered list item, or data-numbered-line); the e2e test
-// (test/e2e/chat-numbered-lines.spec.ts) measures their x in Chromium.
+// (test/e2e/numbered-lines-errors-toasts.spec.ts) measures their x in Chromium.
 
 const agenda = 'Here is your agenda:\n\n1. Welcome and objectives (5 min)\n2. Wins from last week (10 min)\n3. Next steps (5 min)';
 const inProse = 'We start with the wins.\n3. Then the blockers\nand we close on time.';
