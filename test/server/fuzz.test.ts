@@ -8,7 +8,7 @@ import { appRouter } from '../../src/server/trpc/root.js';
 import { commonTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
-import { signUp } from '../helpers/clients.js';
+import { eventually, signUp } from '../helpers/clients.js';
 import { apiRoutesOf } from '../helpers/routes.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 import { arbitraryFromZod, holdsBadText, mergedFieldsArbitrary, mutated, nested } from '../helpers/zodArbitrary.js';
@@ -148,13 +148,18 @@ describe('fuzzing every input', () => {
     const frames = fc.sample(fc.oneof(frame, mutated(frame)), { numRuns: 300, seed });
     for (let start = 0; start < frames.length; start += 50) {
       const ws = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, { headers: { cookie: cookieHeader(), origin: server.url } });
-      const answers: Array<{ type: string; message?: string }> = [];
+      const answers: Array<{ type: string; chatId?: number; message?: string | { role?: string } }> = [];
       ws.on('message', (data) => answers.push(JSON.parse(data.toString())));
       await new Promise((resolve) => ws.once('open', resolve));
       const batch = frames.slice(start, start + 50);
       for (const value of batch) ws.send(JSON.stringify(value));
       ws.send(JSON.stringify(nested(500)));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every frame is answered once where a server error would be answered instead (`fail` in
+      // chatSocket.ts): an error without a chatId, `messages_received`, or the `new_message` of the
+      // user message it sent (a reply's own events come beside those). All have been handled once
+      // that many answers are in.
+      const handled = () => answers.filter((a) => a.type === 'messages_received' || (a.type === 'error' && a.chatId === undefined) || (a.type === 'new_message' && typeof a.message === 'object' && a.message.role === 'user')).length;
+      await eventually(() => handled() >= batch.length + 1 || (ws.readyState !== WebSocket.OPEN && 'closed'));
       expect(answers.filter((a) => a.message === commonTexts.genericError)).toEqual([]);
       expect(ws.readyState).toBe(WebSocket.OPEN);
       ws.close();

@@ -1,6 +1,6 @@
 import type { EntityMetadata } from '@mikro-orm/core';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Chat } from '../../src/server/db/entities/Chat.js';
 import { Message } from '../../src/server/db/entities/Message.js';
 import { User } from '../../src/server/db/entities/User.js';
@@ -386,13 +386,22 @@ describe('the data retention job', () => {
   it('stops running once stopped', async () => {
     const user = await newUser();
     expect((await trpc.mutate(user.client, 'profile.updatePrivacy', { dataRetention: '30', shareAnonymousData: false, storeChatHistory: true })).status).toBe(200);
-    const job = startDataRetentionJob(app.deps.orm, app.deps.log, 50);
-    await job.firstRun;
-    await job.stop();
-    const em = app.deps.orm.em.fork();
-    em.create(Chat, { owner: user.id, title: 'Old after stop', isPinned: false, isTemporary: false, createdAt: new Date(Date.now() - 40 * day), updatedAt: new Date(Date.now() - 40 * day) });
-    await em.flush();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The schedule's ticks come when the test moves its clock on; everything else runs in real time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const job = startDataRetentionJob(app.deps.orm, app.deps.log, 50);
+      await job.firstRun;
+      await job.stop();
+      const em = app.deps.orm.em.fork();
+      em.create(Chat, { owner: user.id, title: 'Old after stop', isPinned: false, isTemporary: false, createdAt: new Date(Date.now() - 40 * day), updatedAt: new Date(Date.now() - 40 * day) });
+      await em.flush();
+      // Ten intervals go by, each a tick a running schedule would start a run on; stop() waits for
+      // a run under way, so one started by any of them has finished before the chats are read.
+      vi.advanceTimersByTime(500);
+      await job.stop();
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await app.deps.orm.em.fork().find(Chat, { owner: user.id })).map((c) => c.title)).toEqual(['Old after stop']);
   });
 });
