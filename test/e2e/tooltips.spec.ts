@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { tooltipDefaults } from '../../src/shared/constants';
 import { voiceTexts } from '../../src/shared/texts';
 import { holdRequests } from './support/holdRequests';
 
@@ -20,14 +21,20 @@ test("a click is not lost when the tooltip's code arrives while the button is pr
   const box = await voice.boundingBox();
   if (!box) throw new Error('the voice call button is not drawn');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  // The open delay (700 ms) ends while the code is still on its way...
-  await page.waitForTimeout(1_000);
+  // The open delay (700 ms) ends while the code is still on its way: a timer of the same delay,
+  // set in the page after the pointer entered, fires after the tooltip's...
+  await page.evaluate((delay) => new Promise((resolve) => setTimeout(resolve, delay)), tooltipDefaults.openDelayMs);
   await page.mouse.down();
-  // ...which arrives with the button pressed.
+  // ...and the code arrives with the button pressed. Once the page's own import of it has
+  // finished and a frame has been drawn since, a swap of the target under the press (the click
+  // lost) would have happened.
   const loaded = page.waitForResponse((response) => floating(new URL(response.url())));
   release();
-  await loaded;
-  await page.waitForTimeout(500);
+  const chunk = (await loaded).url();
+  await page.evaluate(async (url) => {
+    await import(url);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  }, chunk);
   await page.mouse.up();
   await expect(page.getByRole('dialog', { name: voiceTexts.dialogTitle })).toBeVisible();
 });
