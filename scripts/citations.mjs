@@ -32,8 +32,11 @@ function commentLinesOf(text) {
     } else if (c === '/' && (next === '/' || next === '*')) {
       const end = next === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
       const stop = end === -1 ? text.length : next === '/' ? end : end + 2;
-      text.slice(i, stop).split('\n').forEach((part, offset) => lines.push({ line: line + offset, text: part }));
-      line += text.slice(i, stop).split('\n').length - 1;
+      for (const part of text.slice(i, stop).split('\n')) {
+        lines.push({ line, text: part });
+        line += 1;
+      }
+      line -= 1;
       i = stop;
     } else if (c === '"' || c === "'" || c === '`') {
       let j = i + 1;
