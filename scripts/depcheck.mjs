@@ -8,6 +8,8 @@ import { registerHooks } from 'node:module';
 
 // First: no comment in src/ cites an issue by number (scripts/citations.mjs; exits 1 if one does).
 await import('./citations.mjs');
+// And docs/architecture.md's area index names only paths that exist (scripts/areaIndex.mjs).
+await import('./areaIndex.mjs');
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
