@@ -93,7 +93,17 @@ function writePage(name, page) {
   writeCompressed(path.join(outDir, `${name}.html`), page);
 }
 
-const { render, renderAppShell, routePaths } = await import(pathToFileURL(entry).href);
+const { render, renderAppShell, routePaths, appShellTitle, untitledRoutes } = await import(pathToFileURL(entry).href);
+// Every page names itself in the tab (issue 49): a route added without a title is a build error.
+const untitled = untitledRoutes();
+if (untitled.length) throw new Error(`client routes without a page title in src/shared/texts/pageTitles.ts: ${untitled.join(', ')}`);
+const templateTitle = '<title>AI Coach</title>';
+/** The page with its own title in place of the template's. */
+function titled(page, title) {
+  if (!page.includes(templateTitle)) throw new Error(`dist/client/index.html has no ${templateTitle}`);
+  const escaped = title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return page.replace(templateTitle, () => `<title>${escaped}</title>`);
+}
 const renderedShell = { app: await renderAppShell(false), 'app-chat': await renderAppShell(true) };
 const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'));
 const template = fs.readFileSync(path.join(clientDir, 'index.html'), 'utf8');
@@ -111,7 +121,7 @@ fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 const started = performance.now();
 for (const [name, url] of Object.entries(pages)) {
-  const { html, statusCode } = await render(url);
+  const { html, statusCode, title } = await render(url);
   const expected = name === 'not-found' ? 404 : 200;
   if (statusCode !== expected) throw new Error(`prerendering ${url} gave status ${statusCode}, expected ${expected}`);
   const { files: preloads, css } = routeFiles[name] ? routeChunkFiles(manifest, routeFiles[name]) : { files: [], css: [] };
@@ -120,7 +130,7 @@ for (const [name, url] of Object.entries(pages)) {
     ...css.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
     ...[...entryImports, ...preloads].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
   ].join('');
-  let page = template.replace(placeholder, () => `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
+  let page = titled(template, title).replace(placeholder, () => `<div id="root">${html}</div>`).replace('</head>', `${links}</head>`);
   // Not /login: its fields could be typed into before React has taken them over, and what was
   // typed would be lost to the form's state (the click that sends it is held, the text is not).
   // Drawn sooner (inline styles) or hydrated later (boot script), that window would widen; the
@@ -155,7 +165,7 @@ for (const [name, url] of Object.entries(pages)) {
       ...sheets.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
     ].join('');
-    let page = template.replace(placeholder, () => `<div id="root">${renderedShell[name]}</div>`).replace('</head>', `${links}</head>`);
+    let page = titled(template, appShellTitle(openChat)).replace(placeholder, () => `<div id="root">${renderedShell[name]}</div>`).replace('</head>', `${links}</head>`);
     for (const file of [...(manifest['index.html'].css ?? []), ...sheets]) page = inlineStylesheet(page, file);
     // A new conversation's page is drawn first, then runs the app (the boot script), as the public
     // pages do; a stored chat's runs the app as soon as it can (the entry script, its imports

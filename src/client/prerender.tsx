@@ -6,6 +6,7 @@ import { App, createAppRouter } from './App';
 import { AppShellPlaceholder } from './components/shell/AppShellPlaceholder';
 import { colorSchemeManager, theme } from './lib/theme';
 import { trimEndChars } from '../shared/trimText.js';
+import { chatLoadingTitle, documentTitle, pageTitles } from '../shared/texts/pageTitles.js';
 
 // The build's prerendering entry (vite.config.ts, SSR build; scripts/prerender.mjs): a public
 // page rendered to HTML as the browser's first render draws it, for the server to send before
@@ -14,14 +15,27 @@ import { trimEndChars } from '../shared/trimText.js';
 // Links are written as paths; the origin only has to be fixed (there is no window here).
 const origin = 'http://localhost';
 
-export async function render(url: string): Promise<{ html: string; statusCode: number }> {
+export async function render(url: string): Promise<{ html: string; statusCode: number; title: string }> {
   const queryClient = new QueryClient();
   const router = createAppRouter({ queryClient, history: createMemoryHistory({ initialEntries: [url] }), origin, prerendering: true });
   await router.load();
   const html = renderToString(<App router={router} queryClient={queryClient} prerendering />);
   // A path no route matches matches the root alone (which renders the not-found page).
-  const notFound = router.state.matches.at(-1)?.routeId === '__root__';
-  return { html, statusCode: notFound ? 404 : 200 };
+  const routeId = router.state.matches.at(-1)?.routeId ?? '__root__';
+  const notFound = routeId === '__root__';
+  // The page's name in the tab from the first byte (issue 49), as the app then keeps it (routes/__root.tsx).
+  return { html, statusCode: notFound ? 404 : 200, title: documentTitle(pageTitles[routeId]) };
+}
+
+/** The title of /app's placeholder pages: a new conversation, or a stored one loading. */
+export function appShellTitle(openChat: boolean): string {
+  return documentTitle(openChat ? chatLoadingTitle : pageTitles['/_app/app']);
+}
+
+/** The client routes' ids that draw a page but have no title in pageTitles (the build refuses them). */
+export function untitledRoutes(): string[] {
+  const router = createAppRouter({ queryClient: new QueryClient(), history: createMemoryHistory(), origin, prerendering: true });
+  return Object.keys(router.routesById).filter((id) => id !== '__root__' && id !== '/' && id !== '/_app' && !pageTitles[id]);
 }
 
 /** Every path a client route answers (the server sends the not-found page for any other). */

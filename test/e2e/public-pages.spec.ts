@@ -124,7 +124,7 @@ test.describe('terms of service', () => {
 
   test('shows when it was last updated', async ({ page }) => {
     await expect(page.getByText('Last updated: May 20, 2025')).toBeVisible();
-    await expect(page).toHaveTitle(`${legalTexts.terms.title} | ${commonTexts.brand}`);
+    await expect(page).toHaveTitle(`${legalTexts.terms.title} · ${commonTexts.brand}`);
   });
 
   test("promises 30 days' notice of material changes", async ({ page }) => {

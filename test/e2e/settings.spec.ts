@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { settingsTexts } from '../../src/shared/texts/index.js';
+import { nudgesTexts, settingsTexts } from '../../src/shared/texts/index.js';
 
 // The settings page (the product spec's screens) with a fresh account per test, so nothing clashes with
 // other tests sharing the demo user. The onboarding dialog is marked as seen.
@@ -74,20 +74,27 @@ test('the notifications tab starts from the defaults and keeps saved choices aft
   const sw = (name: string) => page.getByRole('switch', { name });
   await expect(sw(settingsTexts.emailNotifications)).toBeChecked();
   await expect(sw(settingsTexts.pushNotifications)).not.toBeChecked();
-  await expect(sw(settingsTexts.weeklyDigest)).toBeChecked();
   await expect(sw(settingsTexts.coachingSuggestions)).toBeChecked();
+  // Issue 49: one weekly switch, the weekly review's (the profile's weeklyDigest is that setting).
+  await expect(page.getByRole('switch', { name: /weekly/i })).toHaveCount(1);
+  await expect(sw(nudgesTexts.weeklyReview)).toBeChecked();
 
   await sw(settingsTexts.pushNotifications).check();
-  await sw(settingsTexts.weeklyDigest).uncheck();
   await page.getByRole('button', { name: settingsTexts.saveNotifications }).click();
-
   await expect(page.getByText(settingsTexts.notificationsSavedTitle)).toBeVisible();
+  await sw(nudgesTexts.weeklyReview).uncheck();
+  await page.getByRole('button', { name: nudgesTexts.save }).click();
+  await expect(page.getByRole('alert').filter({ hasText: nudgesTexts.saved }).last()).toBeVisible();
+  await expect(page.getByTestId('nudge-next-run')).toHaveText(nudgesTexts.noNextRun);
+  const profile = await page.request.get('/trpc/profile.get');
+  expect((await profile.json()).result.data.notifications.weeklyDigest).toBe(false);
+
   await page.reload();
   await expect(page.getByRole('tab', { name: settingsTexts.tabs.notifications })).toHaveAttribute('aria-selected', 'true');
   await expect(sw(settingsTexts.emailNotifications)).toBeChecked();
   await expect(sw(settingsTexts.pushNotifications)).toBeChecked();
-  await expect(sw(settingsTexts.weeklyDigest)).not.toBeChecked();
   await expect(sw(settingsTexts.coachingSuggestions)).toBeChecked();
+  await expect(sw(nudgesTexts.weeklyReview)).not.toBeChecked();
 });
 
 test('the privacy tab starts from the defaults and keeps saved choices after a reload', async ({ page }) => {

@@ -10,7 +10,8 @@ import { Rehearsal } from '../../src/server/db/entities/Rehearsal.js';
 import { refreshDemoSamples } from '../../src/server/features/auth/demoWeek.js';
 import { computeReport } from '../../src/shared/rehearsalReport.js';
 import type { ComputedReport } from '../../src/shared/schemas/rehearsals.js';
-import { meetingsTexts, nudgesTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
+import { authTexts, meetingsTexts, nudgesTexts, rehearsalTexts } from '../../src/shared/texts/index.js';
+import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
@@ -408,5 +409,40 @@ describe('the example rehearsal and weekly review', () => {
   it('registered accounts never get them', async () => {
     const { http } = await signUp(server.url, 'dw_registered2', 'Reg Istered');
     expect(await examplesOf(http)).toEqual({ rehearsals: [], runs: [] });
+  });
+});
+
+// Issue 49: run now for a visitor. An in-app review connects nothing, so a visitor may run one
+// (their first write makes their space); a guest's run is written in the app only, never mailed,
+// pushed or called, whatever its stored settings say; the per-user run limit still holds.
+describe("a visitor's run now", () => {
+  it('is written in the app only, in the space it makes, and is limited like anyone else', async () => {
+    const visitor = new HttpClient(server.url);
+    const run = await visitor.post('/api/nudges/run', { kind: 'weekly_review' });
+    expect(run.status).toBe(202);
+    expect(visitor.cookieHeader).not.toBe('');
+    const sent = await eventually(async () => ((await visitor.get('/api/nudges/runs')).json.runs as Run[]).find((r) => r.id === run.json.runId && r.status !== 'queued'), 20_000);
+    expect(sent).toMatchObject({ status: 'sent', channels: ['app'], sample: false, chatId: expect.any(Number) });
+    const chats = (await visitor.get('/api/chats')).json as Array<{ id: number; title: string }>;
+    expect(chats.find((c) => c.id === sent.chatId)?.title).toMatch(/^Weekly review: /);
+
+    // Settings that ask for email, push and a call (a guest cannot save them: written here) change nothing.
+    const guest = (await em().findOneOrFail(NudgeRun, run.json.runId, { populate: ['owner'] })).owner;
+    expect(guest.isGuest).toBe(true);
+    await em().getConnection().execute(`insert into "nudge_setting" ("user_id", "settings", "updated_at") values (?, ?::jsonb, now())`, [guest.id, JSON.stringify({ ...defaultNudgeSettings, channels: { email: true, push: true, call: true } })]);
+    const second = await visitor.post('/api/nudges/run', { kind: 'weekly_review' });
+    expect(second.status).toBe(202);
+    const queued = await em().findOneOrFail(NudgeRun, second.json.runId);
+    expect(queued.channels).toEqual(['app']);
+    const done = await eventually(async () => ((await visitor.get('/api/nudges/runs')).json.runs as Run[]).find((r) => r.id === second.json.runId && r.status !== 'queued'), 20_000);
+    expect(done).toMatchObject({ status: 'sent', channels: ['app'] });
+
+    // The settings stay a registered account's (refused with what to do), and the limit holds: 5 an hour.
+    const settings = await visitor.get('/api/nudges/settings');
+    expect(settings.status).toBe(403);
+    expect(settings.json.message).toBe(authTexts.accountRequiredFor.nudgeSettings);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await visitor.post('/api/nudges/run', { kind: 'weekly_review' })).status);
+    expect(statuses).toEqual([202, 202, 202, 429]);
   });
 });

@@ -188,6 +188,54 @@ describe('the memories REST paths', () => {
   });
 });
 
+// Issue 49: the Memory page's delete answers a token; its toast's Undo puts the memory back as it was.
+describe('delete and undo', () => {
+  const rowOf = async (id: number) => {
+    const row = await server.deps.orm.em.fork().findOne(Memory, id);
+    if (!row) return null;
+    const { owner: _owner, sourceChat, askedChat, ...rest } = row as unknown as Record<string, unknown> & { owner: unknown; sourceChat: { id: number } | null; askedChat: { id: number } | null };
+    return { ...rest, sourceChat: sourceChat?.id ?? null, askedChat: askedChat?.id ?? null };
+  };
+
+  it('restores the deleted memory exactly: id, text, kind, dates, source, sensitive mark; once, for its owner only', async () => {
+    const { http } = await newUser();
+    const chat = await newChat(http);
+    await http.post(`/api/chats/${chat.id}/messages`, { content: 'Remember that I see my therapist on Thursdays' });
+    await server.deps.replies.settled();
+    const commitment = await http.post('/api/memories', { text: 'Send the board deck to Priya', kind: 'commitment', dueAt: '2099-03-01T09:00:00.000Z' });
+    expect(commitment.status).toBe(201);
+    expect((await http.request('PATCH', `/api/memories/${commitment.json.id}`, { done: true })).status).toBe(200);
+    const before = await memoriesOf(http);
+    expect(before).toHaveLength(2);
+
+    for (const memory of before) {
+      const row = await rowOf(memory.id);
+      const deleted = await trpcMutate(http, 'memories.delete', { memoryId: memory.id });
+      expect(deleted.status).toBe(200);
+      const { restoreToken } = deleted.json.result.data as { restoreToken: string };
+      expect(await rowOf(memory.id)).toBeNull();
+
+      // Not another user's, not a changed token.
+      const { http: other } = await newUser();
+      expect((await trpcMutate(other, 'memories.restore', { restoreToken })).status).toBe(404);
+      const [body, signature] = restoreToken.split('.');
+      const forged = `${Buffer.from(Buffer.from(body!, 'base64url').toString().replace(memory.text, 'Something else')).toString('base64url')}.${signature}`;
+      expect((await trpcMutate(http, 'memories.restore', { restoreToken: forged })).status).toBe(404);
+
+      const restored = await trpcMutate(http, 'memories.restore', { restoreToken });
+      expect(restored.status).toBe(200);
+      expect(restored.json.result.data).toEqual(before.find((m) => m.id === memory.id));
+      expect(await rowOf(memory.id)).toEqual(row);
+      expect((await trpcMutate(http, 'memories.restore', { restoreToken })).status).toBe(409);
+    }
+    expect(await memoriesOf(http)).toEqual(before);
+    expect(before.find((m) => m.sourceChatId === chat.id)?.sensitive).toBe(true);
+    // The REST path keeps its contract: 204, no body.
+    const rest = await http.delete(`/api/memories/${before[0]!.id}`);
+    expect(rest.status).toBe(204);
+  });
+});
+
 describe('remembering in the chat (offline coach)', () => {
   it('stores "Remember that …" as written, before the reply, which says so', async () => {
     const { http } = await newUser();

@@ -155,6 +155,27 @@ describe('profile.updateNotifications', () => {
     expect((await getSettings(client)).json.result.data.privacy).toEqual(privacyDefaults);
   });
 
+  // Issue 49: the weekly digest is the weekly review (the nudges' weeklyReview.enabled), one setting.
+  it('weeklyDigest is the weekly review: each name turns the other off and on, and a save without it keeps it', async () => {
+    const client = await signedInUser();
+    const nudges = async () => (await client.get('/api/nudges/settings')).json as { weeklyReview: { enabled: boolean; day: string }; nextRun: unknown };
+    expect(await nudges()).toMatchObject({ weeklyReview: { enabled: true }, nextRun: expect.any(Object) });
+
+    await mutate(client, 'updateNotifications', { emailNotifications: true, pushNotifications: false, weeklyDigest: false, coachingSuggestions: true });
+    expect(await nudges()).toMatchObject({ weeklyReview: { enabled: false, day: 'mon' }, nextRun: null });
+
+    const current = await client.get('/api/nudges/settings');
+    const { timeZone: _zone, nextRun: _next, ...settings } = current.json;
+    expect((await client.put('/api/nudges/settings', { ...settings, weeklyReview: { ...settings.weeklyReview, enabled: true, day: 'fri' } })).status).toBe(200);
+    expect((await getSettings(client)).json.result.data.notifications.weeklyDigest).toBe(true);
+
+    // The settings form leaves it out: the weekly review stays as the nudges section set it.
+    const res = await mutate(client, 'updateNotifications', { emailNotifications: false, pushNotifications: false, coachingSuggestions: true });
+    expect(res.status).toBe(200);
+    expect(res.json.result.data.notifications).toEqual({ emailNotifications: false, pushNotifications: false, weeklyDigest: true, coachingSuggestions: true });
+    expect(await nudges()).toMatchObject({ weeklyReview: { enabled: true, day: 'fri' }, nextRun: expect.any(Object) });
+  });
+
   it('answers 400 when a choice is missing', async () => {
     const client = await signedInUser();
 

@@ -1,10 +1,12 @@
 import { notifications } from '@mantine/notifications';
+import type { ReactNode } from 'react';
 import { toastDefaults } from '../../shared/constants';
 import { swipeToDismiss } from '../components/toastRegion';
 
 // The only way the app shows a toast (architecture rule 17): one visible at a time, 5000 ms, dismissed
 // by a swipe right of 50 px (the product spec's constants and limits).
-type Toast = { title: string; message?: string };
+// A message may hold an action (the Memory page's 'Memory deleted' and its Undo).
+type Toast = { title: string; message?: ReactNode };
 
 let shown = 0;
 function show(color: string, { title, message }: Toast) {
@@ -15,7 +17,7 @@ function show(color: string, { title, message }: Toast) {
 }
 
 export const notify = {
-  success: (title: string, message?: string) => show('teal', { title, message }),
+  success: (title: string, message?: ReactNode) => show('teal', { title, message }),
   info: (title: string, message?: string) => show('blue', { title, message }),
   error: (title: string, message?: string) => show('red', { title, message }),
 };

@@ -1,8 +1,10 @@
 import { useMantineColorScheme } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { SkipLink } from '../components/SkipLink';
 import { darkThemeColor, lightThemeColor } from '../../shared/colorSchemeScript';
+import { documentTitle, pageTitles } from '../../shared/texts/pageTitles';
 
 // Only the query client: route loaders import the tRPC client themselves when they run, so that
 // it is not part of the entry script every page loads.
@@ -22,5 +24,18 @@ function RootLayout() {
     const dark = colorScheme === 'dark' || (colorScheme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
     for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.setAttribute('content', dark ? darkThemeColor : lightThemeColor);
   }, [colorScheme]);
-  return <Outlet />;
+  // The tab's title names the page (issue 49): the public pages' here (the prerendered ones carry
+  // theirs in their HTML too, scripts/prerender.mjs); the app's pages' in routes/_app.tsx, which
+  // knows a chat's title.
+  const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });
+  useEffect(() => {
+    if (routeId === undefined || routeId.startsWith('/_app')) return;
+    document.title = documentTitle(pageTitles[routeId]);
+  }, [routeId]);
+  return (
+    <>
+      <SkipLink />
+      <Outlet />
+    </>
+  );
 }

@@ -1,7 +1,9 @@
 import { Center, Loader, useMantineTheme } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Outlet, useRouterState } from '@tanstack/react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { chatLoadingTitle, documentTitle, pageTitles } from '../../shared/texts/pageTitles';
 import { AfterFirstPaint } from '../components/shell/AfterFirstPaint';
 import { AppFrame } from '../components/shell/AppFrame';
 import { AppHeader } from '../components/shell/AppHeader';
@@ -14,6 +16,7 @@ import { GoalReminders } from '../features/goals/GoalReminders';
 import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 import { SearchDialog } from '../features/search/SearchDialog';
+import { trpc } from '../lib/trpc';
 
 // Shown only when demo mode is off and nobody is signed in: its forms (tabs, zod schemas) are not
 // part of the app's first visit.
@@ -35,8 +38,29 @@ export const Route = createFileRoute('/_app')({
   component: AppLayout,
 });
 
+/**
+ * The tab's title of the app's pages (issue 49): the page's name, and a stored chat's own title
+ * (from the chat list the chat page loads, and the sidebar shows); signed out, the sign-in's.
+ */
+function useAppPageTitle(signedIn: boolean) {
+  const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });
+  const chatId = useRouterState({
+    select: (state) => {
+      const match = state.matches.at(-1);
+      return match?.routeId === '/_app/app' ? (match.search as { chat?: number }).chat : undefined;
+    },
+  });
+  const chats = useQuery({ ...trpc.chats.list.queryOptions(), enabled: signedIn && chatId !== undefined });
+  const chatTitle = chatId === undefined ? undefined : (chats.data?.find((chat) => chat.id === chatId)?.title ?? chatLoadingTitle);
+  const name = !signedIn ? pageTitles['/login'] : (chatTitle ?? (routeId ? pageTitles[routeId] : undefined));
+  useEffect(() => {
+    if (routeId?.startsWith('/_app')) document.title = documentTitle(name);
+  }, [routeId, name]);
+}
+
 function AppLayout() {
   const { user } = useSession();
+  useAppPageTitle(Boolean(user));
   const [navOpened, nav] = useDisclosure(false);
   // The sidebar is drawn where it shows: beside the page from the navbar's breakpoint (sm) up, on
   // a phone once the burger has opened it (and kept from then on). Drawing it hidden was a third

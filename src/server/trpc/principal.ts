@@ -70,6 +70,7 @@ const outsideWorldOfRouter: Record<string, OutsideWorld> = {
   goals: 'goalCalls',
   auth: 'sessions',
   privacy: 'dataRights',
+  nudges: 'nudgeSettings',
 };
 
 type Call = {

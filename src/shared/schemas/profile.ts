@@ -39,13 +39,16 @@ export const profileSchema = z.object({
 export type ProfileInput = z.input<typeof profileSchema>;
 export type Profile = z.output<typeof profileSchema>;
 
+// weeklyDigest is the weekly review's on/off (issue 49: the nudge settings' weeklyReview.enabled,
+// one setting under two names): always answered; when a save leaves it out, it stays as it is.
 export const notificationPreferencesSchema = z.object({
   emailNotifications: z.boolean(),
   pushNotifications: z.boolean(),
-  weeklyDigest: z.boolean(),
+  weeklyDigest: z.boolean().optional(),
   coachingSuggestions: z.boolean(),
 });
-export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+export type NotificationPreferencesInput = z.infer<typeof notificationPreferencesSchema>;
+export type NotificationPreferences = Required<NotificationPreferencesInput>;
 
 export const privacySettingsSchema = z.object({
   dataRetention: z.enum(dataRetentionValues, { message: 'Please choose a data retention period' }),

@@ -30,6 +30,10 @@ export const goalShellTexts = { sidebarItem: goalSidebarItem, reminderTitle: goa
 export const meetingsNavLabel = 'Meetings';
 export const meetingsShellTexts = { navLabel: meetingsNavLabel } as const;
 
+/** The sidebar's item for /nudges (issue 49), the settings section's name. */
+export const nudgesNavLabel = 'Nudges';
+export const nudgesShellTexts = { navLabel: nudgesNavLabel } as const;
+
 export const rehearsalShellTexts = { navLabel: rehearsalNavLabel, rehearsalBadge } as const;
 
 export const microsoftSignedOut = 'Microsoft signed you out: your account was disabled or its sign-in revoked. Sign in again.';

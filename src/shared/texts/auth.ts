@@ -40,6 +40,7 @@ export const authTexts = {
     goalCalls: 'Create an account to get check-in calls for your goals',
     sessions: 'Create an account to manage sessions',
     dataRights: 'Create an account to export or delete your data: a guest space is deleted on its own when unused',
+    nudgeSettings: 'Create an account to plan your nudges and get them by email, push notification or phone call',
   },
   createAccount: 'Create an account',
   guestSpaceNote: 'This is your private guest space: only you see it. Create an account to keep it and to connect Microsoft 365, your phone and API keys.',

@@ -33,6 +33,7 @@ export {
   memoryShellTexts,
   microsoftShellTexts,
   microsoftSignInShellTexts,
+  nudgesShellTexts,
   rehearsalShellTexts,
   voiceShellTexts,
 } from './appShell.js';

@@ -185,7 +185,6 @@ export const legalTexts = {
   lastUpdatedLabel: 'Last updated:',
   lastUpdated,
   lastUpdatedIso: '2025-05-20',
-  pageTitle: (documentTitle: string) => `${documentTitle} | AI Coach`,
   backToHome: 'Back to home',
   homeLink: 'Home',
   goToApp: 'Go to App',

@@ -40,6 +40,9 @@ export const memoryTexts = {
   forgotten: 'Everything forgotten',
   saved: 'Memory saved',
   deleted: 'Memory deleted',
+  restored: 'Memory restored',
+  restoreExpired: 'This memory can no longer be restored: undo works for 10 minutes after a delete.',
+  alreadyRestored: 'This memory is already back.',
   loadFailed: 'Your memories could not be loaded.',
   retry: 'Try again',
   // Errors (REST and tRPC).

@@ -1,3 +1,5 @@
+import { nudgesNavLabel } from './appShell.js';
+
 // Proactive coaching: the nudge settings, the run history, and what the nudges say.
 export const nudgesTexts = {
   // Validation (each names its field)
@@ -62,6 +64,9 @@ export const nudgesTexts = {
   runNow: 'Run now',
   runStarted: 'The nudge is on its way: it appears in your chats.',
   historyLink: 'Nudge history',
+  navLabel: nudgesNavLabel,
+  /** A visitor's guest space, before they click Run now (issue 49). */
+  guestInAppOnly: 'In your guest space, Run now writes your weekly review as a chat here in the app. Email, push notifications, phone calls and a weekly plan need an account.',
   historyTitle: 'Nudge history',
   historySubtitle: 'Every nudge the coach sent or planned, newest first.',
   historyEmpty: 'No nudges yet. Run one now, or wait for the next planned one.',

@@ -30,8 +30,6 @@ export const settingsTexts = {
   emailNotificationsDescription: 'Receive updates and reminders by email',
   pushNotifications: 'Push notifications',
   pushNotificationsDescription: 'Receive notifications in your browser',
-  weeklyDigest: 'Weekly digest',
-  weeklyDigestDescription: 'A weekly summary of your coaching sessions and progress',
   coachingSuggestions: 'Coaching suggestions',
   coachingSuggestionsDescription: 'Personalised suggestions from your AI Coach',
   notificationsSavedTitle: 'Notification preferences updated',

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { mainContentId } from '../../../shared/texts/pageTitles';
 import classes from './appFrame.module.css';
 
 // react-remove-scroll's class for fixed elements at the right edge (RemoveScroll.classNames.zeroRight):
@@ -32,7 +33,7 @@ export function AppFrame(props: {
           {props.navbar.content}
         </nav>
       )}
-      <main className={classes.main} data-fill={props.fill ? '' : undefined}>
+      <main id={mainContentId} className={classes.main} data-fill={props.fill ? '' : undefined}>
         {props.children}
       </main>
     </div>

@@ -4,7 +4,7 @@ import { IconTarget } from '@tabler/icons-react';
 import { IconTargetArrow } from '@tabler/icons-react';
 import { IconChartArrowsVertical } from '@tabler/icons-react';
 import { IconRoute } from '@tabler/icons-react';
-import { IconSettings } from '@tabler/icons-react';
+import { IconBell, IconSettings } from '@tabler/icons-react';
 import { IconBook } from '@tabler/icons-react';
 import { IconBrain } from '@tabler/icons-react';
 import { IconPlugConnected } from '@tabler/icons-react';
@@ -15,10 +15,11 @@ import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
 import { IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatViewTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, rehearsalShellTexts } from '../../../shared/texts';
+import { chatViewTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, nudgesShellTexts, rehearsalShellTexts } from '../../../shared/texts';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { openSearch } from '../../features/search/SearchDialog';
+import hintClasses from '../keyboardHint.module.css';
 import { UserBlock } from './UserBlock';
 
 type MenuItem = { label: string; to: string; icon: ReactNode };
@@ -34,6 +35,8 @@ export const menuItems: MenuItem[] = [
   { label: memoryShellTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
   { label: meetingsShellTexts.navLabel, to: '/meetings', icon: <IconCalendarEvent size={18} aria-hidden /> },
   { label: rehearsalShellTexts.navLabel, to: '/rehearsals', icon: <IconMasksTheater size={18} aria-hidden /> },
+  // The coach's nudges (issue 35): the weekly review and meeting briefs, run now and their history (issue 49).
+  { label: nudgesShellTexts.navLabel, to: '/nudges', icon: <IconBell size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },
   { label: 'Settings', to: '/settings', icon: <IconSettings size={18} aria-hidden /> },
@@ -61,7 +64,11 @@ export function Sidebar(props: { onNavigate: () => void }) {
         <Button
           variant="default"
           leftSection={<IconSearch size={16} aria-hidden />}
-          rightSection={<Text size="xs" c="dimmed">{memoryShellTexts.searchShortcut}</Text>}
+          rightSection={
+            <Text size="xs" c="dimmed" className={hintClasses.keyboardHint} data-keyboard-hint>
+              {memoryShellTexts.searchShortcut}
+            </Text>
+          }
           justify="space-between"
           fullWidth
           onClick={() => {

@@ -8,6 +8,7 @@ import { AccessKeyForm } from './AccessKeyForm';
 import { AccountLoginForm } from './AccountLoginForm';
 import { MicrosoftSignInButton } from './MicrosoftSignInButton';
 import { useSession } from './useSession';
+import { mainContentId } from '../../../shared/texts/pageTitles';
 
 // The standalone login page /login (the product spec's screens): Account Login and Access Key tabs, with the
 // demo credentials on show while demo mode is on (the demo account works only then).
@@ -16,7 +17,7 @@ export function LoginPage(props: { microsoftError?: MicrosoftSignInErrorCode }) 
   usePreloadToasts();
   const demo = authTexts.demoCredentials;
   return (
-    <Center component="main" mih="100dvh" p="md" bg="var(--mantine-color-gray-light)">
+    <Center component="main" id={mainContentId} mih="100dvh" p="md" bg="var(--mantine-color-gray-light)">
       <Box w="100%" maw={440}>
         <Anchor component={Link} to="/" size="sm" c="dimmed">
           <Group gap={4} component="span">

@@ -1,7 +1,5 @@
 import { Box } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { commonTexts } from '../../../shared/texts';
 import { CallToActionSection } from './CallToActionSection';
 import { FeaturesSection } from './FeaturesSection';
 import { HeroSection } from './HeroSection';
@@ -9,6 +7,7 @@ import { IntegrationsSection } from './IntegrationsSection';
 import { LandingFooter } from './LandingFooter';
 import { LandingHeader } from './LandingHeader';
 import classes from './landing.module.css';
+import { mainContentId } from '../../../shared/texts/pageTitles';
 
 type AuthTab = 'login' | 'register';
 
@@ -20,7 +19,6 @@ const AuthDialog = lazy(() => loadAuthDialog().then((module) => ({ default: modu
 type DialogState = { opened: boolean; tab: AuthTab; openings: number };
 
 export function LandingPage() {
-  useDocumentTitle(commonTexts.brand);
   const [dialog, setDialog] = useState<DialogState>({ opened: false, tab: 'register', openings: 0 });
 
   const openAuth = useCallback(
@@ -35,7 +33,7 @@ export function LandingPage() {
   return (
     <Box className={classes.page} mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <LandingHeader onLogIn={openLogin} onSignUp={openRegister} onIntent={preload} />
-      <Box component="main" style={{ flex: 1 }}>
+      <Box component="main" id={mainContentId} style={{ flex: 1 }}>
         <HeroSection onStart={openRegister} onIntent={preload} />
         <FeaturesSection />
         <IntegrationsSection />

@@ -1,11 +1,11 @@
 import { Anchor, Box, Container, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { legalTexts, type LegalDocument } from '../../../shared/texts';
 import { BrandLogo } from '../landing/BrandLogo';
 import classes from './legal.module.css';
+import { mainContentId } from '../../../shared/texts/pageTitles';
 
 type Props = {
   document: LegalDocument;
@@ -18,7 +18,6 @@ const sectionId = (index: number) => `section-${index + 1}`;
 // Shared layout of /terms and /privacy: brand header, dated document with numbered sections
 // and a table of contents, and links between the two documents and home.
 export function LegalPage({ document, actions }: Props) {
-  useDocumentTitle(legalTexts.pageTitle(document.title));
   return (
     <Box className={classes.page} mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <Box component="header" className={classes.header}>
@@ -35,7 +34,7 @@ export function LegalPage({ document, actions }: Props) {
         </Container>
       </Box>
 
-      <Container component="main" size="md" py={{ base: 32, md: 64 }} w="100%" style={{ flex: 1 }}>
+      <Container component="main" id={mainContentId} size="md" py={{ base: 32, md: 64 }} w="100%" style={{ flex: 1 }}>
         <Title order={1} fz={{ base: 32, md: 42 }}>
           {document.title}
         </Title>

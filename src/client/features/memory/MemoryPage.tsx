@@ -3,7 +3,7 @@ import { IconBrain, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { memoryKinds, memoryLimits, type MemoryKind, type MemoryView } from '../../../shared/schemas/memories';
-import { commonTexts, memoryTexts } from '../../../shared/texts';
+import { commonTexts, memoryShellTexts, memoryTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -25,10 +25,26 @@ export function MemoryPage() {
       onError: (error) => notify.error(commonTexts.genericError, errorMessage(error, commonTexts.genericError)),
     }),
   );
+  const restore = useMutation(
+    trpc.memories.restore.mutationOptions({
+      onSuccess: () => {
+        notify.success(memoryTexts.restored);
+        void refresh();
+      },
+      onError: (error) => notify.error(commonTexts.genericError, errorMessage(error, commonTexts.genericError)),
+    }),
+  );
+  // Issue 49: a delete is done at once and says so, with Undo (as the chat's 'Memory updated'
+  // note has), which puts the memory back exactly as it was.
   const remove = useMutation(
     trpc.memories.delete.mutationOptions({
-      onSuccess: () => {
-        notify.success(memoryTexts.deleted);
+      onSuccess: ({ restoreToken }) => {
+        notify.success(
+          memoryTexts.deleted,
+          <Button variant="subtle" size="compact-sm" mt={4} onClick={() => restore.mutate({ restoreToken })}>
+            {memoryShellTexts.undo}
+          </Button>,
+        );
         void refresh();
       },
       onError: (error) => notify.error(commonTexts.genericError, errorMessage(error, commonTexts.genericError)),

@@ -1,41 +1,35 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { commonTexts, nudgesTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
-import { errorMessage } from '../../lib/errors';
-import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
+import { useSession } from '../auth/useSession';
+import { GuestNudgesNote } from './GuestNudgesNote';
+import { useRunNow } from './useRunNow';
 
 const statusColor: Record<string, string> = { queued: 'blue', sent: 'green', skipped: 'gray', failed: 'red' };
 
 // /nudges: every run, newest first, with why one was skipped or failed.
 export function NudgeHistoryPage() {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { guest } = useSession();
   // Refreshed while a run is queued and due: run now answers at once and the coach writes soon after.
   const runs = useQuery({ ...trpc.nudges.runs.queryOptions(), refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === 'queued' && Date.parse(r.dueAt) <= Date.now()) ? 1_000 : false) });
-  const run = useMutation(trpc.nudges.run.mutationOptions());
-  const runNow = async () => {
-    try {
-      await run.mutateAsync({ kind: 'weekly_review' });
-      await queryClient.invalidateQueries({ queryKey: trpc.nudges.runs.queryKey() });
-      await queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
-    } catch (error) {
-      notify.error(nudgesTexts.runNow, errorMessage(error, nudgesTexts.runNow));
-    }
-  };
+  const { runNow, pending } = useRunNow({ toastStarted: false });
   const list = runs.data?.runs ?? [];
   return (
     <PageFrame
       title={nudgesTexts.historyTitle}
       subtitle={nudgesTexts.historySubtitle}
       action={
-        <Button onClick={() => void runNow()} loading={run.isPending}>
+        <Button onClick={() => void runNow()} loading={pending}>
           {nudgesTexts.runNow}
         </Button>
       }
     >
+      {/* A visitor reads what Run now does for them before the click (issue 49). */}
+      {guest && <GuestNudgesNote />}
       <Paper withBorder radius="md" p="md">
         {runs.isSuccess && !list.length ? (
           <Text c="dimmed">{nudgesTexts.historyEmpty}</Text>

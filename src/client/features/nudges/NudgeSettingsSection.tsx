@@ -8,13 +8,42 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { SettingsSection } from '../settings/SettingsSection';
+import { useSession } from '../auth/useSession';
+import { GuestNudgesNote } from './GuestNudgesNote';
 import { subscribeThisBrowser, unsubscribeThisBrowser } from './pushSubscription';
+import { useRunNow } from './useRunNow';
 
 // Settings, Notifications: the nudges, with the next planned run and 'Run now'.
 export function NudgeSettingsSection() {
-  const query = useQuery(trpc.nudges.settings.queryOptions());
+  const { guest } = useSession();
+  // A guest space has no nudge settings (an account's): Run now, in the app, and the history.
+  const query = useQuery({ ...trpc.nudges.settings.queryOptions(), enabled: !guest });
+  if (guest) return <GuestNudgesSection />;
   if (!query.data) return null;
   return <NudgeSettingsForm key={JSON.stringify(query.data)} settings={query.data} />;
+}
+
+function RunNowAndHistory() {
+  const { runNow, pending } = useRunNow({ toastStarted: true });
+  return (
+    <Group gap="sm">
+      <Button variant="light" onClick={() => void runNow()} loading={pending}>
+        {nudgesTexts.runNow}
+      </Button>
+      <Anchor component={Link} to="/nudges" size="sm">
+        {nudgesTexts.historyLink}
+      </Anchor>
+    </Group>
+  );
+}
+
+function GuestNudgesSection() {
+  return (
+    <SettingsSection heading={nudgesTexts.settingsTitle} description={nudgesTexts.settingsDescription}>
+      <GuestNudgesNote />
+      <RunNowAndHistory />
+    </SettingsSection>
+  );
 }
 
 function formatWhen(iso: string, timeZone: string) {
@@ -24,7 +53,6 @@ function formatWhen(iso: string, timeZone: string) {
 function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string; nextRun: { kind: string; at: string } | null } }) {
   const queryClient = useQueryClient();
   const save = useMutation(trpc.nudges.saveSettings.mutationOptions());
-  const run = useMutation(trpc.nudges.run.mutationOptions());
   const { timeZone: _zone, nextRun: _next, ...initial } = props.settings;
   const form = useForm<NudgeSettings>({ mode: 'uncontrolled', initialValues: initial });
 
@@ -49,17 +77,6 @@ function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string
     }
   });
 
-  const runNow = async () => {
-    try {
-      await run.mutateAsync({ kind: 'weekly_review' });
-      notify.success(nudgesTexts.runNow, nudgesTexts.runStarted);
-      await queryClient.invalidateQueries({ queryKey: trpc.nudges.runs.queryKey() });
-      await queryClient.invalidateQueries({ queryKey: trpc.chats.list.queryKey() });
-    } catch (error) {
-      notify.error(nudgesTexts.runNow, errorMessage(error, settingsTexts.saveFailedBody));
-    }
-  };
-
   return (
     <SettingsSection heading={nudgesTexts.settingsTitle} description={nudgesTexts.settingsDescription} onSubmit={submit} saving={save.isPending} saveLabel={nudgesTexts.save}>
       <Stack gap="lg">
@@ -67,14 +84,7 @@ function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string
           <Text size="sm" data-testid="nudge-next-run">
             {props.settings.nextRun ? nudgesTexts.nextRun(formatWhen(props.settings.nextRun.at, props.settings.timeZone)) : nudgesTexts.noNextRun}
           </Text>
-          <Group gap="sm">
-            <Button variant="light" onClick={() => void runNow()} loading={run.isPending}>
-              {nudgesTexts.runNow}
-            </Button>
-            <Anchor component={Link} to="/nudges" size="sm">
-              {nudgesTexts.historyLink}
-            </Anchor>
-          </Group>
+          <RunNowAndHistory />
         </Group>
         <Text size="xs" c="dimmed">
           {nudgesTexts.timeZoneNote(props.settings.timeZone)}

@@ -9,6 +9,7 @@ import { searchLimits } from '../../../shared/limits';
 import type { SearchResult } from '../../../shared/schemas/memories';
 import { memoryTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
+import hintClasses from '../../components/keyboardHint.module.css';
 import { snippetParts } from './snippet';
 
 
@@ -103,7 +104,7 @@ function SearchPanel(props: { onDone: () => void }) {
                 {new Date(result.createdAt).toLocaleDateString()}
               </Text>
             </Group>
-            <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-snippet>
               {snippetParts(result.snippet).map((part, i) =>
                 part.marked ? (
                   // biome-ignore lint/suspicious/noArrayIndexKey: parts of one fixed snippet
@@ -117,7 +118,7 @@ function SearchPanel(props: { onDone: () => void }) {
           </UnstyledButton>
         ))}
       </div>
-      <Group gap={4}>
+      <Group gap={4} className={hintClasses.keyboardHint} data-keyboard-hint>
         <Kbd size="xs">↑</Kbd>
         <Kbd size="xs">↓</Kbd>
         <Kbd size="xs">Enter</Kbd>

@@ -10,19 +10,24 @@ import { useSettingsSaved } from './useSettingsSaved';
 const switches = [
   { key: 'emailNotifications', label: settingsTexts.emailNotifications, description: settingsTexts.emailNotificationsDescription },
   { key: 'pushNotifications', label: settingsTexts.pushNotifications, description: settingsTexts.pushNotificationsDescription },
-  { key: 'weeklyDigest', label: settingsTexts.weeklyDigest, description: settingsTexts.weeklyDigestDescription },
   { key: 'coachingSuggestions', label: settingsTexts.coachingSuggestions, description: settingsTexts.coachingSuggestionsDescription },
-] as const satisfies ReadonlyArray<{ key: keyof NotificationPreferences; label: string; description: string }>;
+] as const satisfies ReadonlyArray<{ key: keyof Choices; label: string; description: string }>;
+
+// The weekly digest is the weekly review (issue 49): one switch, in the Nudges section below;
+// this form leaves it out of its save, so the server keeps it as that section set it.
+type Choices = Omit<NotificationPreferences, 'weeklyDigest'>;
 
 export function NotificationSettingsForm(props: { notifications: NotificationPreferences }) {
   const { saved, failed } = useSettingsSaved();
   const update = useMutation(trpc.profile.updateNotifications.mutationOptions());
-  const form = useForm<NotificationPreferences>({ mode: 'uncontrolled', initialValues: props.notifications });
+  const { weeklyDigest: _weeklyReview, ...initial } = props.notifications;
+  const form = useForm<Choices>({ mode: 'uncontrolled', initialValues: initial });
 
   const submit = form.onSubmit(async (values) => {
     try {
       const settings = await update.mutateAsync(values);
-      form.resetDirty(settings.notifications);
+      const { weeklyDigest: _saved, ...choices } = settings.notifications;
+      form.resetDirty(choices);
       saved(settings, { title: settingsTexts.notificationsSavedTitle, message: settingsTexts.notificationsSavedBody });
     } catch (error) {
       failed(error);

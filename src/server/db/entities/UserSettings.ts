@@ -23,7 +23,7 @@ export const UserSettingsSchema = defineEntity({
     phonePinHash: p.string().length(255).nullable().hidden(),
     emailNotifications: p.boolean().default(notificationDefaults.emailNotifications),
     pushNotifications: p.boolean().default(notificationDefaults.pushNotifications),
-    weeklyDigest: p.boolean().default(notificationDefaults.weeklyDigest),
+    // weeklyDigest is the weekly review's on/off, held with the nudge settings (issue 49: NudgeSetting).
     coachingSuggestions: p.boolean().default(notificationDefaults.coachingSuggestions),
     dataRetention: p.enum(dataRetentionValues).default(privacyDefaults.dataRetention),
     shareAnonymousData: p.boolean().default(privacyDefaults.shareAnonymousData),
@@ -35,11 +35,11 @@ export const UserSettingsSchema = defineEntity({
 });
 
 export class UserSettings extends UserSettingsSchema.class {
+  /** The notification preferences this row holds: all but weeklyDigest (the weekly review's, in NudgeSetting). */
   toNotifications() {
     return {
       emailNotifications: this.emailNotifications,
       pushNotifications: this.pushNotifications,
-      weeklyDigest: this.weeklyDigest,
       coachingSuggestions: this.coachingSuggestions,
     };
   }

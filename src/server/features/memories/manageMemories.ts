@@ -7,6 +7,7 @@ import { Memory, MemorySetting } from '../../db/entities/Memory.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { findOwnedChat } from '../chats/ownedChat.js';
+import { restoreTokenOf } from './memoryRestore.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
 
 // Memories are read and written through their owner: another user's memory is answered exactly
@@ -40,9 +41,12 @@ export async function updateMemory(ctx: AuthedContext, input: UpdateMemory): Pro
   return memory.toView();
 }
 
-export async function deleteMemory(ctx: AuthedContext, input: { memoryId: number }): Promise<void> {
-  const deleted = await ctx.em.nativeDelete(Memory, { id: input.memoryId, owner: ctx.user.id });
-  if (deleted === 0) throw new TRPCError({ code: 'NOT_FOUND', message: memoryTexts.notFound });
+/** Deletes one memory; answers the token that puts it back as it was (memoryRestore.ts, issue 49). */
+export async function deleteMemory(ctx: AuthedContext, input: { memoryId: number }): Promise<{ restoreToken: string }> {
+  const memory = await ctx.em.findOne(Memory, { id: input.memoryId, owner: ctx.user.id });
+  const deleted = memory ? await ctx.em.nativeDelete(Memory, { id: input.memoryId, owner: ctx.user.id }) : 0;
+  if (!memory || deleted === 0) throw new TRPCError({ code: 'NOT_FOUND', message: memoryTexts.notFound });
+  return { restoreToken: restoreTokenOf(ctx.deps.sessionPassword, memory) };
 }
 
 export async function deleteAllMemories(ctx: AuthedContext): Promise<void> {

@@ -3,6 +3,7 @@ import {
   createMemorySchema,
   memoryRefSchema,
   memorySettingsSchema,
+  restoreMemorySchema,
   undoMemorySchema,
   updateMemorySchema,
 } from '../../../shared/schemas/memories.js';
@@ -18,6 +19,7 @@ import {
   undoMemoryNote,
   updateMemory,
 } from './manageMemories.js';
+import { restoreMemory } from './memoryRestore.js';
 
 // A session may use every procedure (the user's own data); an API key with the
 // `memories` scope too.
@@ -28,6 +30,8 @@ export const memoriesRouter = router({
   create: memoriesProcedure.input(createMemorySchema).mutation(({ ctx, input }) => createMemory(ctx, input)),
   update: memoriesProcedure.input(updateMemorySchema).mutation(({ ctx, input }) => updateMemory(ctx, input)),
   delete: memoriesProcedure.input(memoryRefSchema).mutation(({ ctx, input }) => deleteMemory(ctx, input)),
+  /** The Undo of 'Memory deleted' (issue 49): the memory back as it was, from the token the delete answered. */
+  restore: memoriesProcedure.input(restoreMemorySchema).mutation(({ ctx, input }) => restoreMemory(ctx, input)),
   deleteAll: memoriesProcedure.mutation(({ ctx }) => deleteAllMemories(ctx)),
   settings: memoriesProcedure.query(({ ctx }) => getMemorySettings(ctx)),
   setSettings: memoriesProcedure.input(memorySettingsSchema).mutation(({ ctx, input }) => setMemorySettings(ctx, input)),

@@ -66,6 +66,13 @@ export async function loadNudgeSettings(em: EntityManager, userId: number): Prom
   return row?.settings ?? defaultNudgeSettings;
 }
 
+/**
+ * A guest space's nudges (issue 49: a visitor's run now) are written in the app only: a guest
+ * cannot connect anything outside it, so no email, push or call, whatever its settings hold.
+ */
+export const inAppOnly = (settings: NudgeSettings): NudgeSettings => ({ ...settings, channels: { email: false, push: false, call: false } });
+const outsideRefused = (owner: { isGuest: boolean; isDemo: boolean }) => owner.isGuest || owner.isDemo;
+
 // What a run is planned to use: the app always, email, push and a call when on. Once it runs, its
 // channels are those that delivered.
 export const activeChannels = (settings: NudgeSettings): NudgeChannel[] => [
@@ -96,8 +103,10 @@ async function insertPlanned(em: EntityManager, send: RunSender, userId: number,
 }
 
 /** A run the user asked for: due at once. */
-export async function queueManualRun(em: EntityManager, send: RunSender, userId: number, kind: NudgeKind, now: Date): Promise<number> {
-  const settings = await loadNudgeSettings(em, userId);
+export async function queueManualRun(em: EntityManager, send: RunSender, owner: { id: number; isGuest: boolean; isDemo: boolean }, kind: NudgeKind, now: Date): Promise<number> {
+  const userId = owner.id;
+  const stored = await loadNudgeSettings(em, userId);
+  const settings = outsideRefused(owner) ? inAppOnly(stored) : stored;
   const run = em.create(NudgeRun, { owner: userId, kind, status: 'queued', trigger: 'manual', channels: activeChannels(settings), dueAt: now, attempts: 0, createdAt: now, updatedAt: now });
   await em.flush();
   await send(run.id, now);
@@ -114,7 +123,8 @@ async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, run
   // Replanned (its settings changed) or already ended: nothing to do.
   if (!run || run.status !== 'queued') return { done: true };
   const userId = run.owner.id;
-  const settings = await loadNudgeSettings(em, userId);
+  const stored = await loadNudgeSettings(em, userId);
+  const settings = outsideRefused(run.owner) ? inAppOnly(stored) : stored;
   const timeZone = await timeZoneOf(em, userId);
   const now = clock();
   const finish = async (status: 'sent' | 'skipped' | 'failed', reason: string | null, chat?: Chat): Promise<Outcome> => {

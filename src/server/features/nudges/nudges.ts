@@ -27,10 +27,28 @@ export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<type
   return getNudgeSettings(ctx);
 }
 
+/**
+ * The weekly review on or off (issue 49: the profile's weeklyDigest is this setting), the rest of
+ * the nudge settings as they are; a registered account's next review is planned or dropped. A
+ * guest space is never planned (nudgeQueue.ts, planMissingReviews): its setting is only kept.
+ */
+export async function setWeeklyReview(ctx: AuthedContext, enabled: boolean): Promise<void> {
+  const current = await loadNudgeSettings(ctx.em, ctx.user.id);
+  if (current.weeklyReview.enabled === enabled) return;
+  const settings = { ...current, weeklyReview: { ...current.weeklyReview, enabled } };
+  const row = await ctx.em.findOne(NudgeSetting, { user: ctx.user.id });
+  if (row) row.settings = settings;
+  else ctx.em.create(NudgeSetting, { user: ctx.user, settings });
+  await ctx.em.flush();
+  if (ctx.user.isGuest || ctx.user.isDemo) return;
+  await planWeeklyReview(ctx.em, ctx.deps.nudges.enqueue, ctx.user.id, settings, await timeZoneOf(ctx.em, ctx.user.id), ctx.deps.nudges.clock());
+}
+
 export async function runNudgeNow(ctx: AuthedContext, input: z.output<typeof runNudgeSchema>): Promise<{ runId: number }> {
   // Each run may mail, push, call and write a chat, past the weekly cap: so many an hour (429 past it).
   await ctx.deps.rateLimits.nudgeRuns.consume(String(ctx.user.id));
-  const runId = await queueManualRun(ctx.em, ctx.deps.nudges.enqueue, ctx.user.id, input.kind, ctx.deps.nudges.clock());
+  // A guest's run (a visitor's: their first write made the space) is written in the app only.
+  const runId = await queueManualRun(ctx.em, ctx.deps.nudges.enqueue, ctx.user, input.kind, ctx.deps.nudges.clock());
   ctx.deps.nudges.kick();
   return { runId };
 }

@@ -3,6 +3,7 @@ import type { ProfileSettings } from '../../../shared/schemas/profile.js';
 import { notificationDefaults, privacyDefaults } from '../../../shared/settingsConstants.js';
 import type { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
+import { loadNudgeSettings } from '../nudges/nudgeQueue.js';
 
 // The settings page's three sections, always read through the signed-in user's id (architecture rule 9).
 export async function readProfileSettings(em: EntityManager, user: User): Promise<ProfileSettings> {
@@ -15,7 +16,8 @@ export async function readProfileSettings(em: EntityManager, user: User): Promis
       company: user.company ?? null,
       phone: settings?.phone ?? null,
     },
-    notifications: settings?.toNotifications() ?? { ...notificationDefaults },
+    // The weekly digest is the weekly review (issue 49): one setting, the nudges' weeklyReview.enabled.
+    notifications: { ...notificationDefaults, ...settings?.toNotifications(), weeklyDigest: (await loadNudgeSettings(em, user.id)).weeklyReview.enabled },
     privacy: settings?.toPrivacy() ?? { ...privacyDefaults },
     phoneTrust: { verified: Boolean(settings?.phone && settings.phoneVerifiedAt), pinSet: Boolean(settings?.phonePinHash) },
   };
