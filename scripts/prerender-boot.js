@@ -34,14 +34,23 @@ const onKeyDown = (event) => {
   event.preventDefault();
   if (input.value.trim()) input.setAttribute('data-early-send', input.value);
 };
+// Text changed after the Enter is not what it meant to send: the mark (and the line under the
+// input that says the text will be sent) goes.
+const onInput = (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLTextAreaElement) || !input.hasAttribute('data-early-send')) return;
+  if (input.getAttribute('data-early-send') !== input.value) input.removeAttribute('data-early-send');
+};
 document.addEventListener('click', onClick, true);
 document.addEventListener('submit', onSubmit, true);
 document.addEventListener('keydown', onKeyDown, true);
+document.addEventListener('input', onInput, true);
 document.documentElement.dataset.hydration = 'pending';
 window.takeEarlyInteractions = () => {
   document.removeEventListener('click', onClick, true);
   document.removeEventListener('submit', onSubmit, true);
   document.removeEventListener('keydown', onKeyDown, true);
+  document.removeEventListener('input', onInput, true);
   return held.splice(0);
 };
 

@@ -38,6 +38,13 @@ function onKeyDown(event: KeyboardEvent) {
   if (input.value.trim()) input.setAttribute(earlySendAttribute, input.value);
 }
 
+/** Text changed after the Enter is not what it meant to send: the mark, and the line saying it will be sent, go. */
+function onInput(event: Event) {
+  const input = event.target;
+  if (!(input instanceof HTMLTextAreaElement) || !input.hasAttribute(earlySendAttribute)) return;
+  if (input.getAttribute(earlySendAttribute) !== input.value) input.removeAttribute(earlySendAttribute);
+}
+
 /** Keeps watching the placeholder's input (if the page has one) until the app's input takes it. */
 export function holdEarlyInput(root: HTMLElement) {
   const input = root.querySelector<HTMLTextAreaElement>('[data-app-placeholder] textarea');
@@ -54,6 +61,7 @@ export function holdEarlyInput(root: HTMLElement) {
   input.addEventListener('focus', onFocus);
   input.addEventListener('blur', onBlur);
   document.addEventListener('keydown', onKeyDown, true);
+  document.addEventListener('input', onInput, true);
   held = {
     input,
     focused: () => focused,
@@ -61,6 +69,7 @@ export function holdEarlyInput(root: HTMLElement) {
       input.removeEventListener('focus', onFocus);
       input.removeEventListener('blur', onBlur);
       document.removeEventListener('keydown', onKeyDown, true);
+      document.removeEventListener('input', onInput, true);
     },
   };
 }

@@ -257,6 +257,12 @@ export function ChatComposer(props: {
             {chatViewTexts.sendQueued}
           </Text>
         )}
+        {/* The placeholder's input waits for the app: once Enter has marked its text to send (lib/earlyInput.ts), this says so (CSS shows it). */}
+        {props.placeholder && (
+          <Text size="xs" c="dimmed" mt={4} role="status" className={classes.earlySendNotice}>
+            {chatViewTexts.sendQueued}
+          </Text>
+        )}
         {value.length > counterFrom && (
           <Text size="xs" c={tooLong ? 'red' : 'dimmed'} mt={4} ta="right" aria-live="polite">
             {tooLong ? chatViewTexts.messageTooLong(chatLimits.messageMax) : chatViewTexts.charactersLeft(chatLimits.messageMax - value.length)}
