@@ -18,6 +18,8 @@ import { createRateLimits } from './features/limits/rateLimits.js';
 import { extractMemories } from './features/memories/rememberFromChat.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { createCoachModel } from './providers/ai/index.js';
+import { createProviders } from './providers/providers.js';
+import { createSpeechAllowances } from './features/voice/voiceBudget.js';
 import type { CoachModel } from './providers/ai/types.js';
 import type { Teardown } from './teardown.js';
 import type { Metrics } from './telemetry/metrics.js';
@@ -25,8 +27,10 @@ import { instrumentCoach, instrumentRateLimits, providerCall, type Telemetry } f
 import { appRouter } from './trpc/root.js';
 
 // The composition root: the one place the server's dependencies are built and wired to each
-// other (the chat bus, budgets, sessions, the coach and what it is handed, Microsoft, telemetry).
-// Handlers receive them as AppDeps and never build their own.
+// other (the chat bus, budgets, sessions, the coach and what it is handed, Microsoft, the other
+// providers: voice, SMS, calls, push, memory extraction, the rehearsal judge; telemetry), each
+// outside call wrapped in the same metrics and traces. Handlers receive them as AppDeps and never
+// build their own; nothing changes the object once it is returned.
 
 export type Composed = { deps: AppDeps; metrics: Metrics | undefined; spans: Telemetry['spans'] };
 

@@ -86,7 +86,7 @@ export async function placeChatCall(
     throw error;
   }
   try {
-    const callSid = await telephonyProviderOf(deps, settings).placeCall({
+    const callSid = await telephonyProviderOf(deps).placeCall({
       to: phone,
       url: chatCallUrl(deps, settings.publicUrl, userId, chatId),
       statusCallback: options.statusPath ? chatCallUrl(deps, settings.publicUrl, userId, chatId, options.statusPath) : `${settings.publicUrl}${webhookPaths.status}`,
