@@ -47,6 +47,8 @@ export async function composeDeps(
     queueClock?: Clock;
     /** How push hosts are resolved before a delivery; DNS by default. */
     hostLookup?: HostLookup;
+    /** The address the server listens on (known once it listens): the nudges' links when PUBLIC_URL is unset. */
+    listenUrl: () => string;
     /** The open WebSocket connections by endpoint, for the metrics (known once the sockets exist). */
     openSockets: () => Record<string, number>;
   },
@@ -117,8 +119,10 @@ export async function composeDeps(
       stallTimeoutMs: config.modelStallTimeoutMs,
     }),
     microsoft,
+    providers: createProviders(config, telemetry),
+    speechAllowances: createSpeechAllowances(),
     telemetry,
-    nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined),
+    nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined, parts.listenUrl),
     queueClock: parts.queueClock,
     hostLookup: parts.hostLookup ?? systemHostLookup,
   };

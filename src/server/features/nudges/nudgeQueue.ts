@@ -32,8 +32,8 @@ export type NudgeClock = () => Date;
 
 export type NudgeWorker = {
   clock: NudgeClock;
-  /** The address this server listens on: links in emails when PUBLIC_URL is unset. */
-  baseUrl: string;
+  /** The address this server listens on (known once it listens): links in emails when PUBLIC_URL is unset. */
+  baseUrl(): string;
   /** Fetches the due jobs and runs them once each; resolves with how many were fetched. */
   tick(): Promise<number>;
   /** Asks for a tick soon (after the one under way): a run now. */
@@ -207,7 +207,7 @@ async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, run
 
 /** The base of the links in an email: PUBLIC_URL, else the address this server listens on. */
 function appUrl(deps: AppDeps): string {
-  return deps.config.publicUrl ?? deps.nudges.baseUrl;
+  return deps.config.publicUrl ?? deps.nudges.baseUrl();
 }
 
 /**
@@ -338,7 +338,7 @@ async function planMissingReviews(orm: MikroORM, send: RunSender, now: Date): Pr
 const singletonKey = (runId: number) => `run-${runId}`;
 
 /** The worker, idle until start(deps, queue): the app's dependencies include it. */
-export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date()): NudgeWorker {
+export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date(), listenUrl: () => string = () => 'http://127.0.0.1'): NudgeWorker {
   let deps: AppDeps | null = null;
   let queue: JobQueue | null = null;
   // Rounds of fetched jobs run side by side (a run now is fetched at once, whatever else runs), and
@@ -420,7 +420,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
   let briefs: NodeJS.Timeout | undefined;
   return {
     clock,
-    baseUrl: 'http://127.0.0.1',
+    baseUrl: listenUrl,
     tick,
     kick: () => void tick(),
     enqueue,
