@@ -15,7 +15,7 @@ const timeoutMs = 30_000;
 
 export type WrittenReview = { content: string; writer: 'model' | 'template' };
 
-export async function writeWeeklyReview(deps: AppDeps, em: EntityManager, userId: number, facts: WeeklyReviewFacts): Promise<WrittenReview> {
+export async function writeWeeklyReview(deps: Pick<AppDeps, 'coach' | 'rateLimits' | 'log' | 'config'>, em: EntityManager, userId: number, facts: WeeklyReviewFacts): Promise<WrittenReview> {
   const template: WrittenReview = { content: renderWeeklyReview(facts), writer: 'template' };
   if (deps.coach.kind !== 'openai') return template;
   const user = await em.findOne(User, userId, { fields: ['isGuest', 'isDemo'] });
