@@ -8,6 +8,7 @@ import { loadCoachMemories } from './features/memories/memoryFacts.js';
 import { openMailbox } from './features/microsoft/mailbox.js';
 import { loadRehearsalCounterpart } from './features/rehearsals/rehearsalFacts.js';
 import { readWritingStyle } from './features/writingStyle/writingStyleStore.js';
+import type { GraphDeps } from './features/microsoft/connections.js';
 
 // Where the features hand their facts to the coach: each feature loads its own (the knowledge base
 // only while it is switched on, the mailbox, the writing style, the active goals, the memories and
@@ -36,7 +37,7 @@ export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: n
 }
 
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.
-async function openMailForCoach(deps: AppDeps, em: EntityManager, userId: number): Promise<MailSource | null> {
+async function openMailForCoach(deps: GraphDeps, em: EntityManager, userId: number): Promise<MailSource | null> {
   try {
     return await openMailbox(deps, em, userId);
   } catch (cause) {

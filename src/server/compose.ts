@@ -18,6 +18,8 @@ import { createRateLimits } from './features/limits/rateLimits.js';
 import { extractMemories } from './features/memories/rememberFromChat.js';
 import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { createCoachModel } from './providers/ai/index.js';
+import { createProviders } from './providers/providers.js';
+import { createSpeechAllowances } from './features/voice/voiceBudget.js';
 import type { CoachModel } from './providers/ai/types.js';
 import type { Teardown } from './teardown.js';
 import type { Metrics } from './telemetry/metrics.js';
@@ -25,8 +27,10 @@ import { instrumentCoach, instrumentRateLimits, providerCall, type Telemetry } f
 import { appRouter } from './trpc/root.js';
 
 // The composition root: the one place the server's dependencies are built and wired to each
-// other (the chat bus, budgets, sessions, the coach and what it is handed, Microsoft, telemetry).
-// Handlers receive them as AppDeps and never build their own.
+// other (the chat bus, budgets, sessions, the coach and what it is handed, Microsoft, the other
+// providers: voice, SMS, calls, push, memory extraction, the rehearsal judge; telemetry), each
+// outside call wrapped in the same metrics and traces. Handlers receive them as AppDeps and never
+// build their own; nothing changes the object once it is returned.
 
 export type Composed = { deps: AppDeps; metrics: Metrics | undefined; spans: Telemetry['spans'] };
 
@@ -43,6 +47,8 @@ export async function composeDeps(
     queueClock?: Clock;
     /** How push hosts are resolved before a delivery; DNS by default. */
     hostLookup?: HostLookup;
+    /** The address the server listens on (known once it listens): the nudges' links when PUBLIC_URL is unset. */
+    listenUrl: () => string;
     /** The open WebSocket connections by endpoint, for the metrics (known once the sockets exist). */
     openSockets: () => Record<string, number>;
   },
@@ -113,8 +119,10 @@ export async function composeDeps(
       stallTimeoutMs: config.modelStallTimeoutMs,
     }),
     microsoft,
+    providers: createProviders(config, telemetry),
+    speechAllowances: createSpeechAllowances(),
     telemetry,
-    nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined),
+    nudges: createNudgeWorker(log, parts.queueClock ? () => new Date(parts.queueClock!.now()) : undefined, parts.listenUrl),
     queueClock: parts.queueClock,
     hostLookup: parts.hostLookup ?? systemHostLookup,
   };

@@ -12,6 +12,8 @@ import type { Telemetry } from './telemetry/telemetry.js';
 import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
 import type { Clock } from 'pg-boss';
 import type { HostLookup } from './features/nudges/pushHosts.js';
+import type { Providers } from './providers/providers.js';
+import type { SpeechAllowances } from './features/voice/voiceBudget.js';
 
 // Everything a request handler may need, built once at start (main.ts) or per test.
 export type AppDeps = {
@@ -28,6 +30,10 @@ export type AppDeps = {
   chatBus: ChatBus;
   replies: ReplyRunner;
   microsoft: MicrosoftDeps;
+  /** Voice, SMS, calls, push, memory extraction and the rehearsal judge, built once by compose.ts (providers/providers.ts). */
+  providers: Providers;
+  /** The replies voice turns' speech allowances cover, on this instance (features/voice/voiceBudget.ts). */
+  speechAllowances: SpeechAllowances;
   /** Metrics and traces hooks (telemetry/): each is null when not configured. */
   telemetry: Telemetry;
   /** The nudges' queue worker (features/nudges/nudgeQueue.ts) and its clock. */

@@ -75,6 +75,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     teardown.defer('database', () => database.close());
 
     let upgrades: UpgradeRoutes | undefined;
+    // The address it listens on, known once it listens (below); until then, the loopback address.
+    let url = 'http://127.0.0.1';
     const { deps, metrics, spans } = await composeDeps(config, {
       log,
       target,
@@ -83,6 +85,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       coach: options.coach,
       queueClock: options.queueClock,
       hostLookup: options.hostLookup,
+      listenUrl: () => url,
       openSockets: () => upgrades?.openSockets() ?? { '/trpc': 0, '/ws': 0 },
     });
     await startJobs(deps, target, teardown);
@@ -113,8 +116,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     const port = (httpServer.address() as AddressInfo).port;
     const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
-    const url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
-    deps.nudges.baseUrl = url;
+    url = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
     return { url, port, deps, httpServer, close: () => teardown.run() };
   } catch (error) {
     await teardown.run();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import client from 'prom-client';
-import type { MetricsSink, ModelPath, ProviderName, TurnOutcome } from './telemetry.js';
+import type { CallOutcome, MetricsSink, ModelPath, ProviderName, TurnOutcome } from './telemetry.js';
 
 // GET /metrics in Prometheus' text format, loaded only when METRICS_TOKEN is set
 // (server.ts imports this module then). One registry a server (tests run several in a process).
@@ -68,8 +68,15 @@ export function createMetrics(options: { token: string; procedures: Iterable<str
   });
   const providerErrors = new client.Counter({
     name: 'provider_errors_total',
-    help: 'Failed calls to an outside provider (openai, microsoft_graph, twilio).',
+    help: 'Failed calls to an outside provider (openai, microsoft_graph, twilio, web_push).',
     labelNames: ['provider'] as const,
+    registers: [registry],
+  });
+  const providerCalls = new client.Histogram({
+    name: 'provider_call_duration_seconds',
+    help: 'Calls to an outside provider by provider, operation and outcome (ok, failed): their count (_count) and duration. A model turn is counted by model_turns_total instead.',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
   const refusals = new client.Counter({
@@ -161,6 +168,9 @@ export function createMetrics(options: { token: string; procedures: Iterable<str
     handler,
     providerError(provider: ProviderName) {
       providerErrors.labels(provider).inc();
+    },
+    providerCall(provider: ProviderName, operation: string, outcome: CallOutcome, seconds: number) {
+      providerCalls.labels(provider, operation, outcome).observe(seconds);
     },
     modelTurn(path: ModelPath, provider: string, outcome: TurnOutcome, firstTokenSeconds: number | null, totalSeconds: number) {
       turns.labels(path, provider, outcome).inc();

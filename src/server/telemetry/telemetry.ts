@@ -8,7 +8,8 @@ import type { CoachModel, CoachRequest } from '../providers/ai/types.js';
 // Nothing here takes message text, tokens, mail or ids of users' rows: labels and attributes are
 // fixed names (route patterns, procedure names, providers, limits, outcomes).
 
-export type ProviderName = 'openai' | 'microsoft_graph' | 'twilio';
+export type ProviderName = 'openai' | 'microsoft_graph' | 'twilio' | 'web_push';
+export type CallOutcome = 'ok' | 'failed';
 /** Where a model turn comes from: the label of model-turn metrics and the span's attribute. */
 export type ModelPath = NonNullable<CoachRequest['path']>;
 export type TurnOutcome = 'complete' | 'error' | 'stopped';
@@ -16,6 +17,8 @@ export type TurnOutcome = 'complete' | 'error' | 'stopped';
 /** The metrics side (metrics.ts). */
 export type MetricsSink = {
   providerError(provider: ProviderName): void;
+  /** One call to an outside provider: its provider, operation (a fixed name), outcome and duration. */
+  providerCall(provider: ProviderName, operation: string, outcome: CallOutcome, seconds: number): void;
   modelTurn(path: ModelPath, provider: string, outcome: TurnOutcome, firstTokenSeconds: number | null, totalSeconds: number): void;
   rateLimited(limit: string): void;
   /** One decision of the coach's safety screen: its category, or 'none' (never the text). */
@@ -38,30 +41,47 @@ export type Telemetry = {
 
 export const noTelemetry: Telemetry = { metrics: null, spans: null };
 
-/** Runs one call to a provider: failures counted by provider, a span around it when tracing. */
+/**
+ * Runs one call to a provider: counted with its duration by provider, operation and outcome, its
+ * failures counted by provider, and a span around it when tracing.
+ */
 export function providerCall<T>(telemetry: Telemetry, provider: ProviderName, operation: string, work: () => Promise<T>): Promise<T> {
   const { metrics, spans } = telemetry;
   if (!metrics && !spans) return work();
   const counted = metrics
-    ? () =>
-        work().catch((error: unknown) => {
+    ? async () => {
+        const started = performance.now();
+        try {
+          const result = await work();
+          metrics.providerCall(provider, operation, 'ok', (performance.now() - started) / 1000);
+          return result;
+        } catch (error) {
+          metrics.providerCall(provider, operation, 'failed', (performance.now() - started) / 1000);
           metrics.providerError(provider);
           throw error;
-        })
+        }
+      }
     : work;
   return spans ? spans.span(`${provider} ${operation}`, { 'ai_coach.provider': provider, 'ai_coach.operation': operation }, counted) : counted();
 }
 
 /**
  * A copy of `target` whose asynchronous `methods` run through providerCall (the provider's name,
- * the method's name as the operation). The same object when telemetry is off.
+ * and as the operation the name given for the method, or the method's own). The same object when
+ * telemetry is off.
  */
-export function instrumentMethods<T extends object>(target: T, telemetry: Telemetry, provider: ProviderName, methods: (keyof T & string)[]): T {
+export function instrumentMethods<T extends object>(
+  target: T,
+  telemetry: Telemetry,
+  provider: ProviderName,
+  methods: (keyof T & string)[] | Partial<Record<keyof T & string, string>>,
+): T {
   if (!telemetry.metrics && !telemetry.spans) return target;
+  const operations: [string, string][] = Array.isArray(methods) ? methods.map((name) => [name, name]) : (Object.entries(methods) as [string, string][]);
   const copy = { ...target } as Record<string, unknown>;
-  for (const name of methods) {
-    const method = target[name] as unknown as (...args: unknown[]) => Promise<unknown>;
-    copy[name] = (...args: unknown[]) => providerCall(telemetry, provider, name, () => method.apply(target, args));
+  for (const [name, operation] of operations) {
+    const method = (target as Record<string, unknown>)[name] as (...args: unknown[]) => Promise<unknown>;
+    copy[name] = (...args: unknown[]) => providerCall(telemetry, provider, operation, () => method.apply(target, args));
   }
   return copy as T;
 }

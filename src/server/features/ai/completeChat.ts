@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/types.js';
 import { previousReply } from '../coach/coachTurn.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { streamModel } from '../coach/modelStream.js';
 import { defaultSafetyLine, loadUserCountry } from '../coach/safety/index.js';
 
 // The OpenAI-compatible completion: the client's messages go to the configured coach model,
@@ -36,7 +37,7 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
   const { deltas } = (ctx.deps.safety ?? defaultSafetyLine).reply(
     { latest, previous: previousReply(input.messages), role: 'coach', spoken: false, country: () => loadUserCountry(ctx.deps.orm.em.fork(), ctx.user.id), modelKind: coach.kind },
     (safety) =>
-      coach.stream({
+      streamModel(coach, {
         path: 'api',
         messages: input.messages,
         user: coachUserOf(ctx.user),
@@ -47,7 +48,7 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
         onUsage: (usage) => {
           reported = usage;
         },
-      }),
+      }, ctx.deps.config.modelStallTimeoutMs),
   );
   if (!tokenizer) void loadTokenizer().catch(() => {}); // loading while the model answers
   async function* collected() {

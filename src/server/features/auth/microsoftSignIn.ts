@@ -39,7 +39,7 @@ export function isSignInState(state: unknown): boolean {
 }
 
 /** PUBLIC_URL, else the address this request came to (as the connect flow does). */
-export function callbackUri(deps: AppDeps, headers: IncomingHttpHeaders): string {
+export function callbackUri(deps: Pick<AppDeps, 'config'>, headers: IncomingHttpHeaders): string {
   const configured = deps.config.microsoft.publicUrl;
   if (configured) return `${configured}/api/auth/microsoft/callback`;
   const forwardedProto = deps.config.trustProxy ? String(headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() : '';
@@ -172,7 +172,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** Microsoft Email and Calendar with the sign-in's tokens (sealed per service, as every connection). */
-async function connectMailAndCalendar(deps: AppDeps, em: EntityManager, userId: number, tokens: ProviderTokens) {
+async function connectMailAndCalendar(deps: Pick<AppDeps, 'microsoft'>, em: EntityManager, userId: number, tokens: ProviderTokens) {
   await saveConnection(deps, em, userId, 'email', tokens);
   await saveConnection(deps, em, userId, 'calendar', tokens);
 }

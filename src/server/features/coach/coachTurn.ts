@@ -3,6 +3,7 @@ import { chatLimits } from '../../../shared/constants.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { ChatTurn, CoachModel, CoachRequest, CoachUser } from '../../providers/ai/types.js';
+import { streamModel, type ModelStream } from './modelStream.js';
 import { assembleCoachContext } from './coachContext.js';
 import type { CoachFacts } from './facts.js';
 import { defaultSafetyLine, type SafetyCategory, type SafetyLine } from './safety/index.js';
@@ -123,29 +124,10 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
   const { kind, prepared, signal, stallTimeoutMs } = input;
   const messages: ChatTurn[] = input.latest === undefined ? prepared.history : [...prepared.history, { role: 'user', content: input.latest }];
   const latest = input.latest ?? prepared.history.findLast((turn) => turn.role === 'user')?.content ?? '';
-  // One timer per turn, not one per token: a token only notes the time, and the timer, when it
-  // fires early, waits for the rest of the interval since the latest token.
-  const stall = new AbortController();
-  let lastActivity = performance.now();
-  let stallTimer: NodeJS.Timeout | undefined;
-  const watchStall = (waitMs: number) => {
-    stallTimer = setTimeout(() => {
-      const quietFor = performance.now() - lastActivity;
-      if (quietFor >= stallTimeoutMs) stall.abort();
-      else watchStall(stallTimeoutMs - quietFor);
-    }, waitMs);
-  };
-  // The model's request stops when the caller stops the turn or it stalls. A plain signal rather
-  // than AbortSignal.any: the SDK reads it for every chunk, and a composite signal recomputes
-  // itself on each read.
-  const abort = new AbortController();
-  const abortRequest = () => abort.abort();
-  signal.addEventListener('abort', abortRequest, { once: true });
-  stall.signal.addEventListener('abort', abortRequest, { once: true });
-  // Stopped while the turn was being prepared: the model is not asked at all.
-  if (signal.aborted) abort.abort();
   let text = '';
   let outcome: TurnOutcome;
+  // The model's stream, with the stall watch (modelStream.ts), once the safety line asks for it.
+  let model: ModelStream | undefined;
   // The model's side of the turn, started only when the safety line asks for it: the context is
   // assembled then, and the stall watch runs from then on.
   async function* askModel(safety: SafetyCategory | undefined): AsyncIterable<string> {
@@ -156,28 +138,25 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
       facts: prepared.facts,
       spoken: kind.spoken,
     });
-    lastActivity = performance.now();
-    watchStall(stallTimeoutMs);
-    yield* deps.coach.stream({ context, messages, user: prepared.user, signal: abort.signal, path: kind.path, ...(safety ? { safety } : {}) });
+    model = streamModel(deps.coach, { context, messages, user: prepared.user, signal, path: kind.path, ...(safety ? { safety } : {}) }, stallTimeoutMs);
+    yield* model;
   }
+  const stalled = () => model?.stalled === true;
   try {
     const reply = (deps.safety ?? defaultSafetyLine).reply(
       { latest, previous: previousReply(messages), role: prepared.facts?.rehearsal ? 'counterpart' : 'coach', spoken: kind.spoken, country: prepared.country ?? noCountry, modelKind: deps.coach.kind },
       askModel,
     );
     for await (const delta of reply.deltas) {
-      lastActivity = performance.now();
-      if (abort.signal.aborted) break;
+      if (signal.aborted || stalled()) break;
       if (!delta) continue;
       text += delta;
       input.onToken(delta);
     }
-    outcome = { ended: signal.aborted ? 'stopped' : stall.signal.aborted ? 'stalled' : 'complete', text };
+    outcome = { ended: signal.aborted ? 'stopped' : stalled() ? 'stalled' : 'complete', text };
   } catch (error) {
-    outcome = { ended: signal.aborted ? 'stopped' : stall.signal.aborted ? 'stalled' : 'failed', text, error };
-  } finally {
-    clearTimeout(stallTimer);
-    signal.removeEventListener('abort', abortRequest);
+    // A stall is its own outcome (what arrived is kept), not a failure.
+    outcome = signal.aborted ? { ended: 'stopped', text, error } : stalled() ? { ended: 'stalled', text } : { ended: 'failed', text, error };
   }
   return input.save(outcome);
 }

@@ -38,7 +38,7 @@ export async function callGoalReminders(deps: AppDeps, claimed: ClaimedReminder[
       continue;
     }
     try {
-      await telephonyProviderOf(deps, settings).placeCall({
+      await telephonyProviderOf(deps).placeCall({
         to: phone,
         url: `${settings.publicUrl}${webhookPaths.goalCheckIn}?reminder=${reminder.id}`,
         statusCallback: `${settings.publicUrl}${webhookPaths.status}`,

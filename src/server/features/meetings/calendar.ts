@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
-import type { AppDeps } from '../../deps.js';
 import { graphCalendar, type GraphCalendar, type GraphEvent } from '../../providers/microsoft/graphCalendar.js';
-import { accessTokenFor, findConnection } from '../microsoft/connections.js';
+import { accessTokenFor, findConnection, type GraphDeps } from '../microsoft/connections.js';
 import { zonedTime } from './meetingTimes.js';
 
 // A user's Microsoft calendar. Only a 'Microsoft Calendar' connection opens it (mail
@@ -19,7 +18,7 @@ export async function timeZoneOf(em: EntityManager, userId: number): Promise<str
 }
 
 /** The user's calendar, or null when 'Microsoft Calendar' is not connected (or needs a reconnect). */
-export async function openCalendar(deps: AppDeps, em: EntityManager, userId: number, service: 'calendar' | 'email' = 'calendar'): Promise<Calendar | null> {
+export async function openCalendar(deps: GraphDeps, em: EntityManager, userId: number, service: 'calendar' | 'email' = 'calendar'): Promise<Calendar | null> {
   const connection = await findConnection(em, userId, service);
   if (!connection || connection.needsReconnect) return null;
   const graph = graphCalendar({
@@ -30,7 +29,7 @@ export async function openCalendar(deps: AppDeps, em: EntityManager, userId: num
   return { graph, accountEmail: connection.accountEmail ?? null, timeZone: await timeZoneOf(em, userId) };
 }
 
-export async function requireCalendar(deps: AppDeps, em: EntityManager, userId: number): Promise<Calendar> {
+export async function requireCalendar(deps: GraphDeps, em: EntityManager, userId: number): Promise<Calendar> {
   const calendar = await openCalendar(deps, em, userId);
   if (!calendar) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.notConnected });
   return calendar;

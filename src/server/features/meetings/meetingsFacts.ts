@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
-import type { AppDeps } from '../../deps.js';
 import type { CoachMeetings, WeekMeeting } from '../coach/facts.js';
 import { User } from '../../db/entities/User.js';
 import { meetingView, openCalendar, readWindow, timeZoneOf } from './calendar.js';
 import { sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
+import type { GraphDeps } from '../microsoft/connections.js';
 
 // What the coach may know of the user's meetings, handed to the context assembly:
 // for a prep chat its meeting, and (lazily, read only when asked) the coming week.
@@ -14,7 +14,7 @@ const weekDays = 7;
 const maxMailAttendees = 5;
 const subjectsPerAttendee = 3;
 
-export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachMeetings | null> {
+export async function loadCoachMeetings(deps: GraphDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachMeetings | null> {
   const prep = chatId ? await em.findOne(MeetingPrep, { owner: userId, chat: chatId }) : null;
   const calendar = await openCalendar(deps, em, userId).catch(() => null);
   const samples = calendar ? null : await sampleWeekFor(deps, em, userId);
@@ -36,7 +36,7 @@ export async function loadCoachMeetings(deps: AppDeps, em: EntityManager, userId
 }
 
 /** A demo visitor's sample week (what their Meetings page shows), or null for anyone else. */
-async function sampleWeekFor(deps: AppDeps, em: EntityManager, userId: number): Promise<(() => Promise<WeekMeeting[]>) | null> {
+async function sampleWeekFor(deps: GraphDeps, em: EntityManager, userId: number): Promise<(() => Promise<WeekMeeting[]>) | null> {
   if (!deps.config.demoMode) return null;
   const user = await em.findOne(User, userId, { fields: ['isDemo', 'isGuest', 'fullName'] });
   if (!user || !seesSampleMeetings(deps.config, user)) return null;
@@ -58,7 +58,7 @@ async function prepTurn(em: EntityManager, prep: MeetingPrep, chatId: number): P
 }
 
 /** Subjects of the latest mail exchanged with the attendees, when Microsoft Email is connected. */
-async function attendeeMailSubjects(deps: AppDeps, em: EntityManager, userId: number, prep: MeetingPrep): Promise<string[]> {
+async function attendeeMailSubjects(deps: GraphDeps, em: EntityManager, userId: number, prep: MeetingPrep): Promise<string[]> {
   const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
   if (!mailbox) return [];
   const own = mailbox.accountEmail?.toLowerCase();

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { graphNotificationLimit, RateLimitError } from '../limits/rateLimits.js';
 import { forgetCalendar, openCalendar, type Calendar } from './calendar.js';
+import type { GraphDeps } from '../microsoft/connections.js';
 
 // Graph change notifications for the user's events, only when PUBLIC_URL is https
 // (Graph delivers to https endpoints only). A notification whose clientState matches moves the
@@ -25,7 +26,7 @@ export function notificationsEnabled(deps: Pick<AppDeps, 'config'>): boolean {
 }
 
 /** The user's live subscription, made or renewed as needed; null without https or when Graph refuses. */
-export async function ensureSubscription(ctx: Pick<AuthedContext, 'deps' | 'em' | 'user'>, calendar: Calendar): Promise<CalendarSubscription | null> {
+export async function ensureSubscription(ctx: Pick<AuthedContext, 'em' | 'user'> & { deps: Pick<AppDeps, 'config' | 'log'> }, calendar: Calendar): Promise<CalendarSubscription | null> {
   if (!notificationsEnabled(ctx.deps)) return null;
   const now = Date.now();
   const row = await ctx.em.findOne(CalendarSubscription, { user: ctx.user.id });
@@ -51,7 +52,7 @@ export async function ensureSubscription(ctx: Pick<AuthedContext, 'deps' | 'em' 
 }
 
 /** Renews the subscriptions that expire soon (the periodic job). */
-export async function renewSubscriptions(deps: AppDeps): Promise<number> {
+export async function renewSubscriptions(deps: GraphDeps & Pick<AppDeps, 'orm'>): Promise<number> {
   const em = deps.orm.em.fork();
   const due = await em.find(CalendarSubscription, { expiresAt: { $lt: new Date(Date.now() + renewAheadMs) } }, { populate: ['user'], limit: 200 });
   let renewed = 0;
@@ -67,7 +68,7 @@ export async function renewSubscriptions(deps: AppDeps): Promise<number> {
 }
 
 /** Disconnecting the calendar: Graph stops notifying, and nothing read from it stays cached. */
-export async function dropCalendarState(deps: AppDeps, em: EntityManager, userId: number): Promise<void> {
+export async function dropCalendarState(deps: GraphDeps, em: EntityManager, userId: number): Promise<void> {
   forgetCalendar(deps.microsoft.calendarCache, userId);
   const rows = await em.find(CalendarSubscription, { user: userId });
   if (!rows.length) return;
@@ -84,7 +85,7 @@ type Notification = { subscriptionId?: unknown; clientState?: unknown };
  * POST /api/microsoft/notifications: Graph's validation handshake (echo validationToken as plain
  * text) and change notifications. A notification counts only with its subscription's clientState.
  */
-export function notificationHandler(deps: AppDeps) {
+export function notificationHandler(deps: GraphDeps & Pick<AppDeps, 'orm' | 'rateLimits'>) {
   return async (req: Request, res: Response) => {
     const token = req.query.validationToken;
     if (typeof token === 'string') {

@@ -5,8 +5,8 @@ import { commitmentQuestion } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
-import type { Config } from '../../config.js';
-import { createOpenAiMemoryExtractor, type MemoryExtractor } from '../../providers/ai/memoryExtractor.js';
+import type { MemoryExtractor } from '../../providers/ai/memoryExtractor.js';
+import type { Providers } from '../../providers/providers.js';
 import { newChatIsTemporary } from '../privacy/temporaryChats.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
 import type { RateLimits } from '../limits/rateLimits.js';
@@ -54,21 +54,9 @@ export async function rememberExplicitly(
   return memory ?? null;
 }
 
-export type ExtractionDeps = { config: Config; log: Logger; rateLimits: Pick<RateLimits, 'modelDaily'>; extractor?: MemoryExtractor };
+export type ExtractionDeps = { log: Logger; rateLimits: Pick<RateLimits, 'modelDaily'>; providers: Pick<Providers, 'memoryExtractor'> };
 
 const offlineExtractor: MemoryExtractor = { extract: async ({ userMessage, now }) => extractByRules(userMessage, now) };
-const extractors = new WeakMap<Config, MemoryExtractor>();
-
-/** The model's extraction when a model is configured, else the offline coach's rules. */
-export function extractorFor(config: Config): MemoryExtractor {
-  const { apiKey, baseUrl, model, memoryModel } = config.openai;
-  if (!apiKey) return offlineExtractor;
-  const kept = extractors.get(config);
-  if (kept) return kept;
-  const extractor = createOpenAiMemoryExtractor({ apiKey, baseUrl, model: memoryModel ?? model });
-  extractors.set(config, extractor);
-  return extractor;
-}
 
 /**
  * Who picks the memories of this message, or null when nobody should: the offline rules cost
@@ -77,7 +65,8 @@ export function extractorFor(config: Config): MemoryExtractor {
  * the day's turns are spent). Guests, whose quota is counted by address, get the offline rules.
  */
 async function extractorForMessage(deps: ExtractionDeps, em: EntityManager, userId: number, message: string): Promise<MemoryExtractor | null> {
-  const extractor = deps.extractor ?? extractorFor(deps.config);
+  // The model's extraction when a model is configured, else the offline coach's rules.
+  const extractor = deps.providers.memoryExtractor ?? offlineExtractor;
   if (extractor === offlineExtractor) return extractor;
   if (!mayHoldMemory(message)) return null;
   const user = await em.findOne(User, userId, { fields: ['isGuest', 'isDemo'] });

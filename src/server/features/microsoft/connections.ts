@@ -63,6 +63,9 @@ export async function deleteConnection(em: EntityManager, userId: number, servic
  * may rotate it). A caller whose row was read before another refresh stored new tokens takes
  * those from the database instead of refreshing again.
  */
+/** What opening a user's mailbox or calendar uses: Graph's address, the token cipher and gates, the log and sessions (a refresh). */
+export type GraphDeps = Pick<AppDeps, 'config' | 'microsoft' | 'log' | 'sessions'>;
+
 export async function accessTokenFor(deps: Pick<AppDeps, 'microsoft' | 'log' | 'sessions'>, em: EntityManager, connection: MicrosoftConnection): Promise<string> {
   const { cipher, identity, refreshes } = deps.microsoft;
   if (connection.needsReconnect) throw new ReconnectNeededError('Reconnect Microsoft on the Integrations page');

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { AppDeps } from '../../deps.js';
 import { graphMail, type GraphMail } from '../../providers/microsoft/graphMail.js';
 import type { MailSource, RecentEmail } from '../coach/facts.js';
-import { accessTokenFor, findConnection } from './connections.js';
+import { accessTokenFor, findConnection, type GraphDeps } from './connections.js';
 
 // A user's Microsoft mailbox: what the coach reads (MailSource), what the writing-style analysis
 // reads (sentEmails), and what the mail screens use (pages, folders, moves).
@@ -19,7 +18,7 @@ export interface Mailbox extends MailSource {
 }
 
 /** The user's mailbox, or null when Microsoft mail is not connected (or needs a reconnect). */
-export async function openMailbox(deps: AppDeps, em: EntityManager, userId: number): Promise<Mailbox | null> {
+export async function openMailbox(deps: GraphDeps, em: EntityManager, userId: number): Promise<Mailbox | null> {
   const connection = await findConnection(em, userId, 'email');
   if (!connection || connection.needsReconnect) return null;
   const graph = graphMail({

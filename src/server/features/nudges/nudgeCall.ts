@@ -14,7 +14,7 @@ import { webhookPaths } from '../telephony/telephonyProvider.js';
 // (busy, no answer, failed, canceled: Twilio's status callback when the call ends) fails it too.
 
 /** Null when the call was placed; else the run's reason. */
-export async function callNudge(deps: AppDeps, em: EntityManager, userId: number, chatId: number): Promise<string | null> {
+export async function callNudge(deps: Pick<AppDeps, 'config' | 'sessionPassword' | 'rateLimits' | 'providers' | 'log'>, em: EntityManager, userId: number, chatId: number): Promise<string | null> {
   try {
     await placeChatCall(deps, em, userId, chatId, { statusPath: webhookPaths.nudgeCallStatus });
     return null;

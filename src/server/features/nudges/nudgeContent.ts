@@ -4,12 +4,12 @@ import { Goal } from '../../db/entities/Goal.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
-import type { AppDeps } from '../../deps.js';
 import { dueAt } from '../goals/goalStatus.js';
 import { goalViews } from '../goals/goalViews.js';
 import { mayLeaveTheApp } from '../memories/memoryPolicy.js';
 import { meetingView, openCalendar } from '../meetings/calendar.js';
 import { formatLocal, localParts } from './schedule.js';
+import type { GraphDeps } from '../microsoft/connections.js';
 
 // What a nudge says: first a typed value assembled from the database (and the calendar), then
 // text rendered from it at the edge. The meeting brief is the offline template's; the weekly
@@ -73,7 +73,7 @@ function expectedProgress(createdAt: string, dueDate: string, now: Date): number
 }
 
 /** The facts of a weekly review at `now`: goals with their check-ins of the last 7 days, commitments due within a day or overdue (none sensitive), the coming week's meetings with others and no prep. */
-export async function weeklyReviewFacts(deps: AppDeps, em: EntityManager, userId: number, now: Date, timeZone: string): Promise<WeeklyReviewFacts> {
+export async function weeklyReviewFacts(deps: GraphDeps, em: EntityManager, userId: number, now: Date, timeZone: string): Promise<WeeklyReviewFacts> {
   const weekAgo = now.getTime() - 7 * day;
   const goals = await em.find(Goal, { owner: userId, doneAt: null }, { orderBy: { dueDate: 'asc', id: 'asc' }, limit: maxGoals });
   const views = await goalViews(em, goals, now, 'full');
@@ -272,7 +272,7 @@ export function shapeReview(text: string, facts: WeeklyReviewFacts): string | nu
  * message). With `eventId`, the brief of that meeting (a scheduled one). 'no_calendar' /
  * 'no_meeting' when there is nothing to brief (the meeting was cancelled, or has begun).
  */
-export async function meetingBriefFacts(deps: AppDeps, em: EntityManager, userId: number, now: Date, withinMs: number, eventId?: string): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
+export async function meetingBriefFacts(deps: GraphDeps, em: EntityManager, userId: number, now: Date, withinMs: number, eventId?: string): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
   const calendar = await openCalendar(deps, em, userId).catch(() => null);
   if (!calendar) return 'no_calendar';
   const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });

@@ -17,6 +17,7 @@ import { writeWeeklyReview } from './reviewWriter.js';
 import { formatLocal, inQuietHours, nextWeeklyRun, quietHoursEnd } from './schedule.js';
 import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
 import type { JobWithMetadata } from 'pg-boss';
+import type { NudgeClock, NudgeQueue, RunSender } from './nudgeQueuePort.js';
 
 // Nudge runs are jobs of the durable job queue (pg-boss, jobs/jobQueue.ts): a planned or asked-for
 // run is a row of nudge_run (the history the user sees: queued, sent, skipped, failed, and why)
@@ -28,18 +29,14 @@ import type { JobWithMetadata } from 'pg-boss';
 // pg-boss's TestClock, and the worker's own clock (quiet hours, the weekly cap, the plans) reads
 // the same clock, so both agree.
 
-export type NudgeClock = () => Date;
+export type { NudgeClock, RunSender } from './nudgeQueuePort.js';
 
-export type NudgeWorker = {
-  clock: NudgeClock;
-  /** The address this server listens on: links in emails when PUBLIC_URL is unset. */
-  baseUrl: string;
+/** The worker: the port the features call (nudgeQueuePort.ts), and what the jobs and tests drive. */
+export type NudgeWorker = NudgeQueue & {
+  /** The address this server listens on (known once it listens): links in emails when PUBLIC_URL is unset. */
+  baseUrl(): string;
   /** Fetches the due jobs and runs them once each; resolves with how many were fetched. */
   tick(): Promise<number>;
-  /** Asks for a tick soon (after the one under way): a run now. */
-  kick(): void;
-  /** Queues the job of a run, due at `dueAt` (a run already queued is not queued twice). */
-  enqueue(runId: number, dueAt: Date): Promise<void>;
   /** Plans the weekly review of users who have none planned, and queues the job of every queued run that has none (at start, then hourly). */
   planMissing(): Promise<number>;
   /** Plans the briefs of meetings coming up (at start, then every 10 minutes). */
@@ -51,8 +48,6 @@ export type NudgeWorker = {
   stop(): Promise<void>;
 };
 
-/** How a run is queued: the worker's enqueue (a no-op before the queue has started). */
-export type RunSender = (runId: number, dueAt: Date) => Promise<void>;
 
 const pollMs = 15_000;
 const planEveryMs = 3_600_000;
@@ -217,7 +212,7 @@ async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, run
 
 /** The base of the links in an email: PUBLIC_URL, else the address this server listens on. */
 function appUrl(deps: AppDeps): string {
-  return deps.config.publicUrl ?? deps.nudges.baseUrl;
+  return deps.config.publicUrl ?? deps.nudges.baseUrl();
 }
 
 /**
@@ -348,7 +343,7 @@ async function planMissingReviews(orm: MikroORM, send: RunSender, now: Date): Pr
 const singletonKey = (runId: number) => `run-${runId}`;
 
 /** The worker, idle until start(deps, queue): the app's dependencies include it. */
-export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date()): NudgeWorker {
+export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Date(), listenUrl: () => string = () => 'http://127.0.0.1'): NudgeWorker {
   let deps: AppDeps | null = null;
   let queue: JobQueue | null = null;
   // Rounds of fetched jobs run side by side (a run now is fetched at once, whatever else runs), and
@@ -430,7 +425,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
   let briefs: NodeJS.Timeout | undefined;
   return {
     clock,
-    baseUrl: 'http://127.0.0.1',
+    baseUrl: listenUrl,
     tick,
     kick: () => void tick(),
     enqueue,

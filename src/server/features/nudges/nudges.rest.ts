@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { turnNudgeOff } from './unsubscribe.js';
 import { readUnsubscribeToken } from './unsubscribeToken.js';
+import type { NudgeQueue } from './nudgeQueuePort.js';
 
 // GET/PUT /api/nudges/settings, POST /api/nudges/run { kind } (202 { runId }),
 // GET /api/nudges/runs, GET /api/push/key, POST/DELETE /api/push/subscriptions, on the nudges
@@ -37,7 +38,7 @@ function page(res: Response, status: number, title: string, body: string, form =
 
 const tokenOf = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
 
-async function confirmUnsubscribe(deps: AppDeps, req: Request, res: Response) {
+async function confirmUnsubscribe(deps: Pick<AppDeps, 'sessionPassword'>, req: Request, res: Response) {
   const token = tokenOf(req);
   const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
   if (!found) {
@@ -49,7 +50,7 @@ async function confirmUnsubscribe(deps: AppDeps, req: Request, res: Response) {
   page(res, 200, nudgesTexts.unsubscribeConfirmTitle, nudgesTexts.unsubscribeConfirmBody(kind), form);
 }
 
-async function unsubscribe(deps: AppDeps, req: Request, res: Response) {
+async function unsubscribe(deps: Pick<AppDeps, 'sessionPassword' | 'orm'> & { nudges: NudgeQueue }, req: Request, res: Response) {
   const token = tokenOf(req);
   const found = token.length <= 200 ? readUnsubscribeToken(deps.sessionPassword, token) : null;
   if (!found || !(await turnNudgeOff(deps.orm.em.fork(), deps.nudges.enqueue, found.userId, found.kind, deps.nudges.clock()))) {

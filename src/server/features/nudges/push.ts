@@ -1,35 +1,21 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
-import webpush from 'web-push';
 import type { z } from 'zod';
 import type { pushSubscriptionSchema, pushUnsubscribeSchema } from '../../../shared/schemas/nudges.js';
 import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import { PushSubscription } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { vapidKeys, type VapidKeys } from './vapid.js';
 import { lockOwner } from '../../db/ownerLock.js';
 import { allowingEntry, deliveryAgent, endpointHost } from './pushHosts.js';
 
 // Web push: GET /api/push/key, POST/DELETE /api/push/subscriptions, and the delivery of
-// a nudge to every browser of the user with the web-push library (payload encrypted aes128gcm,
-// signed with VAPID). A subscription the push service says is gone (404, 410) is removed. Only
+// a nudge to every browser of the user through the push provider (providers/push/webPush.ts:
+// payload encrypted aes128gcm, signed with VAPID). A subscription the push service says is gone (404, 410) is removed. Only
 // hosts of WEB_PUSH_ALLOWED_HOSTS are taken and reached (pushHosts.ts).
 
-const keysByDir = new Map<string, VapidKeys>();
-
-export function appVapidKeys(deps: Pick<AppDeps, 'config'>): VapidKeys {
-  const key = `${deps.config.dataDir}:${deps.config.vapid.publicKey ?? ''}`;
-  let keys = keysByDir.get(key);
-  if (!keys) {
-    keys = vapidKeys(deps.config);
-    keysByDir.set(key, keys);
-  }
-  return keys;
-}
-
 export function pushKey(ctx: AuthedContext) {
-  return { publicKey: appVapidKeys(ctx.deps).publicKey };
+  return { publicKey: ctx.deps.providers.push.publicKey() };
 }
 
 /** Push subscriptions an account may hold (a browser each: phones, laptops, profiles). */
@@ -78,9 +64,8 @@ export class PushDeliveryError extends Error {}
  * Gone subscriptions (404, 410) are removed; when none took it and one failed otherwise, throws a
  * PushDeliveryError (the run is retried), after all were tried.
  */
-export async function pushNudge(deps: AppDeps, em: EntityManager, userId: number, payload: PushPayload): Promise<number> {
+export async function pushNudge(deps: Pick<AppDeps, 'config' | 'log' | 'hostLookup' | 'providers'>, em: EntityManager, userId: number, payload: PushPayload): Promise<number> {
   const subscriptions = await em.find(PushSubscription, { owner: userId }, { orderBy: { id: 'asc' }, limit: maxPushSubscriptions });
-  const keys = appVapidKeys(deps);
   const outcomes = await Promise.all(
     subscriptions.map(async (sub): Promise<'delivered' | 'gone' | 'refused' | 'unreachable'> => {
       const agent = deliveryAgent(sub.endpoint, deps.config.webPushAllowedHosts, deps.hostLookup);
@@ -89,14 +74,7 @@ export async function pushNudge(deps: AppDeps, em: EntityManager, userId: number
         return 'unreachable';
       }
       try {
-        // web-push makes one request and follows no redirect: a 3xx is a refusal like any other.
-        await webpush.sendNotification({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), {
-          vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-          contentEncoding: 'aes128gcm',
-          TTL: 24 * 3600,
-          timeout: pushTimeoutMs,
-          agent,
-        });
+        await deps.providers.push.send({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), { timeoutMs: pushTimeoutMs, agent });
         return 'delivered';
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { weeklyReviewPrompt } from '../../providers/ai/weeklyReviewPrompt.js';
+import { streamModel } from '../coach/modelStream.js';
 import { renderWeeklyReview, reviewShape, shapeReview, type WeeklyReviewFacts } from './nudgeContent.js';
 
 // Who writes the weekly review. With a model configured, the coach model writes it from the typed
@@ -14,7 +15,7 @@ const timeoutMs = 30_000;
 
 export type WrittenReview = { content: string; writer: 'model' | 'template' };
 
-export async function writeWeeklyReview(deps: AppDeps, em: EntityManager, userId: number, facts: WeeklyReviewFacts): Promise<WrittenReview> {
+export async function writeWeeklyReview(deps: Pick<AppDeps, 'coach' | 'rateLimits' | 'log' | 'config'>, em: EntityManager, userId: number, facts: WeeklyReviewFacts): Promise<WrittenReview> {
   const template: WrittenReview = { content: renderWeeklyReview(facts), writer: 'template' };
   if (deps.coach.kind !== 'openai') return template;
   const user = await em.findOne(User, userId, { fields: ['isGuest', 'isDemo'] });
@@ -28,13 +29,8 @@ export async function writeWeeklyReview(deps: AppDeps, em: EntityManager, userId
   }
   let text = '';
   try {
-    for await (const delta of deps.coach.stream({
-      messages: weeklyReviewPrompt(facts, reviewShape),
-      maxTokens: 500,
-      temperature: 0.3,
-      path: 'nudge',
-      signal: AbortSignal.timeout(timeoutMs),
-    })) {
+    const request = { messages: weeklyReviewPrompt(facts, reviewShape), maxTokens: 500, temperature: 0.3, path: 'nudge' as const, signal: AbortSignal.timeout(timeoutMs) };
+    for await (const delta of streamModel(deps.coach, request, deps.config.modelStallTimeoutMs)) {
       text += delta;
     }
   } catch (error) {

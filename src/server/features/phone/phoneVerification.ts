@@ -7,7 +7,6 @@ import { phoneTexts, phoneVerificationTexts } from '../../../shared/texts/index.
 import { PhoneVerification } from '../../db/entities/PhoneVerification.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
-import { createTwilioMessages, type SmsProvider } from '../../providers/telephony/twilioMessages.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { rateLimitAddressKey } from '../limits/addressKey.js';
 import { saveUserSettings } from '../profile/profileSettings.js';
@@ -20,27 +19,14 @@ import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js
 /** A code works this long, and for this many tries; a new code replaces the old one. */
 export const verificationCode = { validMs: 10 * 60_000, maxAttempts: 5, digits: 6 } as const;
 
-const providers = new WeakMap<AppDeps, SmsProvider>();
-
-function smsProviderOf(deps: AppDeps): SmsProvider | null {
-  const { accountSid, authToken, phoneNumber, apiBaseUrl } = deps.config.twilio;
-  if (!accountSid || !authToken || !phoneNumber) return null;
-  let provider = providers.get(deps);
-  if (!provider) {
-    provider = createTwilioMessages({ accountSid, authToken, phoneNumber, apiBaseUrl });
-    providers.set(deps, provider);
-  }
-  return provider;
-}
-
 // The code is kept as an HMAC under the server's secret, bound to the user and the number: a
 // database reader cannot try the million codes offline, and a code is good for nothing else.
-function codeHash(deps: AppDeps, userId: number, phone: string, code: string): string {
+function codeHash(deps: Pick<AppDeps, 'sessionPassword'>, userId: number, phone: string, code: string): string {
   return crypto.createHmac('sha256', deps.sessionPassword).update(`phone-verification\0${userId}\0${phone}\0${code}`).digest('hex');
 }
 
 export async function startPhoneVerification(ctx: AuthedContext, input: z.output<typeof startPhoneVerificationSchema>) {
-  const sms = smsProviderOf(ctx.deps);
+  const { sms } = ctx.deps.providers;
   if (!sms) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: phoneVerificationTexts.smsNotConfigured });
   const { allowedCountryPrefixes } = ctx.deps.config.twilio;
   // Toll fraud: texts go only to the countries the operator allows calls to.

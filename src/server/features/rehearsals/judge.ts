@@ -3,25 +3,13 @@ import { computeChecks } from '../../../shared/rehearsalChecks.js';
 import { contentWords, countWords, findFillers, type TranscriptTurn } from '../../../shared/rehearsalReport.js';
 import { judgedReportSchema, maxJudgedItems, type ComputedReport, type JudgedReport, type ReportChecks } from '../../../shared/schemas/rehearsals.js';
 import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
-import type { Config } from '../../config.js';
-import { createOpenAiRehearsalJudge, type JudgeInput, type RehearsalJudge } from '../../providers/ai/rehearsalJudge.js';
+import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
+import type { Providers } from '../../providers/providers.js';
 
 // The judged part of a rehearsal's report: by the model when one is configured (checked here, and
 // only what is usable kept: a citation must quote the transcript line it names, an improvement the
 // user's own words, and a judgement without a citation is not kept), else by the rubric's checks.
 // Either way a judgement that cannot be made leaves the computed part standing (null here).
-
-const judges = new WeakMap<Config, RehearsalJudge>();
-function modelJudge(config: Config): RehearsalJudge | null {
-  const { apiKey, baseUrl, model } = config.openai;
-  if (!apiKey) return null;
-  let judge = judges.get(config);
-  if (!judge) {
-    judge = createOpenAiRehearsalJudge({ apiKey, baseUrl, model });
-    judges.set(config, judge);
-  }
-  return judge;
-}
 
 const normalise = (text: string) => text.replace(/[\s“”"]+/g, ' ').trim().toLowerCase();
 
@@ -45,13 +33,13 @@ export function usableJudgement(answer: unknown, transcript: JudgeInput['transcr
 }
 
 export async function judgeRehearsal(
-  deps: { config: Config; log: Logger },
+  deps: { log: Logger; providers: Pick<Providers, 'judge'> },
   input: JudgeInput,
   computed: ComputedReport,
   useModel: boolean,
   checks: ReportChecks = computeChecks(input.transcript, input.goal).checks,
 ): Promise<JudgedReport | null> {
-  const judge = useModel ? modelJudge(deps.config) : null;
+  const judge = useModel ? deps.providers.judge : null;
   if (!judge) return offlineJudgement(input, computed, checks);
   try {
     const judged = usableJudgement(await judge.judge(input), input.transcript);

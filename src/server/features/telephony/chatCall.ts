@@ -31,12 +31,12 @@ export class ChatCallRefused extends Error {
 /** How long the call's webhook URL binds the chat: Twilio fetches it when the call is answered (it rings up to a minute). */
 const chatCallGrantSeconds = 15 * 60;
 
-function chatCallMac(deps: AppDeps, userId: number, chatId: number, expires: number): string {
+function chatCallMac(deps: Pick<AppDeps, 'sessionPassword'>, userId: number, chatId: number, expires: number): string {
   return crypto.createHmac('sha256', deps.sessionPassword).update(`chat-call\0${userId}\0${chatId}\0${expires}`).digest('hex');
 }
 
 /** The webhook URL (`path`: the call's TwiML, or its status callback) of a call about `chatId`, placed for `userId`. */
-export function chatCallUrl(deps: AppDeps, publicUrl: string, userId: number, chatId: number, path: string = webhookPaths.incoming): string {
+export function chatCallUrl(deps: Pick<AppDeps, 'sessionPassword'>, publicUrl: string, userId: number, chatId: number, path: string = webhookPaths.incoming): string {
   const expires = Math.floor(Date.now() / 1000) + chatCallGrantSeconds;
   const query = new URLSearchParams({ user: String(userId), chat: String(chatId), exp: String(expires), grant: chatCallMac(deps, userId, chatId, expires) });
   return `${publicUrl}${path}?${query}`;
@@ -46,7 +46,7 @@ export function chatCallUrl(deps: AppDeps, publicUrl: string, userId: number, ch
  * The chat a (Twilio-signed) call webhook's query binds: null when it names none, 'refused' when it
  * names one without a valid grant for that user (changed, expired or made up).
  */
-export function chatOfCallQuery(deps: AppDeps, query: Record<string, string>): number | null | 'refused' {
+export function chatOfCallQuery(deps: Pick<AppDeps, 'sessionPassword'>, query: Record<string, string>): number | null | 'refused' {
   if (query.chat === undefined) return null;
   const { user = '', chat, exp = '', grant = '' } = query;
   if (!/^\d{1,12}$/.test(user) || !/^\d{1,12}$/.test(chat) || !/^\d{1,12}$/.test(exp) || !/^[0-9a-f]{64}$/.test(grant)) return 'refused';
@@ -62,7 +62,7 @@ export function chatOfCallQuery(deps: AppDeps, query: Record<string, string>): n
  * (with the reason for the person) when it cannot be placed.
  */
 export async function placeChatCall(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'config' | 'sessionPassword' | 'rateLimits' | 'providers' | 'log'>,
   em: EntityManager,
   userId: number,
   chatId: number,
@@ -86,7 +86,7 @@ export async function placeChatCall(
     throw error;
   }
   try {
-    const callSid = await telephonyProviderOf(deps, settings).placeCall({
+    const callSid = await telephonyProviderOf(deps).placeCall({
       to: phone,
       url: chatCallUrl(deps, settings.publicUrl, userId, chatId),
       statusCallback: options.statusPath ? chatCallUrl(deps, settings.publicUrl, userId, chatId, options.statusPath) : `${settings.publicUrl}${webhookPaths.status}`,

@@ -21,7 +21,7 @@ export async function placeCall(ctx: AuthedContext, input: z.output<typeof phone
     throw new TRPCError({ code: 'FORBIDDEN', message: phoneVerificationTexts.mustVerify });
   }
   await consumeCallRequest(ctx);
-  const provider = telephonyProviderOf(ctx.deps, settings);
+  const provider = telephonyProviderOf(ctx.deps);
   try {
     const callSid = await provider.placeCall({
       to: input.phoneNumber,

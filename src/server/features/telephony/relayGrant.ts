@@ -15,7 +15,7 @@ export function relayUrlOf(publicUrl: string): string {
 /** How long the relay URL of a call's TwiML may be used: the relay connects seconds after the TwiML is read. */
 export const relayGrantSeconds = 120;
 
-function relayGrantMac(deps: AppDeps, callId: number, expires: number): string {
+function relayGrantMac(deps: Pick<AppDeps, 'sessionPassword'>, callId: number, expires: number): string {
   return crypto.createHmac('sha256', deps.sessionPassword).update(`relay-grant\0${callId}\0${expires}`).digest('hex');
 }
 
@@ -24,7 +24,7 @@ function relayGrantMac(deps: AppDeps, callId: number, expires: number): string {
  * under the server's secret. Twilio signs the handshake over this exact URL, so a captured
  * signature is good for that call only, and only for a short while.
  */
-export function boundRelayUrl(deps: AppDeps, publicUrl: string, callId: number): string {
+export function boundRelayUrl(deps: Pick<AppDeps, 'sessionPassword'>, publicUrl: string, callId: number): string {
   const expires = Math.floor(Date.now() / 1000) + relayGrantSeconds;
   return `${relayUrlOf(publicUrl)}?call=${callId}&exp=${expires}&grant=${relayGrantMac(deps, callId, expires)}`;
 }
@@ -34,7 +34,7 @@ export function boundRelayUrl(deps: AppDeps, publicUrl: string, callId: number):
  * like a webhook (HMAC-SHA1 over the exact relay URL of the TwiML, its query included), and that URL
  * must be one this server made for the call (boundRelayUrl), not expired.
  */
-export function signedRelayHandshakeCall(deps: AppDeps, req: IncomingMessage): number | null {
+export function signedRelayHandshakeCall(deps: Pick<AppDeps, 'sessionPassword' | 'config'>, req: IncomingMessage): number | null {
   const settings = telephonySettingsOf(deps);
   if (!settings) return null;
   const url = new URL(req.url ?? '/', 'http://relay');

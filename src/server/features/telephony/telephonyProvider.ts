@@ -1,25 +1,18 @@
 import type { AppDeps } from '../../deps.js';
-import { createTwilioCalls, type TelephonyProvider } from '../../providers/telephony/twilioCalls.js';
-import { instrumentMethods } from '../../telemetry/telemetry.js';
+import { telephonySettings } from '../../providers/providers.js';
+import type { TelephonyProvider } from '../../providers/telephony/twilioCalls.js';
 
 // Twilio settings complete enough to place calls and check webhooks, or null (the phone card
 // then explains what to configure).
-export function telephonySettingsOf(deps: AppDeps) {
-  const { accountSid, authToken, phoneNumber, apiBaseUrl, allowedCountryPrefixes } = deps.config.twilio;
-  const { publicUrl } = deps.config;
-  if (!accountSid || !authToken || !phoneNumber || !publicUrl) return null;
-  return { accountSid, authToken, phoneNumber, apiBaseUrl, allowedCountryPrefixes, publicUrl };
+export function telephonySettingsOf(deps: Pick<AppDeps, 'config'>) {
+  return telephonySettings(deps.config);
 }
 
-const providers = new WeakMap<AppDeps, TelephonyProvider>();
-
-export function telephonyProviderOf(deps: AppDeps, settings: NonNullable<ReturnType<typeof telephonySettingsOf>>): TelephonyProvider {
-  let provider = providers.get(deps);
-  if (!provider) {
-    provider = instrumentMethods(createTwilioCalls(settings), deps.telemetry, 'twilio', ['placeCall']);
-    providers.set(deps, provider);
-  }
-  return provider;
+/** The calls provider compose.ts built: there is one whenever telephonySettingsOf is not null. */
+export function telephonyProviderOf(deps: Pick<AppDeps, 'providers'>): TelephonyProvider {
+  const { calls } = deps.providers;
+  if (!calls) throw new Error('Twilio is not configured for calls');
+  return calls;
 }
 
 export const webhookPaths = {

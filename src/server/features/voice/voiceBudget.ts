@@ -28,10 +28,7 @@ export const voiceProcedure = protectedProcedure.use(async ({ ctx, next }) => {
 export function speechAllowanceFor(ctx: AuthedContext, reply = '', speaker: TurnSpeaker = 'coach'): SpeechAllowance {
   const nonce = tokenNonce();
   const expires = Date.now() + voiceSpeechAllowance.validSeconds * 1000;
-  const now = Date.now();
-  for (const [key, entry] of allowanceReplies) if (entry.expires < now) allowanceReplies.delete(key);
-  const entry = { text: reply, expires };
-  allowanceReplies.set(nonce, entry);
+  const entry = ctx.deps.speechAllowances.add(nonce, reply, expires);
   return {
     token: signToken(ctx.deps, speechPurpose, { u: ctx.user.id, x: expires, n: nonce, ...(speaker === 'counterpart' ? { s: 'counterpart' } : {}) }),
     addText: (text) => {
@@ -43,11 +40,32 @@ export function speechAllowanceFor(ctx: AuthedContext, reply = '', speaker: Turn
 /** An allowance's token, and what adds the reply's words to it as the model writes them. */
 export type SpeechAllowance = { token: string; addText: (text: string) => void };
 
-// The reply each allowance covers, as written so far: a sentence is spoken under the allowance only
-// if it is words of that reply, not any text. Kept in the memory of the instance that ran the turn
-// for as long as the allowance is valid; a sentence sent to another instance (or after a restart)
-// takes a daily turn of its own, as a request without an allowance does.
-const allowanceReplies = new Map<string, { text: string; expires: number }>();
+/**
+ * The reply each allowance covers, as written so far: a sentence is spoken under the allowance only
+ * if it is words of that reply, not any text. Kept in the memory of the instance that ran the turn
+ * (one store per server, built by compose.ts) for as long as the allowance is valid; a sentence sent
+ * to another instance (or after a restart) takes a daily turn of its own, as a request without an
+ * allowance does.
+ */
+export type SpeechAllowances = {
+  /** Keeps the reply of a new allowance (and forgets those expired); the entry is written to as the reply grows. */
+  add(nonce: string, text: string, expires: number): { text: string; expires: number };
+  get(nonce: string): { text: string; expires: number } | undefined;
+};
+
+export function createSpeechAllowances(): SpeechAllowances {
+  const replies = new Map<string, { text: string; expires: number }>();
+  return {
+    add(nonce, text, expires) {
+      const now = Date.now();
+      for (const [key, entry] of replies) if (entry.expires < now) replies.delete(key);
+      const entry = { text, expires };
+      replies.set(nonce, entry);
+      return entry;
+    },
+    get: (nonce) => replies.get(nonce),
+  };
+}
 const spokenForm = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const speechPurpose = 'voice-speech';
@@ -76,7 +94,7 @@ export function speechVoiceFor(ctx: AuthedContext, asked: string | undefined, al
 export async function takeVoiceBudget(ctx: AuthedContext, allowance?: string, text?: string): Promise<ModelTurn> {
   await ctx.deps.rateLimits.voice.consume(ctx.user.isDemo ? `demo:${ctx.clientIp}` : `user:${ctx.user.id}`);
   const payload = allowance ? readToken(ctx.deps, speechPurpose, allowance, speechPayload) : null;
-  const reply = payload ? allowanceReplies.get(payload.n) : undefined;
+  const reply = payload ? ctx.deps.speechAllowances.get(payload.n) : undefined;
   const ofTheReply = text !== undefined && reply !== undefined && spokenForm(text).length > 0 && spokenForm(reply.text).includes(spokenForm(text));
   if (payload && ofTheReply && payload.u === ctx.user.id && payload.x >= Date.now()) {
     const key = `speech:${payload.n}`;

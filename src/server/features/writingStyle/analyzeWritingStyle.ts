@@ -22,7 +22,7 @@ export async function analyzeWritingStyle(ctx: WritingStyleContext, open?: SentM
   let tone = analysis.markerTone;
   let toneSource: ToneSource = 'markers';
   try {
-    const described = await describeToneWithModel(ctx.deps.coach, analysis.cleaned);
+    const described = await describeToneWithModel(ctx.deps.coach, analysis.cleaned, ctx.deps.config.modelStallTimeoutMs);
     if (described) {
       tone = described;
       toneSource = 'model';

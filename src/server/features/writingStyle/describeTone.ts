@@ -1,5 +1,6 @@
-import type { CoachModel } from '../../providers/ai/types.js';
+import type { CoachModel, CoachRequest } from '../../providers/ai/types.js';
 import type { CleanedEmail } from './cleanEmail.js';
+import { streamModel } from '../coach/modelStream.js';
 
 // The model describes the tone when one is configured; it reads only the user's own words
 // (already cleaned), within a budget, and answers one sentence.
@@ -7,7 +8,7 @@ import type { CleanedEmail } from './cleanEmail.js';
 const sampleChars = 6000;
 const toneMaxChars = 300;
 
-export async function describeToneWithModel(coach: CoachModel, emails: CleanedEmail[], signal?: AbortSignal): Promise<string | null> {
+export async function describeToneWithModel(coach: CoachModel, emails: CleanedEmail[], stallTimeoutMs: number, signal?: AbortSignal): Promise<string | null> {
   if (coach.kind !== 'openai') return null;
   let sample = '';
   for (const [i, email] of emails.entries()) {
@@ -18,7 +19,7 @@ export async function describeToneWithModel(coach: CoachModel, emails: CleanedEm
   }
   if (!sample) return null;
   let reply = '';
-  for await (const delta of coach.stream({
+  const request: CoachRequest = {
     path: 'writing_style',
     messages: [
       {
@@ -32,7 +33,8 @@ export async function describeToneWithModel(coach: CoachModel, emails: CleanedEm
     maxTokens: 120,
     temperature: 0.2,
     signal,
-  })) {
+  };
+  for await (const delta of streamModel(coach, request, stallTimeoutMs)) {
     reply += delta;
   }
   const tone = reply.replace(/\s+/g, ' ').trim();

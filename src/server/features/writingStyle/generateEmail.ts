@@ -4,6 +4,7 @@ import { writingStyleTexts } from '../../../shared/texts/index.js';
 import { ProviderError, type ChatTurn } from '../../providers/ai/types.js';
 import { assembleEmailWriterContext } from '../coach/coachContext.js';
 import { coachUserOf } from '../coach/coachUser.js';
+import { streamModel } from '../coach/modelStream.js';
 import { loadCoachKnowledgeBase } from '../knowledgeBase/knowledgeBaseFacts.js';
 import { writeOffline } from './offlineWriter.js';
 import type { WritingStyleContext } from './readSentMail.js';
@@ -22,7 +23,7 @@ export async function generateEmail(ctx: WritingStyleContext, input: { topic: st
     const knowledgeBase = await loadCoachKnowledgeBase(ctx.em, ctx.user.id);
     const context = assembleEmailWriterContext({ user, audience: input.audience, facts: { writingStyle: style, knowledgeBase } });
     const request: ChatTurn = { role: 'user', content: `Write an email about: ${input.topic}` };
-    for await (const delta of coach.stream({ context, messages: [request], user, maxTokens: 700, temperature: 0.4, path: 'writing_style' })) {
+    for await (const delta of streamModel(coach, { context, messages: [request], user, maxTokens: 700, temperature: 0.4, path: 'writing_style' }, ctx.deps.config.modelStallTimeoutMs)) {
       email += delta;
     }
   } catch (cause) {

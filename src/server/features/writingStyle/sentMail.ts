@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import type { AppDeps } from '../../deps.js';
 import { openMailbox } from '../microsoft/mailbox.js';
+import type { GraphDeps } from '../microsoft/connections.js';
 
 // The analysis reads sent mail through this narrow interface only, so it does not care where the
 // mail comes from (the Microsoft mailbox in the app, a corpus in tests and the benchmark).
@@ -14,7 +14,7 @@ export interface SentMailSource {
 }
 
 /** Opens the signed-in user's sent mail, or null when no mail account is connected. */
-export type SentMailOpener = (deps: AppDeps, em: EntityManager, userId: number) => Promise<SentMailSource | null>;
+export type SentMailOpener = (deps: GraphDeps, em: EntityManager, userId: number) => Promise<SentMailSource | null>;
 
 /** The user's Microsoft mailbox, or null when Microsoft mail is not connected. */
 export const openSentMail: SentMailOpener = (deps, em, userId) => openMailbox(deps, em, userId);

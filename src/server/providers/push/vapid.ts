@@ -11,7 +11,7 @@ export type VapidKeys = { publicKey: string; privateKey: string; subject: string
 
 const fileName = 'vapid-keys.json';
 
-export function vapidKeys(config: Config): VapidKeys {
+export function vapidKeys(config: Pick<Config, 'dataDir' | 'vapid'>): VapidKeys {
   const subject = config.vapid.subject;
   if (config.vapid.publicKey && config.vapid.privateKey) return { publicKey: config.vapid.publicKey, privateKey: config.vapid.privateKey, subject };
   const file = path.join(config.dataDir, fileName);
