@@ -100,7 +100,7 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
             ) : (
               status && <Text size="sm">{microsoftTexts.signInNotSetUp}</Text>
             )}
-            <Collapse in={showToken || (status !== undefined && !status.signInConfigured)} id="manual-token-form">
+            <Collapse expanded={showToken || (status !== undefined && !status.signInConfigured)} id="manual-token-form">
             <form
               onSubmit={(event) => {
                 event.preventDefault();
