@@ -48,7 +48,8 @@ if (reason) {
   // The build's own lines (about 430 of bundle sizes) only when asked: BUILD_VERBOSE=1 npm start,
   // or npm run build. Otherwise one line before and one after; a failed build prints them all.
   const verbose = /^(1|true|yes)$/i.test(process.env.BUILD_VERBOSE ?? '');
-  console.log(`Building the client and the server (${reason}), a minute or more the first time${verbose ? '' : '; BUILD_VERBOSE=1 shows the details'}...`);
+  const hint = [built.includes(undefined) ? 'a minute or more' : '', verbose ? '' : 'BUILD_VERBOSE=1 shows the details'].filter(Boolean).join('; ');
+  console.log(`Building the client and the server (${reason})${hint ? `, ${hint}` : ''}...`);
   const started = Date.now();
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['run', 'build'], {
