@@ -1,6 +1,7 @@
 // Runs before `npm start`: builds the client and the server (`npm run build`) when there is no
 // build yet (a fresh clone) or a source is newer than it (after a pull or an edit), so that
-// `npm start` itself is only `node dist/server/main.js` and a restart does not rebuild.
+// `npm start` itself is only `node dist/server/main.js` and a restart does not rebuild. It says
+// that it builds and how long it took; the build's details show with BUILD_VERBOSE=1.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,8 +45,27 @@ const reason = built.includes(undefined)
     : undefined;
 
 if (reason) {
-  console.log(`Building the client and the server (${reason}): npm run build`);
+  // The build's own lines (about 430 of bundle sizes) only when asked: BUILD_VERBOSE=1 npm start,
+  // or npm run build. Otherwise one line before and one after; a failed build prints them all.
+  const verbose = /^(1|true|yes)$/i.test(process.env.BUILD_VERBOSE ?? '');
+  const hint = [built.includes(undefined) ? 'a minute or more' : '', verbose ? '' : 'BUILD_VERBOSE=1 shows the details'].filter(Boolean).join('; ');
+  console.log(`Building the client and the server (${reason})${hint ? `, ${hint}` : ''}...`);
+  const started = Date.now();
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const result = spawnSync(npm, ['run', 'build'], {
+    cwd: root,
+    stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    shell: process.platform === 'win32',
+    maxBuffer: 256 * 1024 * 1024,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    if (!verbose) {
+      process.stdout.write(result.stdout ?? '');
+      process.stderr.write(result.stderr ?? '');
+    }
+    console.error(`The build failed${result.error ? ` (${result.error.message})` : ''}.`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }

@@ -71,6 +71,7 @@ const envSchema = z.object({
   OPENAI_MEMORY_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  MICROSOFT_DEVICE_CODE: z.preprocess(emptyAsUndefined, z.enum(['on', 'off'], { message: 'must be on or off' }).optional()),
   MICROSOFT_TENANT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id or name such as common').default('common')),
   MICROSOFT_AUTHORITY_HOST: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://login.microsoftonline.com' }).default('https://login.microsoftonline.com')),
   MICROSOFT_GRAPH_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://graph.microsoft.com/v1.0' }).default('https://graph.microsoft.com/v1.0')),
@@ -221,6 +222,12 @@ export type TelemetryConfig = {
 export type MicrosoftConfig = {
   clientId: string | undefined;
   clientSecret: string | undefined;
+  /**
+   * Device-code sign-in (a code typed at microsoft.com/devicelogin). A user can send that code to
+   * another person, whose sign-in then reads as this app's: off by default once the app has a
+   * client secret (a web app that can use the browser sign-in), on without one.
+   */
+  deviceCode: boolean;
   tenantId: string;
   authorityHost: string;
   graphBaseUrl: string;
@@ -266,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     microsoft: {
       clientId: e.MICROSOFT_CLIENT_ID,
       clientSecret: e.MICROSOFT_CLIENT_SECRET,
+      deviceCode: e.MICROSOFT_DEVICE_CODE === undefined ? !e.MICROSOFT_CLIENT_SECRET : e.MICROSOFT_DEVICE_CODE === 'on',
       tenantId: e.MICROSOFT_TENANT_ID,
       authorityHost: trimEndChars(e.MICROSOFT_AUTHORITY_HOST, '/'),
       graphBaseUrl: trimEndChars(e.MICROSOFT_GRAPH_BASE_URL, '/'),

@@ -8,9 +8,18 @@ test.beforeEach(async ({ page, baseURL }) => {
   await signUpFresh(page, baseURL!);
 });
 
-test('a pasted token connects Microsoft Email, and the sidebar shows the badge', async ({ page }) => {
+test('the connect page leads with the sign-in; a pasted token (the advanced way) connects Microsoft Email, and the sidebar shows the badge', async ({ page }) => {
   await page.goto('/microsoft-manual-auth?service=Microsoft%20Email');
   await expect(page.getByRole('heading', { name: 'Connect Microsoft Email' })).toBeVisible();
+  // Sign-in first; the token form stays folded away until asked for.
+  await expect(page.getByRole('button', { name: microsoftTexts.signInWithBrowser })).toBeVisible();
+  await expect(page.getByText(microsoftTexts.signInLead)).toBeVisible();
+  await expect(page.getByText(microsoftTexts.connectDescription)).toBeHidden();
+  await expect(page.getByRole('textbox', { name: microsoftTexts.tokenLabel })).toBeHidden();
+  const advanced = page.getByRole('button', { name: microsoftTexts.advancedToken });
+  await expect(advanced).toHaveAttribute('aria-expanded', 'false');
+  await advanced.click();
+  await expect(advanced).toHaveAttribute('aria-expanded', 'true');
   const submit = page.getByRole('button', { name: microsoftTexts.connectWithToken });
   await expect(submit).toBeDisabled();
 

@@ -259,6 +259,14 @@ describe('the email channel', () => {
     const link = /href="([^"]*\/api\/nudges\/unsubscribe\?token=[^"]+)"/.exec(mail.body)?.[1];
     expect(link).toBeTruthy();
     const unsubscribeUrl = link!.replace(/&amp;/g, '&');
+    // RFC 8058: the mail (sent as MIME, for Graph takes no other headers) names the one-click POST
+    // in its headers, at the same signed link; its plain-text part carries the links too.
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const oneClick = /^<(https?:\/\/[^>\s]+)>$/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1];
+    expect(oneClick).toBe(unsubscribeUrl);
+    expect(mail.text).toContain(`${server.url}/app?chat=${sent.chatId}`);
+    expect(mail.text).toContain(unsubscribeUrl);
+    expect(mail.text).not.toContain('<');
 
     // A changed token does nothing.
     const forged = await new HttpClient(server.url).get(unsubscribeUrl.slice(server.url.length).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
@@ -276,8 +284,9 @@ describe('the email channel', () => {
     expect(confirm).toContain(`<button type="submit">${nudgesTexts.unsubscribeButton('Weekly review')}</button>`);
     expect(confirm).toMatch(/<form method="post" action="\/api\/nudges\/unsubscribe\?token=[^"]+">/);
     expect((await http.get('/api/nudges/settings')).json.weeklyReview.enabled).toBe(true);
-    // The button's POST (or a mail client's RFC 8058 one-click POST) turns the weekly review off and says so.
-    const res = await fetch(unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    // A mail client's RFC 8058 one-click POST to the header's link (as the page's button does)
+    // turns the weekly review off and says so.
+    const res = await fetch(oneClick!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const text = await res.text();

@@ -18,7 +18,8 @@ export async function signUpFresh(page: Page, baseURL: string, prefix = 'ms') {
 /** Connects Microsoft Email with a pasted token; the fake gives each e2e- token a fresh mailbox. */
 export async function connectWithToken(page: Page) {
   const token = `e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  await page.goto('/microsoft-manual-auth?service=Microsoft%20Email');
+  // advanced=true: the token form open at once (the Connect menu's 'Advanced: paste an access token').
+  await page.goto('/microsoft-manual-auth?service=Microsoft%20Email&advanced=true');
   await page.getByRole('textbox', { name: 'Access token' }).fill(token);
   await page.getByRole('button', { name: 'Connect with token' }).click();
   await expect(page.getByText('alex.morgan@contoso.example', { exact: true })).toBeVisible();

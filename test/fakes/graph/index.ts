@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { testTlsOptions } from '../tls.js';
+import { addresses, parseMime } from './mime.js';
 
 // A local https server speaking the slice of Microsoft Graph v1.0 the app uses, per access token:
 // /me, /me/messages, /me/mailFolders (with child folders, well-known names inbox and sentitems),
@@ -13,7 +14,9 @@ import { testTlsOptions } from '../tls.js';
 // demand @odata.nextLinks pointing at another host (which a client must never follow).
 // Calendars: /me/calendarView expands recurring series into occurrences (each with its
 // own id), keeps cancelled occurrences (isCancelled: true, as Graph does), pages, and writes times
-// in the zone of `Prefer: outlook.timezone`; /me/events/{id} GET and PATCH (the body); /me/sendMail;
+// in the zone of `Prefer: outlook.timezone`; /me/events/{id} GET and PATCH (the body); /me/sendMail
+// in its JSON form and in its MIME form (a base64 RFC 5322 message as a text/plain body, whose
+// headers are recorded);
 // $search="participants:..." on /me/messages; /subscriptions with Graph's validation handshake
 // (a POST to notificationUrl?validationToken=... that must echo the token) and notify() to deliver
 // change notifications. Requests are recorded with their query, Prefer header and JSON body.
@@ -56,7 +59,16 @@ type StoredEvent = Required<Omit<SeedEvent, 'recurrence' | 'organizer' | 'cancel
 };
 /** One occurrence (or a single event) as calendarView answers it. */
 export type FakeOccurrence = { id: string; seriesId: string; subject: string; start: Date; end: Date; isCancelled: boolean };
-export type FakeSentMail = { subject: string; body: string; contentType: string; to: string[] };
+export type FakeSentMail = {
+  subject: string;
+  /** The HTML part (or the only body). */
+  body: string;
+  contentType: string;
+  to: string[];
+  /** Sent as MIME: its headers (names lower-cased) and its plain-text part; JSON: {} and null. */
+  headers: Record<string, string>;
+  text: string | null;
+};
 export type FakeSubscription = { id: string; resource: string; changeType: string; notificationUrl: string; clientState: string; expirationDateTime: string; mailbox: FakeMailbox };
 
 type StoredMessage = {
@@ -350,6 +362,11 @@ function wallTime(at: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.0000000`;
 }
 
+/** A text/plain request body (sendMail's MIME form); any other body is JSON. */
+class MimeBody {
+  constructor(readonly text: string) {}
+}
+
 function plainText(html: string): string {
   return html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|h\d)>/gi, '\n').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
@@ -458,11 +475,25 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       }
       return graphError(405, 'ErrorInvalidRequest', 'The OData request is not supported.');
     }
+    if (rest[0] === 'sendMail' && rest.length === 1 && method === 'POST' && body instanceof MimeBody) {
+      // Graph's MIME form: the message base64-encoded; anything else is refused as Graph does.
+      const text = body.text.trim();
+      if (!text || !/^[A-Za-z0-9+/\r\n]+=*$/.test(text)) return graphError(400, 'ErrorMimeContentInvalidBase64String', 'Invalid base64 string for MIME content.');
+      const mime = parseMime(Buffer.from(text, 'base64').toString('utf8'));
+      const to = addresses(mime.headers.to);
+      if (!to.length) return graphError(400, 'ErrorInvalidRecipients', 'At least one recipient is not valid.');
+      const html = mime.parts.find((part) => part.contentType === 'text/html');
+      const plain = mime.parts.find((part) => part.contentType === 'text/plain');
+      const sent: FakeSentMail = { subject: mime.headers.subject ?? '', body: (html ?? plain)?.body ?? '', contentType: html ? 'html' : 'text', to, headers: mime.headers, text: plain?.body ?? null };
+      box.sentMail.push(sent);
+      box.addSentItems([{ subject: sent.subject, body: html ? plainText(sent.body) : sent.body, to }]);
+      return { status: 202 };
+    }
     if (rest[0] === 'sendMail' && rest.length === 1 && method === 'POST') {
       const message = (body as { message?: { subject?: unknown; body?: { content?: unknown; contentType?: unknown }; toRecipients?: Array<{ emailAddress?: { address?: unknown } }> } } | null)?.message;
       const to = (message?.toRecipients ?? []).map((r) => String(r.emailAddress?.address ?? '')).filter(Boolean);
       if (!message || !to.length) return graphError(400, 'ErrorInvalidRecipients', 'At least one recipient is not valid.');
-      const sent = { subject: String(message.subject ?? ''), body: String(message.body?.content ?? ''), contentType: String(message.body?.contentType ?? 'text'), to };
+      const sent: FakeSentMail = { subject: String(message.subject ?? ''), body: String(message.body?.content ?? ''), contentType: String(message.body?.contentType ?? 'text'), to, headers: {}, text: null };
       box.sentMail.push(sent);
       box.addSentItems([{ subject: sent.subject, body: plainText(sent.body), to }]);
       return { status: 202 };
@@ -564,6 +595,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   async function readBody(req: IncomingMessage): Promise<unknown> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (/^text\/plain\b/i.test(req.headers['content-type'] ?? '')) return new MimeBody(Buffer.concat(chunks).toString('utf8'));
     if (!chunks.length) return null;
     try {
       return JSON.parse(Buffer.concat(chunks).toString('utf8'));

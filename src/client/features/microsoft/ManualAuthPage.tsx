@@ -1,6 +1,7 @@
 import { AccountRequired } from '../auth/AccountRequired';
 import { useSession } from '../auth/useSession';
-import { Alert, Button, Card, Divider, Group, Stack, Text, Textarea, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Button, Card, Collapse, Group, Stack, Text, Textarea, ThemeIcon, Title } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { IconCheck } from '@tabler/icons-react';
@@ -16,8 +17,10 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { useConnectDialogs } from './useConnectDialogs';
 import { useMicrosoftStatus, useRefreshMicrosoft } from './useMicrosoftStatus';
 
-// /microsoft-manual-auth?service=… (the product spec's screens and states and transitions): a pasted token, or the sign-in dialogs.
-export function ManualAuthPage(props: { service: MicrosoftServiceName | undefined }) {
+// /microsoft-manual-auth?service=… (the product spec's screens and states and transitions): the
+// sign-in dialogs first when the server has them, and the pasted token as the advanced way (open
+// at once when sign-in is not set up, or with ?advanced=true).
+export function ManualAuthPage(props: { service: MicrosoftServiceName | undefined; advanced?: boolean }) {
   const serviceLabel = props.service ?? microsoftTexts.genericService;
   const [token, setToken] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
@@ -26,6 +29,7 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
   const { data: status } = useMicrosoftStatus();
   const { open, dialogs } = useConnectDialogs();
   const { guest } = useSession();
+  const [showToken, setShowToken] = useState(props.advanced === true);
   const submit = useMutation(
     trpc.microsoft.manualToken.mutationOptions({
       onSuccess: (answer) => {
@@ -70,17 +74,33 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
       ) : (
         <Card withBorder radius="md" padding="lg">
           <Stack gap="md">
-            {status?.signInConfigured && (
+            {status?.signInConfigured ? (
               <>
+                <Text size="sm">{microsoftTexts.signInLead}</Text>
                 <Group grow wrap="wrap">
                   <Button onClick={() => open(props.service ?? 'Microsoft Email', 'browser')}>{microsoftTexts.signInWithBrowser}</Button>
-                  <Button variant="light" onClick={() => open(props.service ?? 'Microsoft Email', 'device')}>
-                    {microsoftTexts.signInWithCode}
-                  </Button>
+                  {status.deviceCodeSignIn && (
+                    <Button variant="light" onClick={() => open(props.service ?? 'Microsoft Email', 'device')}>
+                      {microsoftTexts.signInWithCode}
+                    </Button>
+                  )}
                 </Group>
-                <Divider label={microsoftTexts.orDivider} labelPosition="center" />
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  style={{ alignSelf: 'flex-start' }}
+                  aria-expanded={showToken}
+                  aria-controls="manual-token-form"
+                  rightSection={<IconChevronDown size={14} aria-hidden style={{ transform: showToken ? 'rotate(180deg)' : undefined }} />}
+                  onClick={() => setShowToken((shown) => !shown)}
+                >
+                  {microsoftTexts.advancedToken}
+                </Button>
               </>
+            ) : (
+              status && <Text size="sm">{microsoftTexts.signInNotSetUp}</Text>
             )}
+            <Collapse expanded={showToken || (status !== undefined && !status.signInConfigured)} id="manual-token-form">
             <form
               onSubmit={(event) => {
                 event.preventDefault();
@@ -111,6 +131,7 @@ export function ManualAuthPage(props: { service: MicrosoftServiceName | undefine
                 </Button>
               </Stack>
             </form>
+            </Collapse>
           </Stack>
         </Card>
       )}

@@ -45,8 +45,8 @@ export function MicrosoftServiceActions(props: { service: MicrosoftServiceKey; o
           </Menu.Target>
           <Menu.Dropdown>
             <Menu.Item onClick={() => props.onConnect(name, 'browser')}>{microsoftTexts.signInWithBrowser}</Menu.Item>
-            <Menu.Item onClick={() => props.onConnect(name, 'device')}>{microsoftTexts.signInWithCode}</Menu.Item>
-            <Menu.Item onClick={() => void navigate({ to: '/microsoft-manual-auth', search: { service: name } })}>{microsoftTexts.connectWithToken}</Menu.Item>
+            {data.deviceCodeSignIn && <Menu.Item onClick={() => props.onConnect(name, 'device')}>{microsoftTexts.signInWithCode}</Menu.Item>}
+            <Menu.Item onClick={() => void navigate({ to: '/microsoft-manual-auth', search: { service: name, advanced: true } })}>{microsoftTexts.advancedToken}</Menu.Item>
           </Menu.Dropdown>
         </Menu>
       ) : (

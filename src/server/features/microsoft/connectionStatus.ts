@@ -7,6 +7,8 @@ export type ConnectionStatus = {
   success: true;
   /** Whether browser and device-code sign-in are available (MICROSOFT_CLIENT_ID is set). */
   signInConfigured: boolean;
+  /** Whether device-code sign-in is offered too (signInConfigured and MICROSOFT_DEVICE_CODE). */
+  deviceCodeSignIn: boolean;
   connections: Record<MicrosoftServiceKey, ServiceStatus>;
 };
 
@@ -25,6 +27,7 @@ export async function connectionStatus(ctx: AuthedContext): Promise<ConnectionSt
   return {
     success: true,
     signInConfigured: Boolean(ctx.deps.microsoft.identity),
+    deviceCodeSignIn: Boolean(ctx.deps.microsoft.identity) && ctx.deps.config.microsoft.deviceCode,
     connections: Object.fromEntries(entries) as Record<MicrosoftServiceKey, ServiceStatus>,
   };
 }

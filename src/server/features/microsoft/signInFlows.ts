@@ -88,8 +88,14 @@ export async function finishBrowserSignIn(ctx: AuthedContext, input: { state?: s
   return { location: `/integrations?connected=${state.s}#integration-success` };
 }
 
+/** Device-code sign-in turned off (MICROSOFT_DEVICE_CODE, off by default with a client secret). */
+function refuseDeviceCodeWhenOff(ctx: AuthedContext) {
+  if (!ctx.deps.config.microsoft.deviceCode) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftTexts.deviceCodeOff });
+}
+
 export async function startDeviceCode(ctx: AuthedContext, input: { service: MicrosoftServiceName }) {
   const identity = requireIdentity(ctx);
+  refuseDeviceCodeWhenOff(ctx);
   let started;
   try {
     started = await identity.startDeviceCode(serviceKeyOfName(input.service));
@@ -119,6 +125,7 @@ export type PollAnswer =
 
 export async function pollDeviceCode(ctx: AuthedContext, input: { deviceCodeInfo: string }): Promise<PollAnswer> {
   const identity = requireIdentity(ctx);
+  refuseDeviceCodeWhenOff(ctx);
   const info = (await unsealData<Partial<SealedDeviceCode>>(input.deviceCodeInfo, { password: ctx.deps.sessionPassword }).catch(() => ({}))) as Partial<SealedDeviceCode>;
   if (typeof info.u !== 'number' || typeof info.d !== 'string' || typeof info.e !== 'number' || !info.s || !microsoftServiceKeys.includes(info.s)) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: microsoftTexts.badDeviceCodeInfo });

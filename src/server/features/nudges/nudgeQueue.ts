@@ -227,7 +227,15 @@ async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind
   const chatLink = `${base}/app?chat=${chatId}`;
   const unsubscribe = `${base}/api/nudges/unsubscribe?token=${encodeURIComponent(unsubscribeToken(deps.sessionPassword, userId, kind))}`;
   try {
-    await mailbox.graph.sendMail({ subject: title, html: nudgeEmailHtml(content, chatLink, unsubscribe, kind, base), to: [{ name: '', email: mailbox.accountEmail }] });
+    // As MIME, for RFC 8058's one-click headers: a mail client's 'Unsubscribe' POSTs to the link.
+    await mailbox.graph.sendMimeMail({
+      from: mailbox.accountEmail,
+      subject: title,
+      html: nudgeEmailHtml(content, chatLink, unsubscribe, kind, base),
+      text: nudgeEmailText(content, chatLink, unsubscribe, kind, base),
+      to: [{ name: '', email: mailbox.accountEmail }],
+      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    });
   } catch (error) {
     if (error instanceof ReconnectNeededError) return false;
     throw error;
@@ -253,6 +261,13 @@ export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLin
     `<p><a href="${escapeHtml(chatLink)}">${nudgesTexts.emailOpenChat}</a></p>`,
     `<p style="color:#666;font-size:12px">${nudgesTexts.emailFooter} <a href="${escapeHtml(unsubscribeLink)}">${escapeHtml(nudgesTexts.emailUnsubscribe(kindLabel))}</a></p>`,
   ].join('\n');
+}
+
+/** The plain-text alternative of the same mail: the brief's links spelled out. */
+export function nudgeEmailText(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind, base: string): string {
+  const body = content.replace(/\*\*(.+?)\*\*/g, '$1').replace(/\[([^[\]]+)\]\((\/[^()\s]*)\)/g, (_all, label: string, href: string) => `${label} (${base}${href})`);
+  const kindLabel = nudgesTexts.kindLabel[kind] ?? kind;
+  return [body, '', `${nudgesTexts.emailOpenChat}: ${chatLink}`, '', `${nudgesTexts.emailFooter} ${nudgesTexts.emailUnsubscribe(kindLabel)}: ${unsubscribeLink}`, ''].join('\n');
 }
 
 /** A new chat whose first message is the coach's nudge. */

@@ -1,3 +1,4 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
 // Microsoft Graph for one user's calendar, through the official client like graphMail:
@@ -116,6 +117,26 @@ export function graphCalendar(options: GraphCalendarOptions) {
           saveToSentItems: true,
         }),
       );
+    },
+
+    /**
+     * Sends a message given as MIME, for headers Graph's JSON form refuses (it takes only `x-`
+     * internet message headers; a mail's List-Unsubscribe is not one): Graph takes the RFC 5322
+     * message base64-encoded as a text/plain body and answers 202, saving it to Sent Items.
+     * The message is composed by nodemailer's MailComposer (html and text alternatives).
+     */
+    async sendMimeMail(params: { from: string; subject: string; html: string; text: string; to: Array<{ name: string; email: string }>; headers: Record<string, string> }): Promise<void> {
+      const mime = await new MailComposer({
+        from: params.from,
+        to: params.to.map((r) => ({ name: r.name, address: r.email })),
+        subject: params.subject,
+        html: params.html,
+        text: params.text,
+        headers: params.headers,
+      })
+        .compile()
+        .build();
+      await call(() => client.api('/me/sendMail').header('Content-Type', 'text/plain').post(mime.toString('base64')));
     },
 
     /** Subjects of the latest messages exchanged with one address (either direction). */
