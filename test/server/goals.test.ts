@@ -41,7 +41,11 @@ describe('status, derived from progress against time', () => {
   const due = '2026-01-10'; // over at 2026-01-11T00:00Z: a span of 10 days
   const at = (day: number) => new Date(created.getTime() + day * 86_400_000);
   it.each([
-    { day: 0, progress: 0, status: 'on_track' },
+    // No progress yet is not 'on track' (issue 49): not started, until time makes it at risk.
+    { day: 0, progress: 0, status: 'not_started' },
+    { day: 1, progress: 0, status: 'not_started' },
+    { day: 2, progress: 0, status: 'at_risk' },
+    { day: 0, progress: 0.05, status: 'on_track' },
     { day: 5, progress: 0.4, status: 'on_track' }, // 10 points behind the half elapsed
     { day: 5, progress: 0.39, status: 'at_risk' },
     { day: 5, progress: 0.25, status: 'at_risk' }, // 25 points behind
@@ -71,7 +75,7 @@ describe('the goals REST paths', () => {
     const created = await http.post('/api/goals', okr);
     expect(created.status).toBe(201);
     const goal = created.json;
-    expect(goal).toMatchObject({ title: okr.title, framework: 'OKR', dueDate: '2099-03-31', status: 'on_track', progress: 0, cadence: 'weekly', chatId: null });
+    expect(goal).toMatchObject({ title: okr.title, framework: 'OKR', dueDate: '2099-03-31', status: 'not_started', progress: 0, cadence: 'weekly', chatId: null });
     expect(goal.keyResults).toEqual([
       { id: expect.any(Number), title: 'Deploys a day', start: 1, target: 5, unit: 'deploys/day', current: 1, progress: 0, checkIns: [] },
       { id: expect.any(Number), title: 'Lead time', start: 10, target: 2, unit: 'days', current: 10, progress: 0, checkIns: [] },
@@ -236,6 +240,21 @@ describe('goals in the chat', () => {
     const read = (await http.get(`/api/goals/${goal.id}`)).json;
     expect(read.keyResults[0]).toMatchObject({ current: 3, checkIns: [{ value: 3, note: 'Good news: we are at 3 deploys a day now' }] });
     expect(read.keyResults[1].checkIns).toEqual([]);
+  });
+
+  it('saves a goal from a chat once: the same goal from the same chat again answers the goal already saved (issue 49)', async () => {
+    const http = await newUser();
+    const chat = (await http.post('/api/chats', { title: 'Platform OKRs' })).json;
+    const first = await http.post('/api/goals', { ...okr, chatId: chat.id });
+    const again = await http.post('/api/goals', { ...okr, chatId: chat.id });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.json.id).toBe(first.json.id);
+    // Different in any way, or not from a chat, it is a goal of its own.
+    const edited = await http.post('/api/goals', { ...okr, chatId: chat.id, keyResults: [okr.keyResults[0]] });
+    const byHand = await http.post('/api/goals', okr);
+    expect(new Set([first.json.id, edited.json.id, byHand.json.id]).size).toBe(3);
+    expect((await http.get('/api/goals')).json.goals).toHaveLength(3);
   });
 
   it('asks about a goal left a week without a check-in when the user opens a chat, once, and reads the answer there', async () => {

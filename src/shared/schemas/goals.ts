@@ -4,7 +4,7 @@ import { goalTexts } from '../texts/goals.js';
 // Goals. The same schemas validate tRPC, REST (/api/goals...) and the client's forms.
 export const goalFrameworks = ['SMART', 'OKR', 'GROW'] as const;
 export type GoalFramework = (typeof goalFrameworks)[number];
-export const goalStatuses = ['on_track', 'at_risk', 'behind', 'done'] as const;
+export const goalStatuses = ['not_started', 'on_track', 'at_risk', 'behind', 'done'] as const;
 export type GoalStatus = (typeof goalStatuses)[number];
 // weekly_call: the weekly reminder also comes as a call from the coach (a profile phone and Twilio needed).
 export const reminderCadences = ['weekly', 'weekly_call', 'off'] as const;

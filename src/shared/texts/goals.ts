@@ -14,6 +14,8 @@ export const goalTexts = {
   editGoal: 'Edit goal',
   saveAsGoal: 'Save as goal',
   saved: 'Goal saved',
+  savedAsGoal: 'Saved as goal · Open Goals',
+  savedAsGoalLabel: (title: string) => `Saved as goal "${title}": open the Goals page`,
   savedBody: 'Find it on the Goals page, with check-ins and progress.',
   updated: 'Goal updated',
   deleted: 'Goal deleted',
@@ -48,7 +50,7 @@ export const goalTexts = {
   fromChat: 'From a chat',
   history: 'Progress over time',
   noCheckIns: 'No check-ins yet: check in to see the chart move.',
-  status: { onTrack: 'On track', atRisk: 'At risk', behind: 'Behind', done: 'Done' },
+  status: { notStarted: 'Not started', onTrack: 'On track', atRisk: 'At risk', behind: 'Behind', done: 'Done' },
   coachAsks: (title: string, days: number, keyResults: string[]) =>
     `Before we start: it has been ${days} days since your last check-in on your goal "${title}". Where are you now${
       keyResults.length ? ` on ${keyResults.map((kr) => `“${kr}”`).join(', ')}` : ''
@@ -77,8 +79,8 @@ export const goalTexts = {
   checkInFailed: 'Could not save the check-in',
   deleteFailed: 'Could not delete the goal',
   noKeyResults: 'No key results yet: edit the goal to add one.',
-  keyResultNumbers: (current: string, target: string, unit: string) => `${current} / ${target}${!unit ? '' : unit.startsWith('%') ? unit : ` ${unit}`}`,
-  fromStart: (start: string) => `from ${start}`,
+  /** A key result's line: '11% now · from 18% to 8% · 70% of the way' (the numbers with their unit). */
+  keyResultLine: (current: string, start: string, target: string, percent: number) => `${current} now · from ${start} to ${target} · ${percent}% of the way`,
   percent: (value: number) => `${value}%`,
   frameworkBadge: (framework: string) => `Framework: ${framework}`,
   statusBadge: (status: string) => `Status: ${status}`,

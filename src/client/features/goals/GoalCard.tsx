@@ -3,7 +3,8 @@ import { IconCheck, IconMessageCircle, IconPencil, IconPlus, IconRotate, IconTra
 import { Link } from '@tanstack/react-router';
 import type { GoalView } from '../../../shared/schemas/goals';
 import { commonTexts, goalTexts } from '../../../shared/texts';
-import { formatDueDate, formatNumber, percentOf, statusColors, statusLabels } from './goalFormat';
+import { keyResultPercent, percentOf } from '../../../shared/goalProgress';
+import { formatDueDate, statusColors, statusLabels, withUnit } from './goalFormat';
 import { lazy, Suspense } from 'react';
 import { useNearViewport } from './useNearViewport';
 
@@ -154,7 +155,8 @@ function detailsHeight(goal: GoalView): number {
 
 function KeyResultRow(props: { keyResult: KeyResult; color: string; canCheckIn: boolean; onCheckIn: () => void }) {
   const kr = props.keyResult;
-  const percent = percentOf(kr.progress);
+  // The same computation as the chart and its table (src/shared/goalProgress.ts).
+  const percent = keyResultPercent(kr, kr.current);
   return (
     <li aria-label={kr.title}>
       <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
@@ -163,8 +165,7 @@ function KeyResultRow(props: { keyResult: KeyResult; color: string; canCheckIn: 
             {kr.title}
           </Text>
           <Text size="xs" c="dimmed">
-            {goalTexts.keyResultNumbers(formatNumber(kr.current), formatNumber(kr.target), kr.unit)} · {goalTexts.fromStart(formatNumber(kr.start))} ·{' '}
-            {goalTexts.percent(percent)}
+            {goalTexts.keyResultLine(withUnit(kr.current, kr.unit), withUnit(kr.start, kr.unit), withUnit(kr.target, kr.unit), percent)}
           </Text>
         </div>
         {props.canCheckIn && (

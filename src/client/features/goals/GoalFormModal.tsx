@@ -78,17 +78,17 @@ function keyResultsInput(values: GoalFormValues) {
 }
 
 /** The goal form in a dialog: New goal, Edit goal, and 'Save as goal' under a coach's result. */
-export function GoalFormModal(props: { target: GoalFormTarget | null; onClose: () => void }) {
+export function GoalFormModal(props: { target: GoalFormTarget | null; onClose: () => void; onSaved?: (goal: GoalView) => void }) {
   const target = useLastValue(props.target);
   const title = !target ? '' : target.kind === 'edit' ? goalTexts.editGoal : target.draft ? goalTexts.saveAsGoal : goalTexts.newGoal;
   return (
     <Modal opened={props.target !== null} onClose={props.onClose} title={title} size="lg" centered>
-      {target && <GoalForm target={target} onDone={props.onClose} />}
+      {target && <GoalForm target={target} onDone={props.onClose} onSaved={props.onSaved} />}
     </Modal>
   );
 }
 
-function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
+function GoalForm(props: { target: GoalFormTarget; onDone: () => void; onSaved?: (goal: GoalView) => void }) {
   const { guest } = useSession();
   const { target } = props;
   const queryClient = useQueryClient();
@@ -123,7 +123,9 @@ function GoalForm(props: { target: GoalFormTarget; onDone: () => void }) {
           chatId: target.chatId,
         });
         upsertGoal(queryClient, goal);
-        notify.success(goalTexts.saved, goalTexts.savedBody);
+        // Saved from a chat, the toast says where the goal is; on the Goals page it is in sight.
+        notify.success(goalTexts.saved, target.chatId !== undefined ? goalTexts.savedBody : undefined);
+        props.onSaved?.(goal);
       }
       props.onDone();
     } catch (error) {

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { GoalView } from '../../../shared/schemas/goals';
 import { goalTexts } from '../../../shared/texts';
-import { chartRows, chartSeries, seriesKey, type ChartRow, type ChartSeries } from './goalChartData';
+import { chartRows, chartSeries, latestCheckIns, type ChartRow, type ChartSeries } from './goalChartData';
 import { formatNumber, formatStamp } from './goalFormat';
 import { goalHistoryOptions } from './goalsCache';
 
@@ -45,14 +45,7 @@ function GoalHistory(props: { goal: GoalView }) {
   const goal = history.data ?? props.goal;
   const rows = useMemo(() => chartRows(goal), [goal]);
   const series = useMemo(() => chartSeries(goal), [goal]);
-  const latest = useMemo(
-    () =>
-      goal.keyResults
-        .flatMap((kr) => kr.checkIns.map((c) => ({ kr, ...c, time: Date.parse(c.createdAt) })))
-        .sort((a, b) => a.time - b.time)
-        .slice(-tableRows),
-    [goal],
-  );
+  const latest = useMemo(() => latestCheckIns(goal, tableRows), [goal]);
   if (!history.data) return <Skeleton h={chartHeight} aria-label={goalTexts.historyOf(goal.title)} />;
 
   return (
@@ -70,17 +63,14 @@ function GoalHistory(props: { goal: GoalView }) {
             </tr>
           </thead>
           <tbody>
-            {latest.map((c) => {
-              const row = rows.find((r) => r.time === c.time);
-              return (
-                <tr key={`${c.kr.id}-${c.createdAt}`}>
-                  <td>{formatStamp(c.time)}</td>
-                  <td>{c.kr.title}</td>
-                  <td>{formatNumber(c.value)}</td>
-                  <td>{row ? goalTexts.percent(Number(row[seriesKey(c.kr.id)])) : ''}</td>
-                </tr>
-              );
-            })}
+            {latest.map((c) => (
+              <tr key={c.key}>
+                <td>{formatStamp(c.time)}</td>
+                <td>{c.keyResult}</td>
+                <td>{formatNumber(c.value)}</td>
+                <td>{goalTexts.percent(c.percent)}</td>
+              </tr>
+            ))}
           </tbody>
         </Table>
       </VisuallyHidden>

@@ -1,5 +1,6 @@
 import type { GoalView } from '../../../shared/schemas/goals';
-import { formatDay, formatTime, percentOf } from './goalFormat';
+import { keyResultPercent } from '../../../shared/goalProgress';
+import { formatDay } from './goalFormat';
 
 // The rows of a goal's progress chart: one row when the goal was set (every key result at its
 // start) and one per check-in. Each key result is a series of its progress in percent from its
@@ -24,11 +25,6 @@ export function chartSeries(goal: GoalView): ChartSeries[] {
   }));
 }
 
-function progressOf(kr: { start: number; target: number }, value: number): number {
-  const span = kr.target - kr.start;
-  return span === 0 ? (value === kr.target ? 100 : 0) : percentOf((value - kr.start) / span);
-}
-
 export function chartRows(goal: GoalView): ChartRow[] {
   const events = goal.keyResults
     .flatMap((kr) => kr.checkIns.map((c) => ({ kr, value: c.value, time: Date.parse(c.createdAt) })))
@@ -36,22 +32,33 @@ export function chartRows(goal: GoalView): ChartRow[] {
   if (events.length === 0) return [];
 
   const latest: Record<string, number> = {};
-  for (const kr of goal.keyResults) latest[seriesKey(kr.id)] = progressOf(kr, kr.start);
+  for (const kr of goal.keyResults) latest[seriesKey(kr.id)] = keyResultPercent(kr, kr.start);
   const created = Math.min(Date.parse(goal.createdAt), events[0]!.time);
   const points = [{ time: created, values: { ...latest } }];
   for (const event of events) {
-    latest[seriesKey(event.kr.id)] = progressOf(event.kr, event.value);
+    latest[seriesKey(event.kr.id)] = keyResultPercent(event.kr, event.value);
     points.push({ time: event.time, values: { ...latest } });
   }
 
-  // Days with more than one point name the time too. Points may still share a label (check-ins
-  // in the same minute): the axis is a category axis, so each keeps its own place.
-  const perDay = new Map<string, number>();
-  const days = points.map((p) => formatDay(p.time));
-  for (const day of days) perDay.set(day, (perDay.get(day) ?? 0) + 1);
-  return points.map((p, i) => {
-    const day = days[i] ?? '';
-    const label = (perDay.get(day) ?? 0) > 1 ? `${day}, ${formatTime(p.time)}` : day;
-    return { label, time: p.time, ...p.values };
-  });
+  // One date format on the axis (issue 49: 'Nov 3' beside 'Nov 10, 7:53 PM'): the day. Points
+  // of the same day share a label; the axis is a category axis, so each keeps its own place, and
+  // the table below the chart gives each check-in's time.
+  return points.map((p) => ({ label: formatDay(p.time), time: p.time, ...p.values }));
+}
+
+export type CheckInRow = { key: string; time: number; keyResult: string; value: number; percent: number };
+
+/**
+ * The latest check-ins, newest last, each with its own progress: computed from the check-in's
+ * value (the same computation as the key result's line), never looked up in the chart's rows,
+ * where two check-ins of the same moment share a time (issue 49: the table said 50% for a
+ * check-in the line showed at 70%).
+ */
+export function latestCheckIns(goal: GoalView, count: number): CheckInRow[] {
+  return goal.keyResults
+    .flatMap((kr) =>
+      kr.checkIns.map((c) => ({ key: `${kr.id}-${c.createdAt}`, time: Date.parse(c.createdAt), keyResult: kr.title, value: c.value, percent: keyResultPercent(kr, c.value) })),
+    )
+    .sort((a, b) => a.time - b.time)
+    .slice(-count);
 }

@@ -7,7 +7,6 @@ import { goalTexts } from '../../../shared/texts';
 // of many goals with long histories would pay thousands of times.
 const dueDateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const dayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 const stampFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
@@ -21,11 +20,6 @@ export function formatDueDate(isoDate: string): string {
 /** 'Nov 23' */
 export function formatDay(time: number): string {
   return dayFormat.format(time);
-}
-
-/** '8:06 PM' */
-export function formatTime(time: number): string {
-  return timeFormat.format(time);
 }
 
 /** 'Nov 23, 2026, 8:06 PM' */
@@ -44,11 +38,9 @@ export function withUnit(value: number, unit: string): string {
   return unit.startsWith('%') ? `${number}${unit}` : `${number} ${unit}`;
 }
 
-export function percentOf(progress: number): number {
-  return Math.round(Math.min(1, Math.max(0, progress)) * 100);
-}
 
 export const statusLabels: Record<GoalStatus, string> = {
+  not_started: goalTexts.status.notStarted,
   on_track: goalTexts.status.onTrack,
   at_risk: goalTexts.status.atRisk,
   behind: goalTexts.status.behind,
@@ -56,6 +48,7 @@ export const statusLabels: Record<GoalStatus, string> = {
 };
 
 export const statusColors: Record<GoalStatus, string> = {
+  not_started: 'gray',
   on_track: 'teal',
   at_risk: 'yellow',
   behind: 'red',

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/core';
 import { lockOwner } from '../../db/ownerLock.js';
 import { refuseOutsideWorld } from '../../trpc/init.js';
 import { TRPCError } from '@trpc/server';
@@ -29,6 +30,22 @@ export async function getGoal(ctx: AuthedContext, input: { goalId: number }): Pr
   return view!;
 }
 
+/** An active goal of this chat exactly like the input (title, framework, due date, key results), if there is one. */
+async function sameGoalOfChat(em: EntityManager, userId: number, chatId: number, input: CreateGoal): Promise<number | null> {
+  const candidates = await em.find(Goal, { owner: userId, chat: chatId, title: input.title, framework: input.framework, dueDate: input.dueDate, doneAt: null });
+  for (const goal of candidates) {
+    const keyResults = await em.find(KeyResult, { goal: goal.id }, { orderBy: { position: 'asc' } });
+    const same =
+      keyResults.length === input.keyResults.length &&
+      keyResults.every((kr, i) => {
+        const other = input.keyResults[i]!;
+        return kr.title === other.title && Number(kr.start) === other.start && Number(kr.target) === other.target && kr.unit === other.unit;
+      });
+    if (same) return goal.id;
+  }
+  return null;
+}
+
 export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise<GoalView> {
   if (input.cadence === 'weekly_call') refuseOutsideWorld(ctx, 'goalCalls');
   // A chat the goal came from must be the user's own.
@@ -37,6 +54,12 @@ export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise
   // The count and the insert under the owner's row lock: parallel creates cannot pass the limit.
   const goalId = await ctx.em.transactional(async (tx) => {
     await lockOwner(tx, ctx.user.id);
+    // The same goal saved again from the same chat (a second click, a retry after a lost answer)
+    // is the goal already saved, not a duplicate (issue 49): the answer is that goal.
+    if (chat) {
+      const same = await sameGoalOfChat(tx, ctx.user.id, chat.id, input);
+      if (same) return same;
+    }
     if ((await tx.count(Goal, { owner: ctx.user.id })) >= goalLimits.maxGoals) {
       throw new TRPCError({ code: 'CONFLICT', message: goalTexts.tooManyGoals(goalLimits.maxGoals) });
     }
