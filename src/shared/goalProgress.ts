@@ -1,4 +1,4 @@
-// How far a goal has come (issue 12, issue 49): one computation for the server (the goal's
+// How far a goal has come: one computation for the server (the goal's
 // progress and status) and the client (the key result's line, the chart and its table), so
 // that every place shows the same number for the same check-in. Pure.
 

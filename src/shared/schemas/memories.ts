@@ -45,7 +45,7 @@ export const updateMemorySchema = z.object({
 export type UpdateMemoryInput = z.input<typeof updateMemorySchema>;
 
 export const memoryRefSchema = z.object({ memoryId: id });
-/** The Undo of 'Memory deleted' (issue 49): the token the delete answered. */
+/** The Undo of 'Memory deleted': the token the delete answered. */
 export const restoreMemorySchema = z.object({ restoreToken: z.string({ message: memoryTexts.restoreExpired }).min(1, memoryTexts.restoreExpired).max(8000, memoryTexts.restoreExpired) });
 export const memorySettingsSchema = z.object({ enabled: z.boolean({ message: memoryTexts.enabledInvalid }) });
 /** Undo of the 'Memory updated' note: the memories a reply stored. */

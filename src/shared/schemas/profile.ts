@@ -39,7 +39,7 @@ export const profileSchema = z.object({
 export type ProfileInput = z.input<typeof profileSchema>;
 export type Profile = z.output<typeof profileSchema>;
 
-// weeklyDigest is the weekly review's on/off (issue 49: the nudge settings' weeklyReview.enabled,
+// weeklyDigest is the weekly review's on/off (the nudge settings' weeklyReview.enabled,
 // one setting under two names): always answered; when a save leaves it out, it stays as it is.
 export const notificationPreferencesSchema = z.object({
   emailNotifications: z.boolean(),

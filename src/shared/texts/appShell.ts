@@ -30,7 +30,7 @@ export const goalShellTexts = { sidebarItem: goalSidebarItem, reminderTitle: goa
 export const meetingsNavLabel = 'Meetings';
 export const meetingsShellTexts = { navLabel: meetingsNavLabel } as const;
 
-/** The sidebar's item for /nudges (issue 49), the settings section's name. */
+/** The sidebar's item for /nudges, the settings section's name. */
 export const nudgesNavLabel = 'Nudges';
 export const nudgesShellTexts = { navLabel: nudgesNavLabel } as const;
 

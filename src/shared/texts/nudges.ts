@@ -65,7 +65,7 @@ export const nudgesTexts = {
   runStarted: 'The nudge is on its way: it appears in your chats.',
   historyLink: 'Nudge history',
   navLabel: nudgesNavLabel,
-  /** A visitor's guest space, before they click Run now (issue 49). */
+  /** A visitor's guest space, before they click Run now. */
   guestInAppOnly: 'In your guest space, Run now writes your weekly review as a chat here in the app. Email, push notifications, phone calls and a weekly plan need an account.',
   historyTitle: 'Nudge history',
   historySubtitle: 'Every nudge the coach sent or planned, newest first.',

@@ -1,4 +1,4 @@
-// The browser tab's title of each client route (issue 49): the page's name, then the brand. Read
+// The browser tab's title of each client route: the page's name, then the brand. Read
 // by the entry (routes/__root.tsx, the app shell) and by the build's prerendering, so this module
 // imports nothing and holds literal strings only (see CONVENTIONS: no property read at the top).
 export const brandTitle = 'AI Coach';
@@ -33,7 +33,7 @@ export const pageTitles: Record<string, string> = {
 /** A stored chat still loading (its title comes with the chat list). */
 export const chatLoadingTitle = 'Chat';
 
-/** The first stop of the keyboard on every page (issue 49): to the page's main landmark. */
+/** The first stop of the keyboard on every page: to the page's main landmark. */
 export const skipLinkText = 'Skip to main content';
 /** The id of every page's main landmark, the skip link's target. */
 export const mainContentId = 'main-content';

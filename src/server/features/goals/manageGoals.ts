@@ -55,7 +55,7 @@ export async function createGoal(ctx: AuthedContext, input: CreateGoal): Promise
   const goalId = await ctx.em.transactional(async (tx) => {
     await lockOwner(tx, ctx.user.id);
     // The same goal saved again from the same chat (a second click, a retry after a lost answer)
-    // is the goal already saved, not a duplicate (issue 49): the answer is that goal.
+    // is the goal already saved, not a duplicate: the answer is that goal.
     if (chat) {
       const same = await sameGoalOfChat(tx, ctx.user.id, chat.id, input);
       if (same) return same;

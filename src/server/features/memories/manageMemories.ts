@@ -41,7 +41,7 @@ export async function updateMemory(ctx: AuthedContext, input: UpdateMemory): Pro
   return memory.toView();
 }
 
-/** Deletes one memory; answers the token that puts it back as it was (memoryRestore.ts, issue 49). */
+/** Deletes one memory; answers the token that puts it back as it was (memoryRestore.ts). */
 export async function deleteMemory(ctx: AuthedContext, input: { memoryId: number }): Promise<{ restoreToken: string }> {
   const memory = await ctx.em.findOne(Memory, { id: input.memoryId, owner: ctx.user.id });
   const deleted = memory ? await ctx.em.nativeDelete(Memory, { id: input.memoryId, owner: ctx.user.id }) : 0;

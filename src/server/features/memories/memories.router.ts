@@ -30,7 +30,7 @@ export const memoriesRouter = router({
   create: memoriesProcedure.input(createMemorySchema).mutation(({ ctx, input }) => createMemory(ctx, input)),
   update: memoriesProcedure.input(updateMemorySchema).mutation(({ ctx, input }) => updateMemory(ctx, input)),
   delete: memoriesProcedure.input(memoryRefSchema).mutation(({ ctx, input }) => deleteMemory(ctx, input)),
-  /** The Undo of 'Memory deleted' (issue 49): the memory back as it was, from the token the delete answered. */
+  /** The Undo of 'Memory deleted': the memory back as it was, from the token the delete answered. */
   restore: memoriesProcedure.input(restoreMemorySchema).mutation(({ ctx, input }) => restoreMemory(ctx, input)),
   deleteAll: memoriesProcedure.mutation(({ ctx }) => deleteAllMemories(ctx)),
   settings: memoriesProcedure.query(({ ctx }) => getMemorySettings(ctx)),

@@ -8,7 +8,7 @@ import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { withMemoryLock } from './memoryStore.js';
 
-// Issue 49: deleting a memory on the Memory page answers a restore token, which the page's
+// Deleting a memory on the Memory page answers a restore token, which the page's
 // 'Memory deleted · Undo' toast sends back to put the memory back exactly as it was: the same
 // id, text, kind, dates, source, sensitive mark and sample marks. The token carries the deleted
 // row itself, signed with a key derived from the session secret (nothing is kept on the server),

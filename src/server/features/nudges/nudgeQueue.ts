@@ -62,7 +62,7 @@ export async function loadNudgeSettings(em: EntityManager, userId: number): Prom
 }
 
 /**
- * A guest space's nudges (issue 49: a visitor's run now) are written in the app only: a guest
+ * A guest space's nudges (a visitor's run now) are written in the app only: a guest
  * cannot connect anything outside it, so no email, push or call, whatever its settings hold.
  */
 export const inAppOnly = (settings: NudgeSettings): NudgeSettings => ({ ...settings, channels: { email: false, push: false, call: false } });

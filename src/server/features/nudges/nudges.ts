@@ -28,7 +28,7 @@ export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<type
 }
 
 /**
- * The weekly review on or off (issue 49: the profile's weeklyDigest is this setting), the rest of
+ * The weekly review on or off (the profile's weeklyDigest is this setting), the rest of
  * the nudge settings as they are; a registered account's next review is planned or dropped. A
  * guest space is never planned (nudgeQueue.ts, planMissingReviews): its setting is only kept.
  */

@@ -16,7 +16,7 @@ export async function readProfileSettings(em: EntityManager, user: User): Promis
       company: user.company ?? null,
       phone: settings?.phone ?? null,
     },
-    // The weekly digest is the weekly review (issue 49): one setting, the nudges' weeklyReview.enabled.
+    // The weekly digest is the weekly review: one setting, the nudges' weeklyReview.enabled.
     notifications: { ...notificationDefaults, ...settings?.toNotifications(), weeklyDigest: (await loadNudgeSettings(em, user.id)).weeklyReview.enabled },
     privacy: settings?.toPrivacy() ?? { ...privacyDefaults },
     phoneTrust: { verified: Boolean(settings?.phone && settings.phoneVerifiedAt), pinSet: Boolean(settings?.phonePinHash) },

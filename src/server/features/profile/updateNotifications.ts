@@ -3,7 +3,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { setWeeklyReview } from '../nudges/nudges.js';
 import { readProfileSettings, saveUserSettings } from './profileSettings.js';
 
-// PUT /api/settings/notifications. weeklyDigest is the weekly review's on/off (issue 49), kept
+// PUT /api/settings/notifications. weeklyDigest is the weekly review's on/off, kept
 // with the nudge settings: saved there (and the next review planned or dropped); left out, the
 // weekly review stays as it is.
 export async function updateNotifications(ctx: AuthedContext, input: NotificationPreferencesInput) {
