@@ -24,7 +24,7 @@ function RootLayout() {
     const dark = colorScheme === 'dark' || (colorScheme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
     for (const meta of document.querySelectorAll('meta[name="theme-color"]')) meta.setAttribute('content', dark ? darkThemeColor : lightThemeColor);
   }, [colorScheme]);
-  // The tab's title names the page (issue 49): the public pages' here (the prerendered ones carry
+  // The tab's title names the page: the public pages' here (the prerendered ones carry
   // theirs in their HTML too, scripts/prerender.mjs); the app's pages' in routes/_app.tsx, which
   // knows a chat's title.
   const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });

@@ -39,7 +39,7 @@ export const Route = createFileRoute('/_app')({
 });
 
 /**
- * The tab's title of the app's pages (issue 49): the page's name, and a stored chat's own title
+ * The tab's title of the app's pages: the page's name, and a stored chat's own title
  * (from the chat list the chat page loads, and the sidebar shows); signed out, the sign-in's.
  */
 function useAppPageTitle(signedIn: boolean) {

@@ -23,7 +23,7 @@ export const UserSettingsSchema = defineEntity({
     phonePinHash: p.string().length(255).nullable().hidden(),
     emailNotifications: p.boolean().default(notificationDefaults.emailNotifications),
     pushNotifications: p.boolean().default(notificationDefaults.pushNotifications),
-    // weeklyDigest is the weekly review's on/off, held with the nudge settings (issue 49: NudgeSetting).
+    // weeklyDigest is the weekly review's on/off, held with the nudge settings (NudgeSetting).
     coachingSuggestions: p.boolean().default(notificationDefaults.coachingSuggestions),
     dataRetention: p.enum(dataRetentionValues).default(privacyDefaults.dataRetention),
     shareAnonymousData: p.boolean().default(privacyDefaults.shareAnonymousData),

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Issue 49: Settings showed a 'Weekly digest' switch (user_settings.weekly_digest, which nothing
+// Settings showed a 'Weekly digest' switch (user_settings.weekly_digest, which nothing
 // read) beside the weekly review's (nudge_setting.settings.weeklyReview.enabled, which plans the
 // review). They are one setting now, the nudges' one; the profile's weeklyDigest reads and writes
 // it. Nobody's choice is lost: whoever had turned either off keeps the weekly review off (a row

@@ -16,7 +16,7 @@ export const statusMargins = { onTrack: 0.1, atRisk: 0.25 } as const;
 /**
  * Done; else, past its due date, behind; else by the gap between the time elapsed and the
  * progress. A goal with no progress at all is not started while the time elapsed is still within
- * the on-track margin (issue 49: 'On track' at 0% said what had not happened), then at risk or behind.
+ * the on-track margin ('On track' at 0% would say what had not happened), then at risk or behind.
  */
 export function goalStatus(goal: { progress: number; createdAt: Date; dueDate: string; done: boolean }, now: Date): GoalStatus {
   if (goal.done || goal.progress >= 1) return 'done';
