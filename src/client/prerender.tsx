@@ -23,7 +23,7 @@ export async function render(url: string): Promise<{ html: string; statusCode: n
   // A path no route matches matches the root alone (which renders the not-found page).
   const routeId = router.state.matches.at(-1)?.routeId ?? '__root__';
   const notFound = routeId === '__root__';
-  // The page's name in the tab from the first byte (issue 49), as the app then keeps it (routes/__root.tsx).
+  // The page's name in the tab from the first byte, as the app then keeps it (routes/__root.tsx).
   return { html, statusCode: notFound ? 404 : 200, title: documentTitle(pageTitles[routeId]) };
 }
 

@@ -3,7 +3,7 @@ import { mainContentId, skipLinkText } from '../../shared/texts/pageTitles';
 import classes from './skipLink.module.css';
 
 /**
- * 'Skip to main content' (issue 49): the first thing Tab reaches on every page, shown while it has
+ * 'Skip to main content': the first thing Tab reaches on every page, shown while it has
  * the focus, moving the focus to the page's main landmark (past the header and the sidebar).
  * Before the app has run (a prerendered page) it is a plain link to the landmark's id.
  */

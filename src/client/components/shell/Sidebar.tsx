@@ -35,7 +35,7 @@ export const menuItems: MenuItem[] = [
   { label: memoryShellTexts.sidebarItem, to: '/memory', icon: <IconBrain size={18} aria-hidden /> },
   { label: meetingsShellTexts.navLabel, to: '/meetings', icon: <IconCalendarEvent size={18} aria-hidden /> },
   { label: rehearsalShellTexts.navLabel, to: '/rehearsals', icon: <IconMasksTheater size={18} aria-hidden /> },
-  // The coach's nudges (issue 35): the weekly review and meeting briefs, run now and their history (issue 49).
+  // The coach's nudges: the weekly review and meeting briefs, run now and their history.
   { label: nudgesShellTexts.navLabel, to: '/nudges', icon: <IconBell size={18} aria-hidden /> },
   { label: 'Writing Style Analysis', to: '/writing-style-analysis', icon: <IconWriting size={18} aria-hidden /> },
   { label: 'Voice Assistant', to: '/phone-calls', icon: <IconMicrophone size={18} aria-hidden /> },

@@ -17,7 +17,7 @@ const GoalFormModal = lazy(() => import('./GoalFormModal').then((module) => ({ d
  * 'Save as goal' under a coach reply that holds a SMART, OKR or GROW result: the goal form opens
  * prefilled from the reply (and the chat it came from), for the user to check and save. Once
  * saved (now, or before: a goal of this chat with the draft's title), it is a link to the goal
- * instead of a second save (issue 49: the button stayed and made duplicates).
+ * instead of a second save (the button stayed and made duplicates).
  */
 export function SaveAsGoal(props: { text: string; chatId: number }) {
   const draft = useMemo(() => goalDraftFromReply(props.text), [props.text]);

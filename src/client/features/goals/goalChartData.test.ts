@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GoalView } from '../../../shared/schemas/goals';
 import { chartRows, latestCheckIns } from './goalChartData';
 
-// The chart's axis and the table under it (issue 49): one date format, and each check-in's own
+// The chart's axis and the table under it: one date format, and each check-in's own
 // progress, the same number as the key result's line.
 const at = (day: number, hour = 9) => new Date(Date.UTC(2026, 10, day, hour, 0)).toISOString();
 const goal: GoalView = {

@@ -40,7 +40,7 @@ export function chartRows(goal: GoalView): ChartRow[] {
     points.push({ time: event.time, values: { ...latest } });
   }
 
-  // One date format on the axis (issue 49: 'Nov 3' beside 'Nov 10, 7:53 PM'): the day. Points
+  // One date format on the axis ('Nov 3' beside 'Nov 10, 7:53 PM'): the day. Points
   // of the same day share a label; the axis is a category axis, so each keeps its own place, and
   // the table below the chart gives each check-in's time.
   return points.map((p) => ({ label: formatDay(p.time), time: p.time, ...p.values }));
@@ -51,7 +51,7 @@ export type CheckInRow = { key: string; time: number; keyResult: string; value: 
 /**
  * The latest check-ins, newest last, each with its own progress: computed from the check-in's
  * value (the same computation as the key result's line), never looked up in the chart's rows,
- * where two check-ins of the same moment share a time (issue 49: the table said 50% for a
+ * where two check-ins of the same moment share a time (the table said 50% for a
  * check-in the line showed at 70%).
  */
 export function latestCheckIns(goal: GoalView, count: number): CheckInRow[] {

@@ -34,7 +34,7 @@ export function MemoryPage() {
       onError: (error) => notify.error(commonTexts.genericError, errorMessage(error, commonTexts.genericError)),
     }),
   );
-  // Issue 49: a delete is done at once and says so, with Undo (as the chat's 'Memory updated'
+  // A delete is done at once and says so, with Undo (as the chat's 'Memory updated'
   // note has), which puts the memory back exactly as it was.
   const remove = useMutation(
     trpc.memories.delete.mutationOptions({

@@ -2,7 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { nudgesTexts } from '../../../shared/texts';
 import { AccountRequired } from '../auth/AccountRequired';
 
-/** What nudges are in a guest space (issue 49): Run now writes in the app; the rest needs an account. */
+/** What nudges are in a guest space: Run now writes in the app; the rest needs an account. */
 export function GuestNudgesNote() {
   return (
     <Stack gap="xs" mb="md">

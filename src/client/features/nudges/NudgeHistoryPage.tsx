@@ -28,7 +28,7 @@ export function NudgeHistoryPage() {
         </Button>
       }
     >
-      {/* A visitor reads what Run now does for them before the click (issue 49). */}
+      {/* A visitor reads what Run now does for them before the click. */}
       {guest && <GuestNudgesNote />}
       <Paper withBorder radius="md" p="md">
         {runs.isSuccess && !list.length ? (

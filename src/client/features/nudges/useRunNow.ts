@@ -6,7 +6,7 @@ import { trpc } from '../../lib/trpc';
 
 /**
  * Run now (the weekly review), as the history page and Settings offer it: for a registered
- * account and for a visitor alike (a visitor's run is written in the app only, issue 49).
+ * account and for a visitor alike (a visitor's run is written in the app only).
  */
 export function useRunNow(options: { toastStarted: boolean }) {
   const queryClient = useQueryClient();

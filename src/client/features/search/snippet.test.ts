@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plainMarkdown, snippetParts } from './snippet';
 
-// Issue 49: search snippets read as plain text, the matched words still marked.
+// Search snippets read as plain text, the matched words still marked.
 describe('search snippets', () => {
   it('takes the markdown out and keeps the marks', () => {
     expect(snippetParts('**<mark>Options</mark>:** 1. Ask for &lt;more&gt; time')).toEqual([

@@ -1,6 +1,6 @@
 // A search snippet from the server is HTML-escaped text with <mark>…</mark> around matched words
 // (searchChats.ts). It is turned into plain parts here, never rendered as HTML; and the coach's
-// markdown is taken out (issue 49: '**Options:**' read as it was typed), the marks kept.
+// markdown is taken out ('**Options:**' must not read as it was typed), the marks kept.
 export type SnippetPart = { text: string; marked: boolean };
 
 const entities: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };

@@ -13,7 +13,7 @@ const switches = [
   { key: 'coachingSuggestions', label: settingsTexts.coachingSuggestions, description: settingsTexts.coachingSuggestionsDescription },
 ] as const satisfies ReadonlyArray<{ key: keyof Choices; label: string; description: string }>;
 
-// The weekly digest is the weekly review (issue 49): one switch, in the Nudges section below;
+// The weekly digest is the weekly review: one switch, in the Nudges section below;
 // this form leaves it out of its save, so the server keeps it as that section set it.
 type Choices = Omit<NotificationPreferences, 'weeklyDigest'>;
 
