@@ -133,7 +133,7 @@ export function meetingsToPrepare(meetings: ReviewMeeting[] | null): ReviewMeeti
   return (meetings ?? []).filter((m) => !m.routine);
 }
 
-/** One focus: an overdue commitment first, then the goal furthest behind, then the first meeting worth preparing. */
+/** One focus: an overdue commitment first, then the goal furthest behind, then the first meeting worth preparing, then the goal due soonest that has not started. */
 export function chooseFocus(goals: ReviewGoal[], commitments: ReviewCommitment[], meetings: ReviewMeeting[] | null): Focus {
   const overdue = commitments.find((c) => c.overdue);
   if (overdue) return { kind: 'commitment', text: overdue.text };
@@ -141,6 +141,9 @@ export function chooseFocus(goals: ReviewGoal[], commitments: ReviewCommitment[]
   if (furthest) return { kind: 'goal', title: furthest.title, status: furthest.status };
   const [meeting] = meetingsToPrepare(meetings);
   if (meeting) return { kind: 'meeting', subject: meeting.subject };
+  // The goals arrive in due order: the first one with nothing done yet is the one to start.
+  const unstarted = goals.find((goal) => goal.status === 'not started');
+  if (unstarted) return { kind: 'goal', title: unstarted.title, status: unstarted.status };
   return { kind: 'default' };
 }
 
