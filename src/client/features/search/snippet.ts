@@ -27,10 +27,13 @@ export function plainMarkdown(text: string): string {
       .replace(/^[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)/gm, '')
       // Strong, emphasis, strike and code marks.
       .replace(/\*{2,3}|_{2,3}|~~|`+/g, '')
-      .replace(new RegExp(`(^|[\\s(${open}])[*_](?=[^\\s*_])`, 'g'), '$1')
-      .replace(new RegExp(`([^\\s*_])[*_](?=$|[\\s).,:;!?${close}])`, 'g'), '$1')
-      // Table rules and the lines between.
-      .replace(/^\|?(?:[ \t]*:?-{3,}:?[ \t]*\|?)+$/gm, '')
+      // A lone * or _ beside a word (the mark characters count as the word's edge).
+      .replace(/(^|[\s(\u0001])[*_](?=[^\s*_])/g, '$1')
+      .replace(/([^\s*_])[*_](?=$|[\s).,:;!?\u0002])/g, '$1')
+      // Table rules: a line of only pipes, colons, dashes and blanks, with a run of three dashes.
+      .split('\n')
+      .filter((line) => !(line.includes('---') && /^[ \t|:-]+$/.test(line)))
+      .join('\n')
       .replace(/\s+/g, ' ')
       .trim()
   );
