@@ -23,6 +23,40 @@ module.exports = {
       to: { path: '^src/server/features/(?!coach/)' },
     },
     {
+      name: 'providers-import-no-feature',
+      comment:
+        'A provider (src/server/providers/) talks to one outside service and knows no feature, not even by type: features call providers. ' +
+        "What both sides share (the coach's contract: CoachContext, CoachUser, ChatTurn, CoachModel) lives in providers/ai/contract.ts. " +
+        "A provider's own tests may wire it to a feature to test the two together.",
+      severity: 'error',
+      from: { path: '^src/server/providers/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/server/features/' },
+    },
+    {
+      name: 'db-imports-no-feature',
+      comment: 'The entities and migrations (src/server/db/) know no feature: a rule an entity needs lives below both (src/shared/ or db/).',
+      severity: 'error',
+      from: { path: '^src/server/db/' },
+      to: { path: '^src/server/features/' },
+    },
+    {
+      name: 'features-through-index',
+      comment:
+        "A feature reaches another only through the other folder's public surface, its index.ts: what is not exported there is the folder's own. " +
+        'Add the name to that index.ts (or keep the code in the feature that uses it).',
+      severity: 'error',
+      from: { path: '^src/server/features/([^/]+)/' },
+      to: { path: '^src/server/features/([^/]+)/', pathNot: ['^src/server/features/$1/', '^src/server/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'routes-live-in-their-feature',
+      comment:
+        "Every REST route module, webhooks included (Twilio's, Microsoft Graph's notifications), is a feature's own `<name>.rest.ts` in that feature's folder; app.ts only mounts them.",
+      severity: 'error',
+      from: {},
+      to: { path: '\\.rest\\.ts$', pathNot: '^src/server/features/[^/]+/[^/]+\\.rest\\.ts$' },
+    },
+    {
       name: 'client-imports-server-types-only',
       comment: 'The browser bundle may know the server only by its types (the tRPC router type): never by code, which would ship server code (and secrets handling) to the browser.',
       severity: 'error',

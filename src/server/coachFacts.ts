@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AppDeps } from './deps.js';
-import type { CoachFacts, MailSource } from './features/coach/facts.js';
+import type { CoachFacts, MailSource } from './providers/ai/contract.js';
 import { loadCoachGoals } from './features/goals/goalsFacts.js';
 import { loadCoachKnowledgeBase } from './features/knowledgeBase/knowledgeBaseFacts.js';
 import { loadCoachMeetings } from './features/meetings/meetingsFacts.js';

@@ -20,7 +20,7 @@ import { createMicrosoftDeps } from './features/microsoft/microsoftDeps.js';
 import { createCoachModel } from './providers/ai/index.js';
 import { createProviders } from './providers/providers.js';
 import { createSpeechAllowances } from './features/voice/voiceBudget.js';
-import type { CoachModel } from './providers/ai/types.js';
+import type { CoachModel } from './providers/ai/contract.js';
 import type { Teardown } from './teardown.js';
 import type { Metrics } from './telemetry/metrics.js';
 import { instrumentCoach, instrumentRateLimits, providerCall, type Telemetry } from './telemetry/telemetry.js';

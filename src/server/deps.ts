@@ -5,7 +5,7 @@ import type { SessionStore } from './features/auth/sessionStore.js';
 import type { ChatBus } from './features/chats/chatBus.js';
 import type { ReplyRunner } from './features/chats/replyRunner.js';
 import type { MicrosoftDeps } from './features/microsoft/microsoftDeps.js';
-import type { CoachModel } from './providers/ai/types.js';
+import type { CoachModel } from './providers/ai/contract.js';
 import type { SafetyLine } from './features/coach/safety/index.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';

@@ -14,7 +14,7 @@ import type { AppDeps } from './deps.js';
 import { routeUpgrades, type UpgradeRoutes } from './http/upgrades.js';
 import { startJobs } from './jobs/startJobs.js';
 import { createLogger } from './log.js';
-import type { CoachModel } from './providers/ai/types.js';
+import type { CoachModel } from './providers/ai/contract.js';
 import { createTeardown } from './teardown.js';
 
 // Starting the server, in four steps: compose the dependencies (compose.ts), start the jobs

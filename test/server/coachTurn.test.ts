@@ -3,9 +3,8 @@ import { Chat } from '../../src/server/db/entities/Chat.js';
 import { Message } from '../../src/server/db/entities/Message.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { chatTurn, loadTurnHistory, runCoachTurn, spokenTurn, type PreparedTurn, type TurnOutcome } from '../../src/server/features/coach/coachTurn.js';
-import { noFacts } from '../../src/server/features/coach/facts.js';
+import { noFacts, type CoachModel, type CoachRequest } from '../../src/server/providers/ai/contract.js';
 import { runSpokenTurn } from '../../src/server/features/voice/spokenTurn.js';
-import type { CoachModel, CoachRequest } from '../../src/server/providers/ai/types.js';
 import { signUp } from '../helpers/clients.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

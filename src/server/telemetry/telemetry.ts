@@ -1,4 +1,4 @@
-import type { CoachModel, CoachRequest } from '../providers/ai/types.js';
+import type { CoachModel, CoachRequest } from '../providers/ai/contract.js';
 
 // What the server tells whoever watches it: Prometheus metrics (metrics.ts, with
 // METRICS_TOKEN) and OpenTelemetry traces (tracing.ts, with OTEL_EXPORTER_OTLP_ENDPOINT). Both

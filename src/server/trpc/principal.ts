@@ -7,7 +7,7 @@ import type { User } from '../db/entities/User.js';
 import { resolveUser } from '../features/auth/currentUser.js';
 import { startGuestSpace } from '../features/auth/guestAccount.js';
 import type { Session } from '../features/auth/session.js';
-import type { FactSources } from '../features/coach/facts.js';
+import type { FactSources } from '../providers/ai/contract.js';
 import type { DbContext } from './context.js';
 
 // Who a request acts as, decided in one place for every procedure (HTTP, REST, tRPC, /ws):

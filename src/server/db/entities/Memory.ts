@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { memoryKinds } from '../../../shared/schemas/memories.js';
-import { isSensitive } from '../../features/memories/memoryPolicy.js';
+import { isSensitive } from '../../../shared/memoryPolicy.js';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
@@ -29,7 +29,7 @@ export const MemorySchema = defineEntity({
     askedAt: p.datetime().nullable(),
     askedChat: () => p.manyToOne(Chat).nullable().deleteRule('set null'),
     doneAt: p.datetime().nullable(),
-    // It touches a sensitive topic (features/memories/memoryPolicy.ts): kept only because the user
+    // It touches a sensitive topic (src/shared/memoryPolicy.ts): kept only because the user
     // asked, and never written into what leaves the app. Decided from the text on every write;
     // null only for a memory kept before the mark, until the server decides it at start.
     sensitive: p

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 // A memory touching a sensitive topic (health, emotions, family, beliefs, pay, discrimination,
 // legal matters, identity, other people's personal details) is marked, so what leaves the app (an
-// email, a push, a call) never carries it (features/memories/memoryPolicy.ts decides). Null: kept
+// email, a push, a call) never carries it (src/shared/memoryPolicy.ts decides). Null: kept
 // before the mark, not decided yet; the server decides those at start (memoryStore.ts,
 // decideUndecidedMemories), and until then such a memory is treated as sensitive.
 export class Migration20261201220000_memory_sensitive extends Migration {

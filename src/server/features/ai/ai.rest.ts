@@ -9,8 +9,8 @@ import type { AppDeps } from '../../deps.js';
 import { httpContext } from '../../http/requestContext.js';
 import { publicMessage } from '../../trpc/init.js';
 import { createCaller } from '../../trpc/root.js';
-import type { TokenUsage } from '../../providers/ai/types.js';
-import { RateLimitError } from '../limits/rateLimits.js';
+import type { TokenUsage } from '../../providers/ai/contract.js';
+import { RateLimitError } from '../limits/index.js';
 
 // The OpenAI-compatible surface (the product spec's REST calls) over the ai router's procedures, so that
 // the official openai SDKs (baseURL .../api/openai) and the chat clients built on them work:

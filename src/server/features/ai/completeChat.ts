@@ -3,11 +3,11 @@ import type { AiCompletionRequest } from '../../../shared/schemas/ai.js';
 import { chatTexts } from '../../../shared/texts/index.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/types.js';
-import { previousReply } from '../coach/coachTurn.js';
-import { coachUserOf } from '../coach/coachUser.js';
-import { streamModel } from '../coach/modelStream.js';
-import { defaultSafetyLine, loadUserCountry } from '../coach/safety/index.js';
+import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/contract.js';
+import { previousReply } from '../coach/index.js';
+import { coachUserOf } from '../coach/index.js';
+import { streamModel } from '../coach/index.js';
+import { defaultSafetyLine, loadUserCountry } from '../coach/index.js';
 
 // The OpenAI-compatible completion: the client's messages go to the configured coach model,
 // whatever model the client named. Used by the spec's client for chat, email templates and voice.

@@ -1,6 +1,6 @@
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { isTrustedAddress, rateLimitAddressKey } from '../limits/addressKey.js';
+import { isTrustedAddress, rateLimitAddressKey } from '../limits/index.js';
 
 // The per-user daily budget of model turns (MODEL_DAILY_QUOTA, 0 = no limit), one of the limits
 // of features/limits (rateLimits.modelDaily): counted per UTC day, in PostgreSQL shared by every

@@ -4,9 +4,9 @@ import { TRPCError } from '@trpc/server';
 import { isApiKeyScope, type ApiKeyScope } from '../../../shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
-import type { Session } from '../auth/session.js';
-import { RateLimitError } from '../limits/rateLimits.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import type { Session } from '../auth/index.js';
+import { RateLimitError } from '../limits/index.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 
 // `Authorization: Bearer aic_...` signs a request in as the key's owner. The key is
 // 'aic_' and 32 random bytes in base64url; the database keeps its SHA-256 only. Every request

@@ -5,7 +5,7 @@ import { apiKeyTexts } from '../../../shared/texts/index.js';
 import { ApiKey } from '../../db/entities/ApiKey.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { newApiKey } from './apiKeyAuth.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 export type ApiKeySummary = ReturnType<ApiKey['toSummary']>;
 

@@ -3,9 +3,9 @@ import type { SetPasswordInput } from '../../../shared/schemas/auth.js';
 import { microsoftSignInTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 
 // Settings: the ways an account signs in. Unlinking the Microsoft account keeps the user and its
 // data (its Microsoft connections too: they are disconnected on the Integrations page); it needs

@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { EndSessionInput } from '../../../shared/schemas/auth.js';
 import { sessionTexts } from '../../../shared/texts/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // Settings, Security: the signed-in user's sessions. The demo account is shared by every demo
 // visitor, so there a visitor sees and ends only their own.

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { authTexts, limitTexts } from '../../../shared/texts/index.js';
-import { RateLimitError } from '../limits/rateLimits.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { RateLimitError } from '../limits/index.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { accessGrantSeconds } from './session.js';

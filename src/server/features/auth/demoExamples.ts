@@ -10,12 +10,12 @@ import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import type { JudgeInput } from '../../providers/ai/rehearsalJudge.js';
-import { sampleWeek } from '../meetings/sampleMeetings.js';
-import { chooseFocus, renderWeeklyReview, routineMeeting, weeklyReviewFacts, type ReviewMeeting } from '../nudges/nudgeContent.js';
+import { sampleWeek } from '../meetings/index.js';
+import { chooseFocus, renderWeeklyReview, routineMeeting, weeklyReviewFacts, type ReviewMeeting } from '../nudges/index.js';
 import { computeChecks } from '../../../shared/rehearsalChecks.js';
-import { offlineJudgement } from '../rehearsals/judge.js';
-import { setUpOf } from '../rehearsals/setUp.js';
-import { reportText } from '../rehearsals/reportText.js';
+import { offlineJudgement } from '../rehearsals/index.js';
+import { setUpOf } from '../rehearsals/index.js';
+import { reportText } from '../rehearsals/index.js';
 
 // Beside its sample chats, goals and memories (demoWeek.ts), the demo template carries
 // one finished example of each of the coach's newer moves, marked as samples:

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
 import { Memory } from '../../db/entities/Memory.js';
@@ -13,7 +13,7 @@ import { User } from '../../db/entities/User.js';
 import { startPeriodicJob, type PeriodicJob } from '../../jobs/periodicJob.js';
 import type { DbContext } from '../../trpc/context.js';
 import type { SessionStore } from './sessionStore.js';
-import { deleteUserRows } from '../privacy/deleteAccount.js';
+import { deleteUserRows } from '../privacy/index.js';
 import { copyDemoExamples } from './demoExamples.js';
 import { copyDemoSamples } from './demoWeek.js';
 

@@ -1,7 +1,7 @@
 import { AuthSession } from '../../db/entities/AuthSession.js';
 import type { AppDeps } from '../../deps.js';
-import { deleteUserRows } from '../privacy/deleteAccount.js';
-import { userOwnedEntities } from '../privacy/userOwnedEntities.js';
+import { deleteUserRows } from '../privacy/index.js';
+import { userOwnedEntities } from '../privacy/index.js';
 
 // A visitor with a guest space who signs in to an account they already have keeps what they did in
 // the space: its rows move into the account, found from the ORM's metadata like the account

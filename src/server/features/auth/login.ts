@@ -5,8 +5,8 @@ import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { startGuestSpace } from './guestAccount.js';
 import { hashPassword, needsRehash, verifyPassword } from './password.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 
 // Every attempt consumes a point of its address's and its username's budget before the password
 // is checked, so attempts in flight together (or batched) count one by one. A success gives the

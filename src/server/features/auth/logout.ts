@@ -1,5 +1,5 @@
 import type { Context } from '../../trpc/context.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // Deletes the server-side session: the cookie, wherever it was copied, no longer signs anyone in.
 export async function logout(ctx: Context) {

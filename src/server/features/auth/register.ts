@@ -7,8 +7,8 @@ import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { dropGuestSamples } from './guestAccount.js';
 import { hashPassword } from './password.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
   if (!ctx.deps.config.passwordLogin) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.passwordLoginDisabled });

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { WebSocket } from 'ws';
 import { sessionTexts } from '../../../shared/texts/index.js';
 import { AuthSession } from '../../db/entities/AuthSession.js';
-import type { ChatBus } from '../chats/chatBus.js';
+import type { ChatBus } from '../chats/index.js';
 
 // Server-side sessions. The cookie holds a random token; the row id is its SHA-256.
 // Recent sessions are kept in memory so that a request costs no query; when a session ends on

@@ -2,13 +2,13 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { limitTexts } from '../../../shared/texts/limits.js';
 import { lockOwner } from '../../db/ownerLock.js';
-import { accountBounds } from '../limits/rateLimits.js';
+import { accountBounds } from '../limits/index.js';
 import type { createChatSchema } from '../../../shared/schemas/chats.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { askAboutStaleGoal } from '../goals/chatCheckIns.js';
-import { askAboutDueCommitment } from '../memories/rememberFromChat.js';
-import { newChatIsTemporary } from '../privacy/temporaryChats.js';
+import { askAboutStaleGoal } from '../goals/index.js';
+import { askAboutDueCommitment } from '../memories/index.js';
+import { newChatIsTemporary } from '../privacy/index.js';
 
 // With storeChatHistory off (Settings, Privacy) a new chat is temporary: starting another one
 // means the user left it, so it is deleted then (the retention job removes the ones left idle).

@@ -4,7 +4,7 @@ import { authTexts } from '../../../shared/texts/index.js';
 import type { ChatDto } from '../../db/entities/Chat.js';
 import { plainRead } from '../../db/plainRead.js';
 import { withEntityManager, type Context } from '../../trpc/context.js';
-import { resolveUser, sessionUserAllowed } from '../auth/currentUser.js';
+import { resolveUser, sessionUserAllowed } from '../auth/index.js';
 
 // The chat list is the app's most frequent read (every page of /app, every client poll), so it
 // is one plain statement, not entities: the owner's chats by the list index (chat_owner_list_idx),

@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import { chatTexts } from '../../../shared/texts/index.js';
 import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
-import type { CoachModel, CoachUser } from '../../providers/ai/types.js';
-import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
-import type { CoachFacts, FactSources } from '../coach/facts.js';
-import { loadUserCountry, type SafetyLine } from '../coach/safety/index.js';
+import type { CoachModel, CoachUser, CoachFacts, FactSources } from '../../providers/ai/contract.js';
+import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
+import { loadUserCountry, type SafetyLine } from '../coach/index.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
 

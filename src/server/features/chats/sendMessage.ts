@@ -4,12 +4,12 @@ import type { SendMessageInput } from '../../../shared/schemas/chats.js';
 import { autoChatTitle, chatTexts } from '../../../shared/texts/index.js';
 import { Chat, defaultChatTitle } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
-import { takeModelTurn } from '../ai/modelQuota.js';
+import { takeModelTurn } from '../ai/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { recordCheckInsFromMessage } from '../goals/chatCheckIns.js';
-import { consumeChatMessage } from '../limits/chatLimit.js';
+import { recordCheckInsFromMessage } from '../goals/index.js';
+import { consumeChatMessage } from '../limits/index.js';
 import { factSourcesOf } from '../../trpc/principal.js';
-import { closeAnsweredCommitment, rememberExplicitly } from '../memories/rememberFromChat.js';
+import { closeAnsweredCommitment, rememberExplicitly } from '../memories/index.js';
 
 // Architecture rule 8: the user's message is committed before the model is called. The coach's reply
 // starts as an empty 'streaming' message and is written by the reply runner as it completes.

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { coachTexts } from '../../../shared/texts/coach.js';
 import { renderCoachContext } from '../../providers/ai/renderContext.js';
-import type { CoachUser } from '../../providers/ai/types.js';
+import { type CoachUser, noFacts, type CoachFacts, type MailSource } from '../../providers/ai/contract.js';
 import { assembleCoachContext, maxContextEmails } from './coachContext.js';
-import { noFacts, type CoachFacts, type MailSource } from './facts.js';
 
 const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };
 

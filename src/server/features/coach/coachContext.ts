@@ -1,8 +1,7 @@
 import { wantsStepOut } from '../../../shared/rehearsalMoves.js';
 import { coachTexts } from '../../../shared/texts/coach.js';
-import type { ChatTurn, CoachUser } from '../../providers/ai/types.js';
-import type { CoachContext, CoachFacts, MailFacts, MailNote, MailSource, WeekFacts } from './facts.js';
-import { asksAboutWeek, asksForDraft, folderTrigger, mailTrigger } from './helpTriggers.js';
+import type { ChatTurn, CoachUser, CoachContext, CoachFacts, MailFacts, MailNote, MailSource, WeekFacts } from '../../providers/ai/contract.js';
+import { asksAboutWeek, asksForDraft, folderTrigger, mailTrigger } from '../../providers/ai/helpTriggers.js';
 
 // The one context assembly: from the facts the features hand over and the conversation, what the
 // coach knows for this turn (a typed CoachContext). Which facts a message calls for is decided

@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import { chatLimits } from '../../../shared/constants.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
-import type { ChatTurn, CoachModel, CoachRequest, CoachUser } from '../../providers/ai/types.js';
+import type { ChatTurn, CoachModel, CoachRequest, CoachUser, CoachFacts } from '../../providers/ai/contract.js';
 import { streamModel, type ModelStream } from './modelStream.js';
 import { assembleCoachContext } from './coachContext.js';
-import type { CoachFacts } from './facts.js';
 import { defaultSafetyLine, type SafetyCategory, type SafetyLine } from './safety/index.js';
 
 // One coach turn, whoever asks: the chat's reply runner, the browser's voice call and the phone

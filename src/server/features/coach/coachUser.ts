@@ -1,5 +1,5 @@
 import type { User } from '../../db/entities/User.js';
-import type { CoachUser } from '../../providers/ai/types.js';
+import type { CoachUser } from '../../providers/ai/contract.js';
 
 /** What the coach may know of a signed-in user. */
 export function coachUserOf(user: Pick<User, 'fullName' | 'jobTitle' | 'company'>): CoachUser {

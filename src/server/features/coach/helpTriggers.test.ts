@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { idleIntent } from '../../providers/ai/offline/intents.js';
 import { assembleCoachContext } from './coachContext.js';
-import { noFacts, type MailSource } from './facts.js';
-import { folderTrigger, mailTrigger } from './helpTriggers.js';
+import { noFacts, type MailSource } from '../../providers/ai/contract.js';
+import { folderTrigger, mailTrigger } from '../../providers/ai/helpTriggers.js';
 
 // The keyword routing of the product spec's states and transitions, with plurals and British spellings.
 const table: Array<[message: string, mail: boolean, folder: boolean]> = [

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderCoachContext } from '../../providers/ai/renderContext.js';
-import type { CoachUser } from '../../providers/ai/types.js';
+import { type CoachUser, noFacts, type CoachKnowledgeBase } from '../../providers/ai/contract.js';
 import { assembleCoachContext } from './coachContext.js';
-import { noFacts, type CoachKnowledgeBase } from './facts.js';
 
 const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };
 const kb: CoachKnowledgeBase = {

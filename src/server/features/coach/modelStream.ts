@@ -1,4 +1,4 @@
-import { ProviderError, type CoachModel, type CoachRequest } from '../../providers/ai/types.js';
+import { ProviderError, type CoachModel, type CoachRequest } from '../../providers/ai/contract.js';
 
 // Every stream from the coach model goes through here (a chat, spoken or phone turn, the
 // OpenAI-compatible API, the weekly review, the writing style's email and tone): one stall watch

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { coachReply } from '../../providers/ai/offline/engine.js';
 import { renderCoachContext } from '../../providers/ai/renderContext.js';
-import type { ChatTurn } from '../../providers/ai/types.js';
+import { type ChatTurn, noFacts } from '../../providers/ai/contract.js';
 import { assembleCoachContext } from './coachContext.js';
-import { noFacts } from './facts.js';
-import { asksForDraft } from './helpTriggers.js';
+import { asksForDraft } from '../../providers/ai/helpTriggers.js';
 
 const style = {
   tone: 'Friendly and informal',

@@ -4,10 +4,10 @@ import { goalTexts } from '../../../shared/texts/index.js';
 import { CheckIn, GoalReminder, KeyResult } from '../../db/entities/Goal.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
-import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/telephonyProvider.js';
-import { verifiedPhoneOf } from '../phone/phoneTrust.js';
+import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/index.js';
+import { verifiedPhoneOf } from '../phone/index.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
-import { RateLimitError } from '../limits/rateLimits.js';
+import { RateLimitError } from '../limits/index.js';
 import type { ClaimedReminder } from './goalReminders.js';
 
 // The reminder as a call (cadence weekly_call): the coach calls the user's profile phone,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dueDateIn, goalDraftFromReply, keyResultFrom } from '../../../shared/goalDraft.js';
-import type { ChatTurn } from '../../providers/ai/types.js';
+import type { ChatTurn } from '../../providers/ai/contract.js';
 import { createOfflineCoach } from '../../providers/ai/offline/offlineCoach.js';
 
 // 'Save as goal' reads the result the coach wrote. These drafts come from the offline coach's

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Goal } from '../../db/entities/Goal.js';
-import type { CoachGoal } from '../coach/facts.js';
+import type { CoachGoal } from '../../providers/ai/contract.js';
 import { goalViews } from './goalViews.js';
 
 // The user's active goals and where their key results stand, handed to the coach: it follows up

@@ -8,7 +8,7 @@ import type { checkInSchema, createGoalSchema, updateGoalSchema } from '../../..
 import { goalTexts } from '../../../shared/texts/index.js';
 import { CheckIn, Goal, KeyResult } from '../../db/entities/Goal.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { findOwnedChat } from '../chats/ownedChat.js';
+import { findOwnedChat } from '../chats/index.js';
 import { goalViews } from './goalViews.js';
 
 // Goals are read and written through their owner: another user's goal is answered exactly like a

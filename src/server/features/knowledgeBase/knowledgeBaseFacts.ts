@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { KnowledgeBase } from '../../db/entities/KnowledgeBase.js';
-import type { CoachKnowledgeBase } from '../coach/facts.js';
+import type { CoachKnowledgeBase } from '../../providers/ai/contract.js';
 
 /**
  * The signed-in user's knowledge base for the coach, or null when there is none or

@@ -1,6 +1,6 @@
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { consumeModelTurn } from '../ai/modelQuota.js';
+import { consumeModelTurn } from '../ai/index.js';
 import { rateLimitAddressKey } from './addressKey.js';
 
 // Every path that calls the model (REST, tRPC, /ws, the OpenAI-compatible endpoint, voice) calls

@@ -4,7 +4,7 @@ import type { AgendaInput } from '../../../shared/schemas/meetings.js';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { asPublicError } from '../microsoft/graphErrors.js';
+import { asPublicError } from '../microsoft/index.js';
 import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import { forgetCalendar, openCalendar, requireCalendar } from './calendar.js';

@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import { graphCalendar, type GraphCalendar, type GraphEvent } from '../../providers/microsoft/graphCalendar.js';
-import { accessTokenFor, findConnection, type GraphDeps } from '../microsoft/connections.js';
+import { accessTokenFor, findConnection, type GraphDeps } from '../microsoft/index.js';
 import { zonedTime } from './meetingTimes.js';
 
 // A user's Microsoft calendar. Only a 'Microsoft Calendar' connection opens it (mail

@@ -4,7 +4,7 @@ import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { asPublicError } from '../microsoft/graphErrors.js';
+import { asPublicError } from '../microsoft/index.js';
 import { meetingView, readWindow, requireCalendar, type MeetingView } from './calendar.js';
 import { isSampleMeetingId, sampleTimeZone, sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 import { ensureSubscription } from './subscriptions.js';

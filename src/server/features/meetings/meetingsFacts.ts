@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
-import type { CoachMeetings, WeekMeeting } from '../coach/facts.js';
+import type { CoachMeetings, WeekMeeting } from '../../providers/ai/contract.js';
 import { User } from '../../db/entities/User.js';
 import { meetingView, openCalendar, readWindow, timeZoneOf } from './calendar.js';
 import { sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
-import type { GraphDeps } from '../microsoft/connections.js';
+import type { GraphDeps } from '../microsoft/index.js';
 
 // What the coach may know of the user's meetings, handed to the context assembly:
 // for a prep chat its meeting, and (lazily, read only when asked) the coming week.

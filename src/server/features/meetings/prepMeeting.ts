@@ -8,9 +8,9 @@ import { Message } from '../../db/entities/Message.js';
 import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { takeModelTurn } from '../ai/modelQuota.js';
-import { consumeChatMessage } from '../limits/chatLimit.js';
-import { asPublicError } from '../microsoft/graphErrors.js';
+import { takeModelTurn } from '../ai/index.js';
+import { consumeChatMessage } from '../limits/index.js';
+import { asPublicError } from '../microsoft/index.js';
 import { factSourcesOf } from '../../trpc/principal.js';
 import { meetingView, requireCalendar, type Calendar } from './calendar.js';
 import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } from './sampleMeetings.js';
@@ -18,7 +18,7 @@ import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } 
 // POST /api/meetings/{id}/prep: a chat titled 'Prep: {subject}' whose first coach
 // message is an agenda for the meeting, written by the reply runner like any reply (streamed,
 // stored, stoppable). The coach is given the invite through the context assembly
-// (the coach's typed context, coach/facts.ts); the prep row keeps the invite as it was given.
+// (the coach's typed context, providers/ai/contract.ts); the prep row keeps the invite as it was given.
 
 const maxInviteBody = 4_000;
 

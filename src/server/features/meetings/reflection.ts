@@ -4,12 +4,12 @@ import type { reflectionSchema } from '../../../shared/schemas/meetings.js';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { sendMessage } from '../chats/sendMessage.js';
+import { sendMessage } from '../chats/index.js';
 
 // After the meeting: a prepared meeting that ended in the last 24 hours asks 'How did
 // it go?'. The answer is sent into its prep chat like any message, and the coach's one reflective
 // follow-up is written by the reply runner; the context assembly sees reflectedAt and asks the
-// coach for a reflection (the coach's typed context, coach/facts.ts).
+// coach for a reflection (the coach's typed context, providers/ai/contract.ts).
 
 const reflectionWindowMs = 24 * 3_600_000;
 

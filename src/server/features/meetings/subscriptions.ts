@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { graphNotificationLimit, RateLimitError } from '../limits/rateLimits.js';
+import { graphNotificationLimit, RateLimitError } from '../limits/index.js';
 import { forgetCalendar, openCalendar, type Calendar } from './calendar.js';
-import type { GraphDeps } from '../microsoft/connections.js';
+import type { GraphDeps } from '../microsoft/index.js';
 
 // Graph change notifications for the user's events, only when PUBLIC_URL is https
 // (Graph delivers to https endpoints only). A notification whose clientState matches moves the

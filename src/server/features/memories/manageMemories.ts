@@ -6,7 +6,7 @@ import { memoryTexts } from '../../../shared/texts/index.js';
 import { Memory, MemorySetting } from '../../db/entities/Memory.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { findOwnedChat } from '../chats/ownedChat.js';
+import { findOwnedChat } from '../chats/index.js';
 import { restoreTokenOf } from './memoryRestore.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
 import { Memory } from '../../db/entities/Memory.js';
-import type { CoachMemory, MemorySource } from '../coach/facts.js';
+import type { CoachMemory, MemorySource } from '../../providers/ai/contract.js';
 import { explicitRemember } from './memoryRules.js';
 import { memoryEnabled } from './memoryStore.js';
 

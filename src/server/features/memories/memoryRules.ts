@@ -1,6 +1,6 @@
 import { trimEndChars } from '../../../shared/trimText.js';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
-import { isConditional, judgeMemory } from './memoryPolicy.js';
+import { isConditional, judgeMemory } from '../../../shared/memoryPolicy.js';
 
 // The rules the coach remembers by without a model: the explicit 'Remember that …'
 // (always, on either coach, stored as written without a model call), and the offline coach's

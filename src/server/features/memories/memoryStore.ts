@@ -5,7 +5,7 @@ import { memoryTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { Memory, MemorySetting } from '../../db/entities/Memory.js';
 import { User } from '../../db/entities/User.js';
-import { isSensitive } from './memoryPolicy.js';
+import { isSensitive } from '../../../shared/memoryPolicy.js';
 
 // Every write of memories goes through here, so the limit of 500 a user holds under parallel
 // writes: the owner's count is read and the rows written in one transaction that first takes a

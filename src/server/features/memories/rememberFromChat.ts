@@ -7,11 +7,11 @@ import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
 import type { MemoryExtractor } from '../../providers/ai/memoryExtractor.js';
 import type { Providers } from '../../providers/providers.js';
-import { newChatIsTemporary } from '../privacy/temporaryChats.js';
+import { newChatIsTemporary } from '../privacy/index.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
-import type { RateLimits } from '../limits/rateLimits.js';
+import type { RateLimits } from '../limits/index.js';
 import { User } from '../../db/entities/User.js';
-import { judgeMemory } from './memoryPolicy.js';
+import { judgeMemory } from '../../../shared/memoryPolicy.js';
 import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate, planOf, saysDone } from './memoryRules.js';
 
 // How the coach remembers from a chat. Nothing is remembered from a temporary chat,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { isLegacySealed, type TokenBinding, TokenKeyUnknownError } from './tokenCipher.js';
 import { MicrosoftConnection, type MicrosoftService } from '../../db/entities/MicrosoftConnection.js';
 import { User } from '../../db/entities/User.js';
-import { recordSecurityEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent } from '../security/index.js';
 import { InteractionRequiredError, type ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { AppDeps } from '../../deps.js';
 

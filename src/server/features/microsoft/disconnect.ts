@@ -1,8 +1,8 @@
 import type { MicrosoftServiceKey } from '../../../shared/schemas/microsoft.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { dropCalendarState } from '../meetings/subscriptions.js';
+import { dropCalendarState } from '../meetings/index.js';
 import { deleteConnection } from './connections.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // Disconnecting deletes the service's tokens on the server (not only a local flag).
 export async function disconnectService(ctx: AuthedContext, input: { service: MicrosoftServiceKey }) {

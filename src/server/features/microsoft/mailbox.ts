@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { graphMail, type GraphMail } from '../../providers/microsoft/graphMail.js';
-import type { MailSource, RecentEmail } from '../coach/facts.js';
+import type { MailSource, RecentEmail } from '../../providers/ai/contract.js';
 import { accessTokenFor, findConnection, type GraphDeps } from './connections.js';
 
 // A user's Microsoft mailbox: what the coach reads (MailSource), what the writing-style analysis

@@ -6,7 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import type { z } from 'zod';
 import { saveConnection } from './connections.js';
 import { asPublicError } from './graphErrors.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // The product spec's entities: a pasted Graph access token. It is checked against Graph /me before anything
 // is stored; a token Graph refuses connects nothing.

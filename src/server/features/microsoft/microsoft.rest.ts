@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { findInputProblem } from '../../http/inputBoundary.js';
-import { finishMicrosoftSignIn, isSignInState, startMicrosoftSignIn } from '../auth/microsoftSignIn.js';
+import { finishMicrosoftSignIn, isSignInState, startMicrosoftSignIn } from '../auth/index.js';
 
 // The product spec's REST calls Microsoft paths, answered by the microsoft router's procedures.
 export function microsoftRestRoutes(deps: AppDeps): Router {

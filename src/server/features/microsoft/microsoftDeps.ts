@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import { createGateRegistry } from '../../providers/microsoft/concurrency.js';
 import { createIdentity, type Identity } from '../../providers/microsoft/identity.js';
-import { createCalendarCache, type CalendarCache } from '../meetings/calendar.js';
+import { createCalendarCache, type CalendarCache } from '../meetings/index.js';
 import { createTokenCipher, resolveTokenKey, type TokenCipher } from './tokenCipher.js';
 
 /** Exchange Online's limit of concurrent requests per mailbox. */

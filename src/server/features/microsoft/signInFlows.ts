@@ -7,7 +7,7 @@ import type { Identity } from '../../providers/microsoft/identity.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { saveConnection } from './connections.js';
 import { asPublicError } from './graphErrors.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // Browser sign-in (authorization code with PKCE S256) and device-code sign-in. What a flow must
 // remember travels sealed (iron-session's sealData with the session password): the browser's

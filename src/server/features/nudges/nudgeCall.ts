@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
-import { ChatCallRefused, chatOfCallQuery, placeChatCall } from '../telephony/chatCall.js';
-import { webhookPaths } from '../telephony/telephonyProvider.js';
+import { ChatCallRefused, chatOfCallQuery, placeChatCall } from '../telephony/index.js';
+import { webhookPaths } from '../telephony/index.js';
 
 // The nudges' `call` channel: the coach calls the user's verified number about the
 // nudge's chat (a weekly review, a meeting brief) and holds it as a conversation: the call is bound

@@ -4,12 +4,13 @@ import { Goal } from '../../db/entities/Goal.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
-import { dueAt } from '../goals/goalStatus.js';
-import { goalViews } from '../goals/goalViews.js';
-import { mayLeaveTheApp } from '../memories/memoryPolicy.js';
-import { meetingView, openCalendar } from '../meetings/calendar.js';
+import { dueAt } from '../goals/index.js';
+import { goalViews } from '../goals/index.js';
+import { mayLeaveTheApp } from '../../../shared/memoryPolicy.js';
+import { meetingView, openCalendar } from '../meetings/index.js';
 import { formatLocal, localParts } from './schedule.js';
-import type { GraphDeps } from '../microsoft/connections.js';
+import type { GraphDeps } from '../microsoft/index.js';
+import type { Focus, ReviewCommitment, ReviewGoal, ReviewMeeting, WeeklyReviewFacts } from '../../providers/ai/contract.js';
 
 // What a nudge says: first a typed value assembled from the database (and the calendar), then
 // text rendered from it at the edge. The meeting brief is the offline template's; the weekly
@@ -26,26 +27,7 @@ const maxMeetings = 10;
 /** The review's lines (blank lines between blocks not counted) and its list's items. */
 export const reviewShape = { maxLines: 8, maxItems: 5, maxGoalsBehind: 3, maxMeetings: 2, maxCommitments: 2, maxChars: 2000 } as const;
 
-export type ReviewGoal = { title: string; status: string; progress: number; expected: number; checkInsSinceLastWeek: number };
-export type ReviewCommitment = { text: string; dueAt: Date; overdue: boolean };
-/** `routine`: a recurring meeting or a stand-up, sync, retro …: never listed as 'to prepare'. */
-export type ReviewMeeting = { subject: string; startAt: Date; attendees: string[]; routine: boolean };
-export type Focus =
-  | { kind: 'commitment'; text: string }
-  | { kind: 'goal'; title: string; status: string }
-  | { kind: 'meeting'; subject: string }
-  | { kind: 'default' };
-
-export type WeeklyReviewFacts = {
-  /** The user's local date of the review. */
-  date: string;
-  timeZone: string;
-  goals: ReviewGoal[];
-  commitments: ReviewCommitment[];
-  /** null: no calendar connected. */
-  unpreparedMeetings: ReviewMeeting[] | null;
-  focus: Focus;
-};
+export type { Focus, ReviewCommitment, ReviewGoal, ReviewMeeting, WeeklyReviewFacts } from '../../providers/ai/contract.js';
 
 export type MeetingBriefFacts = {
   subject: string;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { weeklyReviewPrompt } from '../../providers/ai/weeklyReviewPrompt.js';
-import { streamModel } from '../coach/modelStream.js';
+import { streamModel } from '../coach/index.js';
 import { renderWeeklyReview, reviewShape, shapeReview, type WeeklyReviewFacts } from './nudgeContent.js';
 
 // Who writes the weekly review. With a model configured, the coach model writes it from the typed

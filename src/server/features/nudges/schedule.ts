@@ -1,5 +1,5 @@
 import { weekDays, type WeekDay } from '../../../shared/schemas/nudges.js';
-import { zonedTime } from '../meetings/meetingTimes.js';
+import { zonedTime } from '../meetings/index.js';
 
 // When nudges run, in the user's own time zone: wall times are turned into instants per date, so
 // a Monday 08:30 review stays at 08:30 on both sides of a daylight-saving change. Pure, with the

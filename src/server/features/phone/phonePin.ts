@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { phonePinSchema } from '../../../shared/schemas/phone.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { saveUserSettings } from '../profile/profileSettings.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { saveUserSettings } from '../profile/index.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { hashPhonePin } from './phoneTrust.js';
 
 // The 4-digit PIN a caller keys in when caller ID alone cannot identify them. Stored

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { UserSettings } from '../../db/entities/UserSettings.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { hashPassword, verifyPassword } from '../auth/index.js';
 
 // Who a phone number may stand for. A number identifies a user only once that user has
 // proved it with an SMS code; the coach calls no other number. A 4-digit PIN, hashed like a

@@ -8,9 +8,9 @@ import { PhoneVerification } from '../../db/entities/PhoneVerification.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
-import { saveUserSettings } from '../profile/profileSettings.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { rateLimitAddressKey } from '../limits/index.js';
+import { saveUserSettings } from '../profile/index.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 // Proving a phone number: a 6-digit code goes by SMS to the number; typing it back marks
 // the number verified and makes it the profile phone. Only a verified number is called by the

@@ -6,7 +6,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { exportRules, neverExportedColumn, neverExportedEntity, type ExportRule } from './exportRules.js';
 import { renderExportMarkdown } from './exportMarkdown.js';
 import { ownedBy, userOwnedEntities, type UserOwnedEntity } from './userOwnedEntities.js';
-import { recordSecurityEvent, requestEvent } from '../security/securityEvents.js';
+import { recordSecurityEvent, requestEvent } from '../security/index.js';
 
 export type ExportRow = Record<string, unknown>;
 export type ExportSection = { section: string; title: string; entity: string; single: boolean; rows: ExportRow[] };

@@ -1,6 +1,6 @@
 import type { NotificationPreferencesInput } from '../../../shared/schemas/profile.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { setWeeklyReview } from '../nudges/nudges.js';
+import { setWeeklyReview } from '../nudges/index.js';
 import { readProfileSettings, saveUserSettings } from './profileSettings.js';
 
 // PUT /api/settings/notifications. weeklyDigest is the weekly review's on/off, kept

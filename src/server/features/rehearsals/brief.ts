@@ -1,6 +1,6 @@
 import { contentWords } from '../../../shared/rehearsalReport.js';
 import type { RehearsalDifficulty } from '../../../shared/schemas/rehearsals.js';
-import type { CounterpartBrief } from '../coach/facts.js';
+import type { CounterpartBrief } from '../../providers/ai/contract.js';
 
 // The other person's private brief: what they want, fear and believe, and one thing the user may
 // not know. Made from the set-up alone, deterministically, so that the person is the same in every

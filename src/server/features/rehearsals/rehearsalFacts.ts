@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/core';
 import { Memory } from '../../db/entities/Memory.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AppDeps } from '../../deps.js';
-import type { CoachCounterpart } from '../coach/facts.js';
-import { openCalendar } from '../meetings/calendar.js';
-import { memoryEnabled } from '../memories/memoryStore.js';
+import type { CoachCounterpart } from '../../providers/ai/contract.js';
+import { openCalendar } from '../meetings/index.js';
+import { memoryEnabled } from '../memories/index.js';
 import { counterpartBrief } from './brief.js';
 
 // What the other person of a rehearsal is made of, handed to the context assembly: the set-up the

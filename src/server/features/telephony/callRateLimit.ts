@@ -1,6 +1,6 @@
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { rateLimitAddressKey } from '../limits/addressKey.js';
+import { rateLimitAddressKey } from '../limits/index.js';
 
 // Every call costs money and rings a real phone: a few per user in ten minutes (the `calls` limit
 // of rateLimits.ts, shared by every instance on PostgreSQL). Demo visitors all share the demo

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import { phoneTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import type { AppDeps } from '../../deps.js';
-import { RateLimitError } from '../limits/rateLimits.js';
-import { verifiedPhoneOf } from '../phone/phoneTrust.js';
+import { RateLimitError } from '../limits/index.js';
+import { verifiedPhoneOf } from '../phone/index.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 
 // A call about one chat of the user's (a rehearsal held by phone, a nudge delivered by phone): the

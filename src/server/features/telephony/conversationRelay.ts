@@ -9,10 +9,10 @@ import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
-import { RateLimitError } from '../limits/rateLimits.js';
-import { isCrisis, screenMessage } from '../coach/safety/index.js';
-import { phonePinMatches } from '../phone/phoneTrust.js';
-import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/spokenTurn.js';
+import { RateLimitError } from '../limits/index.js';
+import { isCrisis, screenMessage } from '../coach/index.js';
+import { phonePinMatches } from '../phone/index.js';
+import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/index.js';
 import { signedRelayHandshakeCall } from './relayGrant.js';
 
 // Twilio ConversationRelay: Twilio turns the caller's speech into `prompt` messages and

@@ -8,7 +8,7 @@ import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { firstNameOf } from '../../providers/ai/offline/language.js';
-import { userIdOfVerifiedPhone } from '../phone/phoneTrust.js';
+import { userIdOfVerifiedPhone } from '../phone/index.js';
 import { chatOfCallQuery } from './chatCall.js';
 import { boundRelayUrl } from './relayGrant.js';
 

@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { phoneCallSchema } from '../../../shared/schemas/twilio.js';
 import { phoneTexts, phoneVerificationTexts } from '../../../shared/texts/index.js';
-import { verifiedPhoneOf } from '../phone/phoneTrust.js';
+import { verifiedPhoneOf } from '../phone/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { consumeCallRequest } from './callRateLimit.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './telephonyProvider.js';

@@ -2,8 +2,8 @@ import express, { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 import { isSignedByTwilio } from '../../providers/telephony/twilioCalls.js';
-import { goalCheckInCall } from '../goals/goalCheckInCall.js';
-import { nudgeCallStatus } from '../nudges/nudgeCall.js';
+import { goalCheckInCall } from '../goals/index.js';
+import { nudgeCallStatus } from '../nudges/index.js';
 import { answerCall, type WebhookParams } from './phoneCall.js';
 import { telephonySettingsOf, webhookPaths } from './telephonyProvider.js';
 

@@ -5,13 +5,13 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
-import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/modelQuota.js';
+import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/index.js';
 import { loadCoachFacts } from '../../coachFacts.js';
-import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/coachTurn.js';
-import { coachUserOf } from '../coach/coachUser.js';
-import { countryOfPhone, loadUserCountry } from '../coach/safety/index.js';
-import { consumeChatMessage } from '../limits/chatLimit.js';
-import { newChatIsTemporary } from '../privacy/temporaryChats.js';
+import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
+import { coachUserOf } from '../coach/index.js';
+import { countryOfPhone, loadUserCountry } from '../coach/index.js';
+import { consumeChatMessage } from '../limits/index.js';
+import { newChatIsTemporary } from '../privacy/index.js';
 
 // The one spoken-turn engine (architecture rule 11): a transcript in, the coach's reply
 // streamed out token by token, interruption, the turn saved in the call's chat following the
@@ -82,7 +82,7 @@ export type SpokenTurnResult =
   /** A provisional turn answered: not saved yet; `cut` when the model broke off. */
   | { outcome: 'held'; reply: string; cut: boolean };
 
-export type { PreparedTurn } from '../coach/coachTurn.js';
+export type { PreparedTurn } from '../coach/index.js';
 
 /**
  * Loads what a turn needs before its transcript is known, so a front end that has the recording

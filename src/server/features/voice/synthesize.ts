@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
-import { ProviderError } from '../../providers/ai/types.js';
+import { ProviderError } from '../../providers/ai/contract.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
 /** The spoken text as audio chunks, passed on as the provider sends them. */

@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { StreamedAudio } from '../../../shared/schemas/voice.js';
 import { voiceTexts } from '../../../shared/texts/index.js';
 import type { AppDeps } from '../../deps.js';
-import { ProviderError } from '../../providers/ai/types.js';
+import { ProviderError } from '../../providers/ai/contract.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
 /** Speech to text: the recording (base64 JSON, a multipart file, or a binary upload streamed as it arrives) to the provider. */

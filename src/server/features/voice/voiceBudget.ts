@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AuthedContext } from '../../trpc/context.js';
 import { protectedProcedure } from '../../trpc/init.js';
-import { RateLimitError, voiceSpeechAllowance } from '../limits/rateLimits.js';
+import { RateLimitError, voiceSpeechAllowance } from '../limits/index.js';
 import { readToken, signToken, tokenNonce } from './signedToken.js';
-import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/modelQuota.js';
+import { consumeModelTurn, takeModelTurn, type ModelTurn } from '../ai/index.js';
 
 // Paid audio has a budget: each transcription and each speech request takes a point of
 // RATE_LIMIT_VOICE_PER_MINUTE and one of the day's MODEL_DAILY_QUOTA turns, before the provider

@@ -1,6 +1,6 @@
-import type { CoachModel, CoachRequest } from '../../providers/ai/types.js';
+import type { CoachModel, CoachRequest } from '../../providers/ai/contract.js';
 import type { CleanedEmail } from './cleanEmail.js';
-import { streamModel } from '../coach/modelStream.js';
+import { streamModel } from '../coach/index.js';
 
 // The model describes the tone when one is configured; it reads only the user's own words
 // (already cleaned), within a budget, and answers one sentence.

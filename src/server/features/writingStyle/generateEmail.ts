@@ -1,11 +1,11 @@
 import { TRPCError } from '@trpc/server';
 import type { Audience, GeneratedEmail } from '../../../shared/schemas/writingStyle.js';
 import { writingStyleTexts } from '../../../shared/texts/index.js';
-import { ProviderError, type ChatTurn } from '../../providers/ai/types.js';
-import { assembleEmailWriterContext } from '../coach/coachContext.js';
-import { coachUserOf } from '../coach/coachUser.js';
-import { streamModel } from '../coach/modelStream.js';
-import { loadCoachKnowledgeBase } from '../knowledgeBase/knowledgeBaseFacts.js';
+import { ProviderError, type ChatTurn } from '../../providers/ai/contract.js';
+import { assembleEmailWriterContext } from '../coach/index.js';
+import { coachUserOf } from '../coach/index.js';
+import { streamModel } from '../coach/index.js';
+import { loadCoachKnowledgeBase } from '../knowledgeBase/index.js';
 import { writeOffline } from './offlineWriter.js';
 import type { WritingStyleContext } from './readSentMail.js';
 import { readWritingStyle } from './writingStyleStore.js';

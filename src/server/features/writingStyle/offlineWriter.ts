@@ -1,6 +1,6 @@
 import { firstNameOf } from '../../providers/ai/offline/language.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
-import type { CoachUser } from '../../providers/ai/types.js';
+import type { CoachUser } from '../../providers/ai/contract.js';
 import { trimEndChars } from '../../../shared/trimText.js';
 
 // Without a model, the email is composed from the profile: the user's greeting, a body built

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { openMailbox } from '../microsoft/mailbox.js';
-import type { GraphDeps } from '../microsoft/connections.js';
+import { openMailbox } from '../microsoft/index.js';
+import type { GraphDeps } from '../microsoft/index.js';
 
 // The analysis reads sent mail through this narrow interface only, so it does not care where the
 // mail comes from (the Microsoft mailbox in the app, a corpus in tests and the benchmark).

@@ -1,10 +1,10 @@
 import type { Config } from '../../config.js';
 import { createOfflineCoach } from './offline/offlineCoach.js';
 import { createOpenAiModel } from './openaiModel.js';
-import type { CoachModel } from './types.js';
+import type { CoachModel } from './contract.js';
 
 export { createOpenAiModel } from './openaiModel.js';
-export { ProviderError, type ChatTurn, type CoachModel, type CoachUser, type CoachRequest } from './types.js';
+export { ProviderError, type ChatTurn, type CoachModel, type CoachUser, type CoachRequest } from './contract.js';
 
 /**
  * The coach the app runs with: the configured OpenAI-compatible model when an API key is set,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../test/fakes/openai.js';
 import { createCoachModel } from './index.js';
 import { createOpenAiModel } from './openaiModel.js';
-import { ProviderError, type CoachModel } from './types.js';
+import { ProviderError, type CoachModel } from './contract.js';
 
 const apiKey = 'sk-test-secret-key-0123456789';
 let fake: FakeOpenAI;

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { renderCoachContext, withSafetyInstruction } from './renderContext.js';
-import { ProviderError, type CoachModel, type CoachRequest } from './types.js';
+import { ProviderError, type CoachModel, type CoachRequest } from './contract.js';
 
 export type OpenAiModelOptions = {
   apiKey: string;

@@ -1,19 +1,6 @@
 import { splitList } from '../../../shared/schemas/knowledgeBase.js';
-import type {
-  CoachContext,
-  CoachCounterpart,
-  CoachGoal,
-  CoachKnowledgeBase,
-  CoachMemory,
-  CoachWritingStyle,
-  MailFacts,
-  MeetingPrep,
-  Remembered,
-  WeekFacts,
-} from '../../features/coach/facts.js';
-import type { SafetyCategory } from '../../features/coach/safety/screen.js';
+import type { CoachContext, CoachCounterpart, CoachGoal, CoachKnowledgeBase, CoachMemory, CoachWritingStyle, MailFacts, MeetingPrep, Remembered, WeekFacts, ChatTurn, CoachUser, SafetyCategory } from './contract.js';
 import { fence } from './fence.js';
-import type { ChatTurn, CoachUser } from './types.js';
 
 // The edge where the coach's typed context becomes prompt text for a language model: system turns
 // put before the conversation. Only the model provider reads this text; the offline coach reads

@@ -1,5 +1,4 @@
-import type { WeeklyReviewFacts } from '../../features/nudges/nudgeContent.js';
-import type { ChatTurn } from './types.js';
+import type { ChatTurn, WeeklyReviewFacts } from './contract.js';
 
 // The weekly review's prompt, rendered at the edge from the review's typed facts (the model never
 // sees the database). The facts hold no sensitive memory (the review can be mailed or pushed).

@@ -3,7 +3,7 @@ import OpenAI, { toFile } from 'openai';
 import { isStreamedAudio, type StreamedAudio } from '../../../shared/schemas/voice.js';
 import { trimEndChars } from '../../../shared/trimText.js';
 import type { Config } from '../../config.js';
-import { ProviderError } from '../ai/types.js';
+import { ProviderError } from '../ai/contract.js';
 
 // Speech to text and text to speech through the official openai SDK (audio.transcriptions and
 // audio.speech), against OpenAI or any compatible server at OPENAI_BASE_URL.

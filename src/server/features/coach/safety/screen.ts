@@ -13,7 +13,9 @@
 // The unit test table (screen.test.ts) holds the positives, stated plainly and implied, and the
 // look-alikes; the evaluation (eval/) runs many more through the real server.
 
-export type SafetyCategory = 'self_harm' | 'unsafe' | 'harassment' | 'medical' | 'legal' | 'financial';
+import type { SafetyCategory } from '../../../providers/ai/contract.js';
+
+export type { SafetyCategory };
 
 /** The categories that stop coaching: the app answers with crisis resources and the model is not asked. */
 export const crisisCategories: ReadonlySet<SafetyCategory> = new Set<SafetyCategory>(['self_harm', 'unsafe']);

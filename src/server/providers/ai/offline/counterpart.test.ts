@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readMove } from '../../../../shared/rehearsalMoves.js';
 import { rehearsalTexts } from '../../../../shared/texts/rehearsals.js';
-import type { CoachCounterpart } from '../../../features/coach/facts.js';
+import type { CoachCounterpart, ChatTurn } from '../contract.js';
 import { counterpartBrief } from '../../../features/rehearsals/brief.js';
-import type { ChatTurn } from '../types.js';
 import { counterpartReply } from './counterpart.js';
 
 // The offline counterpart answers what the user just did, from the person's private brief: an

@@ -1,8 +1,7 @@
 import { hedgesIn, readMove, requestsIn, bestRequest, type UserMove } from '../../../../shared/rehearsalMoves.js';
 import { contentWords } from '../../../../shared/rehearsalReport.js';
 import { rehearsalTexts } from '../../../../shared/texts/rehearsals.js';
-import type { CoachCounterpart } from '../../../features/coach/facts.js';
-import type { ChatTurn } from '../types.js';
+import type { CoachCounterpart, ChatTurn } from '../contract.js';
 import type { CoachScope } from './types.js';
 
 // The offline coach playing the other person of a rehearsal (no model): deterministic, in the

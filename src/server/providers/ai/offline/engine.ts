@@ -1,5 +1,4 @@
-import type { CoachContext } from '../../../features/coach/facts.js';
-import type { ChatTurn, CoachUser } from '../types.js';
+import type { CoachContext, ChatTurn, CoachUser } from '../contract.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
 import { counterpartReply } from './counterpart.js';

@@ -1,4 +1,4 @@
-import { folderTrigger, mailTrigger } from '../../../features/coach/helpTriggers.js';
+import { folderTrigger, mailTrigger } from '../helpTriggers.js';
 import { wordCount } from './language.js';
 import type { FrameworkId } from './types.js';
 

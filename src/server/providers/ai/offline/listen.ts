@@ -1,4 +1,4 @@
-import type { CoachGoal } from '../../../features/coach/facts.js';
+import type { CoachGoal } from '../contract.js';
 import { capitalize, clause, lowerCommonFirst, wordCount } from './language.js';
 
 // How the offline coach listens: it gives the user's own words back (turned to "you"), names

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleCoachContext } from '../../../features/coach/coachContext.js';
-import { noFacts, type WeekMeeting } from '../../../features/coach/facts.js';
+import { noFacts, type WeekMeeting } from '../contract.js';
 import { coachReply } from './engine.js';
 
 // The offline coach in a prep chat: a sensible agenda from the invite alone, and one

@@ -1,4 +1,4 @@
-import type { MeetingPrep, WeekFacts, WeekMeeting } from '../../../features/coach/facts.js';
+import type { MeetingPrep, WeekFacts, WeekMeeting } from '../contract.js';
 import { byName } from './scope.js';
 import { clause, listItems, lowerCommonFirst } from './language.js';
 import type { CoachScope } from './types.js';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chatTexts } from '../../../../shared/texts/index.js';
 import { coachTexts } from '../../../../shared/texts/coach.js';
-import type { ChatTurn, CoachUser } from '../types.js';
+import { type ChatTurn, type CoachUser, noFacts, type CoachContext, type MailSource } from '../contract.js';
 import { assembleCoachContext } from '../../../features/coach/coachContext.js';
-import { noFacts, type CoachContext, type MailSource } from '../../../features/coach/facts.js';
 import { createOfflineCoach, wordPieces } from './offlineCoach.js';
 
 const jane: CoachUser = { fullName: 'Jane Doe', jobTitle: 'Product Manager', company: 'Acme' };

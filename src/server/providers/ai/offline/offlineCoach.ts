@@ -1,4 +1,4 @@
-import type { CoachModel, CoachRequest } from '../types.js';
+import type { CoachModel, CoachRequest } from '../contract.js';
 import { coachReply } from './engine.js';
 
 export const offlineModelName = 'offline-coach';

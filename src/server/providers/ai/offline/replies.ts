@@ -1,5 +1,5 @@
 import { coachTexts } from '../../../../shared/texts/coach.js';
-import type { MailFacts } from '../../../features/coach/facts.js';
+import type { MailFacts } from '../contract.js';
 import { frameworkList } from './frameworks/index.js';
 import { byName, roleAndCompany } from './scope.js';
 import type { CoachScope, Framework } from './types.js';

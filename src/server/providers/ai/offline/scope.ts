@@ -1,4 +1,4 @@
-import type { CoachUser } from '../types.js';
+import type { CoachUser } from '../contract.js';
 import { firstNameOf } from './language.js';
 import type { CoachScope } from './types.js';
 

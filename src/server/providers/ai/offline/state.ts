@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../types.js';
+import type { ChatTurn } from '../contract.js';
 import { frameworkList } from './frameworks/index.js';
 import type { Framework, FrameworkId } from './types.js';
 

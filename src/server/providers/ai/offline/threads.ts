@@ -1,4 +1,4 @@
-import type { CoachContext, CoachGoal } from '../../../features/coach/facts.js';
+import type { CoachContext, CoachGoal } from '../contract.js';
 import { clause } from './language.js';
 import { committedQuestion, goalCheckInIn, reflect } from './listen.js';
 

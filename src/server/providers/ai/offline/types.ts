@@ -1,4 +1,4 @@
-import type { CoachUser } from '../types.js';
+import type { CoachUser } from '../contract.js';
 
 export type FrameworkId = 'grow' | 'smart' | 'okr' | 'agenda' | 'feedback' | 'email';
 

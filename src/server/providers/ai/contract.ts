@@ -3,7 +3,76 @@ import type { MemoryKind } from '../../../shared/schemas/memories.js';
 import type { RehearsalDifficulty } from '../../../shared/schemas/rehearsals.js';
 import type { Audience, WritingStyle } from '../../../shared/schemas/writingStyle.js';
 import type { coachTexts } from '../../../shared/texts/coach.js';
-import type { CoachUser } from '../../providers/ai/types.js';
+
+// The coach's contract, in one home: what a turn hands a model (CoachRequest, with the typed facts
+// of CoachContext), what answers (CoachModel) and the safety line's categories. The coach feature
+// (src/server/features/coach/) and every provider import it; it imports neither.
+
+// The one interface the rest of the server uses to get a reply from "the coach", whichever
+// engine answers: an OpenAI-compatible model or the built-in offline coach.
+
+export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string };
+
+/** What the server knows of the signed-in user (the product spec's entities, User). */
+export type CoachUser = { fullName: string; jobTitle: string | null; company: string | null };
+
+export type CoachRequest = {
+  /**
+   * The conversation, ending with the user's latest turn. A caller that writes its own prompt (the
+   * OpenAI-compatible API, the tone description) may start it with system turns.
+   */
+  messages: ChatTurn[];
+  /**
+   * What the coach knows for this turn, as typed facts (features/coach/coachContext.ts): a model
+   * provider renders it into system turns before `messages`, the offline coach reads it as it is.
+   */
+  context?: CoachContext;
+  /** The offline coach personalises with it; a model gets the same facts from the context. */
+  user?: CoachUser;
+  /** Aborting ends the stream promptly and quietly: no error reaches the caller. */
+  signal?: AbortSignal;
+  maxTokens?: number;
+  temperature?: number;
+  /** Called with the provider's own token counts, when it reports them (at the end of the stream). */
+  onUsage?: (usage: TokenUsage) => void;
+  /**
+   * What the safety screen found in the user's latest words, when the model is still asked (a
+   * harassment, medical, legal or financial question): a model provider adds the line's instruction
+   * for it as a system turn just before that message; the offline coach is never asked then.
+   */
+  safety?: SafetyCategory;
+  /** Where the turn comes from, for metrics and traces only (never sent to the provider). */
+  path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'nudge' | 'other';
+};
+
+export type TokenUsage = { promptTokens: number; completionTokens: number };
+
+export interface CoachModel {
+  readonly kind: 'openai' | 'offline';
+  /** The model that answers; a client's own choice of model is never passed through. */
+  readonly model: string;
+  /** Text deltas in order. Throws ProviderError when the provider fails. */
+  stream(request: CoachRequest): AsyncIterable<string>;
+}
+
+/**
+ * A provider failure. The message is safe to log and never contains the API key; `retryable`
+ * says whether the same request may succeed later (rate limits, outages, dropped streams).
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly status?: number;
+  readonly retryable: boolean;
+
+  constructor(message: string, options: { status?: number; retryable: boolean }) {
+    super(message);
+    this.status = options.status;
+    this.retryable = options.retryable;
+  }
+}
+
+/** The safety line's categories (features/coach/safety/screen.ts decides them; a provider adds the line's instruction). */
+export type SafetyCategory = 'self_harm' | 'unsafe' | 'harassment' | 'medical' | 'legal' | 'financial';
 
 // The coach's typed facts, in two stages.
 //
@@ -15,7 +84,7 @@ import type { CoachUser } from '../../providers/ai/types.js';
 //    The model provider renders it into prompt text at its edge (providers/ai/renderContext.ts);
 //    the offline coach reads the same value. Nobody parses prompt text back.
 //
-// This file imports no feature: the features depend on these types, never the other way round.
+// This file imports no feature: the features and the providers depend on these types, never the other way round.
 
 export type RecentEmail = { subject: string; from: string; receivedDateTime: string; bodyPreview: string };
 
@@ -171,3 +240,25 @@ export type CoachContext = {
  * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/principal.ts).
  */
 export type FactSources = { mail: boolean; calendar: boolean };
+
+// The weekly review's facts (features/nudges/nudgeContent.ts assembles them; the model writes the review from them).
+export type ReviewGoal = { title: string; status: string; progress: number; expected: number; checkInsSinceLastWeek: number };
+export type ReviewCommitment = { text: string; dueAt: Date; overdue: boolean };
+/** `routine`: a recurring meeting or a stand-up, sync, retro …: never listed as 'to prepare'. */
+export type ReviewMeeting = { subject: string; startAt: Date; attendees: string[]; routine: boolean };
+export type Focus =
+  | { kind: 'commitment'; text: string }
+  | { kind: 'goal'; title: string; status: string }
+  | { kind: 'meeting'; subject: string }
+  | { kind: 'default' };
+
+export type WeeklyReviewFacts = {
+  /** The user's local date of the review. */
+  date: string;
+  timeZone: string;
+  goals: ReviewGoal[];
+  commitments: ReviewCommitment[];
+  /** null: no calendar connected. */
+  unpreparedMeetings: ReviewMeeting[] | null;
+  focus: Focus;
+};

@@ -1,0 +1,6 @@
+// The nudges feature's public surface: what other features may use. A feature reaches another
+// only through its index.ts (npm run depcheck, rule features-through-index).
+export { nudgeCallStatus } from './nudgeCall.js';
+export { chooseFocus, renderWeeklyReview, type ReviewMeeting, routineMeeting, weeklyReviewFacts } from './nudgeContent.js';
+export { loadNudgeSettings } from './nudgeQueue.js';
+export { setWeeklyReview } from './nudges.js';

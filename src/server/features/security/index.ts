@@ -1,0 +1,3 @@
+// The security feature's public surface: what other features may use. A feature reaches another
+// only through its index.ts (npm run depcheck, rule features-through-index).
+export { recordSecurityEvent, requestEvent } from './securityEvents.js';
