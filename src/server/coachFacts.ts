@@ -22,7 +22,7 @@ export type CoachFactsOptions = {
   leaveOut?: { mail?: boolean; meetings?: boolean };
 };
 
-export async function loadCoachFacts(deps: AppDeps, em: EntityManager, userId: number, options: CoachFactsOptions = {}): Promise<CoachFacts> {
+export async function loadCoachFacts(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, userId: number, options: CoachFactsOptions = {}): Promise<CoachFacts> {
   const { chatId, leaveOut = {} } = options;
   // A rehearsal chat: the model plays the other person, who is handed nothing else of the user.
   const rehearsal = chatId ? await loadRehearsalCounterpart(deps, em, userId, chatId, { mail: !leaveOut.mail }) : null;

@@ -29,7 +29,7 @@ function wantsContinue(req: Request): boolean {
 }
 
 /** Whether the request is signed in (a live cookie session or a valid API key), reading no body. */
-async function signedIn(deps: AppDeps, req: Request): Promise<boolean> {
+async function signedIn(deps: Pick<AppDeps, 'config' | 'orm' | 'sessionPassword' | 'rateLimits' | 'sessions'>, req: Request): Promise<boolean> {
   const key = apiKeyOf(req.headers);
   if (key !== undefined) return (await apiKeySession(deps, key, clientIpOf(req, deps.config.trustProxy))).userId !== undefined;
   return (await upgradeSession(deps, req)).userId !== undefined;
@@ -43,7 +43,7 @@ function refuse(res: Response, status: number, message: string, retryAfterSecond
   res.status(status).json({ message });
 }
 
-export function authenticateLargeBodies(deps: AppDeps): RequestHandler {
+export function authenticateLargeBodies(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessionPassword' | 'rateLimits' | 'sessions'>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (declaredBodySize(req) <= unauthenticatedBodyLimit) {
       if (wantsContinue(req)) res.writeContinue();

@@ -28,7 +28,7 @@ export function isSecureRequest(req: IncomingMessage, trustedHops: number): bool
   return proto === 'https';
 }
 
-function sessionDeps(deps: AppDeps) {
+function sessionDeps(deps: Pick<AppDeps, 'config' | 'sessionPassword' | 'sessions'>) {
   return { sessionPassword: deps.sessionPassword, sessions: deps.sessions, lifetimeSeconds: deps.config.sessions.lifetimeSeconds };
 }
 
@@ -46,7 +46,7 @@ export async function httpContext(deps: AppDeps, req: IncomingMessage, res: Serv
 }
 
 // ... or a WebSocket upgrade (read-only: the session the cookie names).
-export async function upgradeSession(deps: AppDeps, req: IncomingMessage): Promise<Session> {
+export async function upgradeSession(deps: Pick<AppDeps, 'config' | 'sessionPassword' | 'sessions'>, req: IncomingMessage): Promise<Session> {
   const clientIp = clientIpOf(req, deps.config.trustProxy);
   return openSession(sessionDeps(deps), { headers: req.headers, clientIp }, undefined, false);
 }

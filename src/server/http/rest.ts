@@ -74,7 +74,7 @@ export function notFoundJson(_req: Request, res: Response) {
 }
 
 // Last resort: a person gets a plain message, the log gets the cause once.
-export function errorHandler(deps: AppDeps) {
+export function errorHandler(deps: Pick<AppDeps, 'log'>) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     const type = (error as { type?: string }).type;

@@ -108,7 +108,7 @@ async function writeEventStream(
   res: Response,
   { model, deltas, usage }: { model: string; deltas: AsyncIterable<string>; usage(): TokenUsage },
   options: { includeUsage: boolean },
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'log'>,
 ) {
   const iterator = deltas[Symbol.asyncIterator]();
   const id = newId();
@@ -159,7 +159,7 @@ function describe(error: unknown): { status: number; message: string; param: str
   return { status: 500, message: commonTexts.genericError, param: null };
 }
 
-function sendError(res: Response, error: unknown, deps: AppDeps, path: string) {
+function sendError(res: Response, error: unknown, deps: Pick<AppDeps, 'log'>, path: string) {
   if (res.headersSent) {
     res.end();
     return;
@@ -176,7 +176,7 @@ function req404IsModel(path: string): boolean {
   return path.startsWith(`${openAiBasePath}/models/`);
 }
 
-function logFailure(error: unknown, deps: AppDeps, path: string) {
+function logFailure(error: unknown, deps: Pick<AppDeps, 'log'>, path: string) {
   const status = describe(error).status;
   if (status === 502) deps.log.warn({ err: (error as TRPCError).cause ?? error, path }, 'model provider failed');
   else if (status >= 500) deps.log.error({ err: error instanceof TRPCError ? (error.cause ?? error) : error, path }, 'request failed');

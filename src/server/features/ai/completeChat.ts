@@ -14,7 +14,7 @@ import { defaultSafetyLine, loadUserCountry } from '../coach/index.js';
 // The client's latest message passes the same safety line as every coach turn first: a crisis is
 // answered by the app alone, a referral comes before the model's reply.
 
-export type AiContext = { deps: AppDeps; user: User };
+export type AiContext = { deps: Pick<AppDeps, 'coach' | 'config' | 'log' | 'orm' | 'rateLimits' | 'safety'>; user: User };
 
 export type ChatStream = {
   model: string;

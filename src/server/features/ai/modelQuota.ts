@@ -13,7 +13,7 @@ import { isTrustedAddress, rateLimitAddressKey } from '../limits/index.js';
 // takeModelTurn then hands over the turn just taken, to give it back if the request fails before
 // the model answers.
 
-type Quota = { deps: AppDeps; user: User; clientIp: string };
+type Quota = { deps: Pick<AppDeps, 'config' | 'log' | 'rateLimits'>; user: User; clientIp: string };
 
 export type ModelTurn = { refund: () => Promise<void> };
 
@@ -66,7 +66,7 @@ function takesAddressBudget(ctx: Quota): boolean {
 }
 
 /** An unknown phone caller's day of model turns, keyed by their number (MODEL_DAILY_QUOTA_PER_ADDRESS). */
-export async function takeUnknownCallerTurn(deps: AppDeps, budgetKey: string): Promise<ModelTurn> {
+export async function takeUnknownCallerTurn(deps: Pick<AppDeps, 'log' | 'rateLimits'>, budgetKey: string): Promise<ModelTurn> {
   const giveBack = await deps.rateLimits.modelDailyPerAddress.take(budgetKey);
   return { refund: () => giveBack().catch((error: unknown) => deps.log.warn({ err: error }, 'model turn not given back')) };
 }

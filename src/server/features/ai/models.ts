@@ -9,11 +9,11 @@ const servedSince = Math.floor(Date.parse('2026-11-23T00:00:00Z') / 1000);
 
 export type OpenAiModel = { id: string; object: 'model'; created: number; owned_by: string };
 
-export function listModels(ctx: { deps: AppDeps }): { object: 'list'; data: OpenAiModel[] } {
+export function listModels(ctx: { deps: Pick<AppDeps, 'coach'> }): { object: 'list'; data: OpenAiModel[] } {
   return { object: 'list', data: [describeModel(ctx.deps.coach.model)] };
 }
 
-export function getModel(ctx: { deps: AppDeps }, input: { id: string }): OpenAiModel {
+export function getModel(ctx: { deps: Pick<AppDeps, 'coach'> }, input: { id: string }): OpenAiModel {
   if (input.id !== ctx.deps.coach.model) {
     throw new TRPCError({ code: 'NOT_FOUND', message: `The model '${input.id}' does not exist. GET /api/openai/models lists the model this server answers with.` });
   }

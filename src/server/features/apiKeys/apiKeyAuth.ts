@@ -49,7 +49,7 @@ export function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
  * before it is answered, so wrong keys in parallel count one by one, and an address past its
  * budget gets 429.
  */
-export async function apiKeySession(deps: AppDeps, token: string, clientIp: string): Promise<Session> {
+export async function apiKeySession(deps: Pick<AppDeps, 'orm' | 'rateLimits'>, token: string, clientIp: string): Promise<Session> {
   const connection = deps.orm.em.fork().getConnection();
   const rows: Array<{ id: number; owner_id: number; last_used_at: Date | string | null; expires_at: Date | string | null; scopes: unknown }> = token.startsWith(keyPrefix)
     ? await connection.execute('select id, owner_id, last_used_at, expires_at, scopes from api_key where key_hash = ?', [hashApiKey(token)])

@@ -21,7 +21,7 @@ import { refreshDemoSamples } from './demoWeek.js';
 export const demoPasswordHash =
   'scrypt$131072$8$1$lmSM5LeBHsYtLFiC8KwoBg==$Rujzsr5oUK8FX8SZBpO6eR1d5NR2QW+ZK98ut6v6q3WkwrZJihQqMJTyYCF99AfcqJxlZRIge8UBT99kQCHdWg==';
 
-export async function prepareDemoAccount(deps: AppDeps, demoMode: boolean): Promise<void> {
+export async function prepareDemoAccount(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessions' | 'microsoft'>, demoMode: boolean): Promise<void> {
   const em = deps.orm.em.fork();
   if (!demoMode) {
     await em.nativeDelete(User, { isDemo: true });

@@ -79,7 +79,7 @@ export function sampleRehearsalReport(at: Date): RehearsalReport {
 }
 
 /** The example weekly review at `now`: the template's facts, with the sample week standing in for a calendar. */
-async function sampleReview(deps: AppDeps, em: EntityManager, owner: User, now: Date): Promise<{ title: string; content: string }> {
+async function sampleReview(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, owner: User, now: Date): Promise<{ title: string; content: string }> {
   const facts = await weeklyReviewFacts(deps, em, owner.id, now, reviewTimeZone);
   const meetings: ReviewMeeting[] = sampleWeek(owner, reviewTimeZone, 7, now.getTime()).map((m) => ({
     subject: m.subject,
@@ -95,7 +95,7 @@ async function sampleReview(deps: AppDeps, em: EntityManager, owner: User, now: 
  * Writes the template's examples when missing, and dates them from `now` (the review written again
  * from the day's samples). Inside the refresh's transaction, after the sample goals and memories.
  */
-export async function writeDemoExamples(deps: AppDeps, em: EntityManager, owner: User, now = Date.now()): Promise<void> {
+export async function writeDemoExamples(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, owner: User, now = Date.now()): Promise<void> {
   const at = new Date(now);
   const rehearsedAt = new Date(now - 2 * day);
 

@@ -177,7 +177,7 @@ async function redateTemplateSamples(em: EntityManager, ownerId: number, now: nu
  * the template's row lock in turn; the second finds the samples fresh. The example rehearsal and
  * weekly review (demoExamples.ts) are written when missing and dated anew with the samples.
  */
-export async function refreshDemoSamples(deps: AppDeps, now = Date.now()): Promise<boolean> {
+export async function refreshDemoSamples(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessions' | 'microsoft'>, now = Date.now()): Promise<boolean> {
   return deps.orm.em.fork().transactional(async (tx) => {
     const demo = await tx.findOne(User, { isDemo: true }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
     if (!demo) return false;

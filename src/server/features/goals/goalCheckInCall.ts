@@ -14,11 +14,11 @@ import type { ClaimedReminder } from './goalReminders.js';
 // asks where each key result stands, and logs each number said as a check-in. The reminder's id
 // and the step ride in the (Twilio-signed) webhook URLs, so no call state is kept on the server.
 
-type Ctx = { deps: AppDeps; em: EntityManager; publicUrl: string };
+type Ctx = { deps: Pick<AppDeps, 'config' | 'log' | 'orm' | 'rateLimits' | 'sessionPassword'>; em: EntityManager; publicUrl: string };
 type Params = Record<string, string>;
 
 /** Places the calls of the claimed reminders whose goals asked for one; the others stay in-app only. */
-export async function callGoalReminders(deps: AppDeps, claimed: ClaimedReminder[]): Promise<number> {
+export async function callGoalReminders(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'rateLimits' | 'providers'>, claimed: ClaimedReminder[]): Promise<number> {
   const settings = telephonySettingsOf(deps);
   const calls = claimed.filter((r) => r.cadence === 'weekly_call');
   if (!settings || calls.length === 0) return 0;

@@ -8,7 +8,7 @@ import { rateLimitAddressKey } from './addressKey.js';
 // MODEL_DAILY_QUOTA turns (takeModelTurn, called right after, hands that turn over so that a failed
 // request gives it back). Demo visitors all share the demo user, so they are counted by address
 // instead.
-export async function consumeChatMessage(ctx: { deps: AppDeps; user: User; clientIp: string }): Promise<void> {
+export async function consumeChatMessage(ctx: { deps: Pick<AppDeps, 'config' | 'log' | 'rateLimits'>; user: User; clientIp: string }): Promise<void> {
   const key = ctx.user.isDemo ? `demo:${rateLimitAddressKey(ctx.clientIp)}` : `user:${ctx.user.id}`;
   await ctx.deps.rateLimits.chat.consume(key);
   await consumeModelTurn(ctx);

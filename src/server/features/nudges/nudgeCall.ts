@@ -30,7 +30,7 @@ const notAnswered = new Set(['busy', 'no-answer', 'failed', 'canceled']);
  * Twilio's status callback of a nudge's call (signed, its URL bound to the user and the chat like
  * the call's own): a call that ended unanswered marks its sent run failed, with why.
  */
-export async function nudgeCallStatus(ctx: { deps: AppDeps; em: EntityManager }, query: Record<string, string>, params: Record<string, string>): Promise<null> {
+export async function nudgeCallStatus(ctx: { deps: Pick<AppDeps, 'sessionPassword'>; em: EntityManager }, query: Record<string, string>, params: Record<string, string>): Promise<null> {
   const chatId = chatOfCallQuery(ctx.deps, query);
   const status = params.CallStatus ?? '';
   if (typeof chatId !== 'number' || !notAnswered.has(status)) return null;

@@ -18,7 +18,7 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${c
 
 /** The counterpart of the rehearsal held in this chat, or null when the chat is not a rehearsal. */
 export async function loadRehearsalCounterpart(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>,
   em: EntityManager,
   userId: number,
   chatId: number,
@@ -62,7 +62,7 @@ export async function memoriesNaming(em: EntityManager, userId: number, name: st
 }
 
 /** Subjects of recent mail exchanged with the person, when Microsoft Email is connected. */
-async function mailWith(deps: AppDeps, em: EntityManager, userId: number, rehearsal: Rehearsal): Promise<string[]> {
+async function mailWith(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, userId: number, rehearsal: Rehearsal): Promise<string[]> {
   const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
   if (!mailbox) return [];
   const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);

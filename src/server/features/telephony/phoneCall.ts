@@ -23,7 +23,7 @@ import { boundRelayUrl } from './relayGrant.js';
 // state already made and changes nothing.
 
 export type WebhookParams = Record<string, string>;
-type Ctx = { deps: AppDeps; em: EntityManager; publicUrl: string };
+type Ctx = { deps: Pick<AppDeps, 'config' | 'log' | 'orm' | 'rateLimits' | 'sessionPassword'>; em: EntityManager; publicUrl: string };
 
 /** Twilio's full attestation of the caller ID (SHAKEN/STIR). */
 export const fullAttestation = 'TN-Validation-Passed-A';

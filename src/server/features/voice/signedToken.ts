@@ -7,18 +7,18 @@ import type { AppDeps } from '../../deps.js';
 // next one), so what a token stands for travels in it, signed with the session secret. Each kind
 // is signed under its own purpose, so one kind is never taken for another.
 
-function signature(deps: AppDeps, purpose: string, body: string): Buffer {
+function signature(deps: Pick<AppDeps, 'sessionPassword'>, purpose: string, body: string): Buffer {
   return crypto.createHmac('sha256', deps.sessionPassword).update(`${purpose}\0${body}`).digest();
 }
 
 /** `payload` as `<base64url JSON>.<base64url HMAC-SHA256>`. */
-export function signToken(deps: AppDeps, purpose: string, payload: unknown): string {
+export function signToken(deps: Pick<AppDeps, 'sessionPassword'>, purpose: string, payload: unknown): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${signature(deps, purpose, body).toString('base64url')}`;
 }
 
 /** The token's payload when it is well formed, signed for `purpose` and of `schema`'s shape; else null. */
-export function readToken<T extends z.ZodType>(deps: AppDeps, purpose: string, token: string, schema: T): z.output<T> | null {
+export function readToken<T extends z.ZodType>(deps: Pick<AppDeps, 'sessionPassword'>, purpose: string, token: string, schema: T): z.output<T> | null {
   const [body, given, extra] = token.split('.');
   if (!body || !given || extra !== undefined) return null;
   const expected = signature(deps, purpose, body);

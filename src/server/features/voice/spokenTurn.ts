@@ -32,7 +32,7 @@ export type Speaker =
  * and daily model quota (shared with their chats), an unknown caller's chat limit by number.
  * Throws RateLimitError (429 with Retry-After) when a budget refuses.
  */
-export async function takeTurnBudget(deps: AppDeps, speaker: Speaker): Promise<ModelTurn> {
+export async function takeTurnBudget(deps: Pick<AppDeps, 'config' | 'log' | 'rateLimits'>, speaker: Speaker): Promise<ModelTurn> {
   if (speaker.kind === 'unknown') {
     await deps.rateLimits.chat.consume(speaker.budgetKey);
     return takeUnknownCallerTurn(deps, speaker.budgetKey);
@@ -88,7 +88,7 @@ export type { PreparedTurn } from '../coach/index.js';
  * Loads what a turn needs before its transcript is known, so a front end that has the recording
  * can do it while the recording is transcribed (POST /api/voice/turn with audio).
  */
-export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
+export async function prepareSpokenTurn(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
   const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory);
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
@@ -100,7 +100,7 @@ export async function prepareSpokenTurn(deps: AppDeps, em: EntityManager, speake
 }
 
 /** Runs one turn (the one coach turn, spoken): streams the reply through onToken and saves it; never throws for a model failure. */
-export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
+export async function runSpokenTurn(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'coach' | 'safety' | 'chatBus' | 'microsoft'>, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
   const prepared = input.prepared ?? (await prepareSpokenTurn(deps, em, input.speaker, input.chat));
   return runCoachTurn(deps, {
     kind: spokenTurn(input.path),
@@ -114,7 +114,7 @@ export async function runSpokenTurn(deps: AppDeps, em: EntityManager, input: Spo
 }
 
 // How a spoken turn is saved: both sides at once, after the turn (or held, for a speculative one).
-async function settleSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenTurnInput, outcome: TurnOutcome): Promise<SpokenTurnResult> {
+async function settleSpokenTurn(deps: Pick<AppDeps, 'log' | 'chatBus'>, em: EntityManager, input: SpokenTurnInput, outcome: TurnOutcome): Promise<SpokenTurnResult> {
   const { speaker, chat } = input;
   const reply = outcome.text;
   // A stalled provider broke off like a failing one: what was said is kept, marked cut short.
@@ -140,7 +140,7 @@ async function settleSpokenTurn(deps: AppDeps, em: EntityManager, input: SpokenT
 }
 
 /** Both sides of a turn in the call's chat (created by the first turn, temporary while storeChatHistory is off). */
-export async function saveSpokenTurn(deps: AppDeps, em: EntityManager, user: User, chat: Chat | null, said: string, reply: string, cut: boolean, title: (stamp: string) => string) {
+export async function saveSpokenTurn(deps: Pick<AppDeps, 'chatBus'>, em: EntityManager, user: User, chat: Chat | null, said: string, reply: string, cut: boolean, title: (stamp: string) => string) {
   const isTemporary = chat === null && (await newChatIsTemporary(em, user.id));
   const saved = await em.transactional(async (tx) => {
     const owned = chat ? tx.merge(chat) : tx.create(Chat, { owner: user.id, title: title(callStamp()), isPinned: false, isTemporary });
@@ -161,7 +161,7 @@ export async function saveSpokenTurn(deps: AppDeps, em: EntityManager, user: Use
  * stored reply becomes what was heard. Only the owner's coach message, and only a beginning of it
  * (spacing aside): nothing else can be written through this.
  */
-export async function recordHeard(deps: AppDeps, em: EntityManager, userId: number, messageId: number, heard: string): Promise<boolean> {
+export async function recordHeard(deps: Pick<AppDeps, 'chatBus'>, em: EntityManager, userId: number, messageId: number, heard: string): Promise<boolean> {
   const message = await em.findOne(Message, { id: messageId, role: 'assistant', chat: { owner: userId } });
   if (!message) throw new TRPCError({ code: 'NOT_FOUND', message: voiceTexts.turnNotFound });
   const said = heard.replace(/\s+/g, ' ').trim();

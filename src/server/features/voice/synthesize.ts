@@ -5,7 +5,7 @@ import { ProviderError } from '../../providers/ai/contract.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
 /** The spoken text as audio chunks, passed on as the provider sends them. */
-export async function synthesize(ctx: { deps: AppDeps }, input: { text: string; voice: string; format?: 'mp3' | 'pcm' }, signal?: AbortSignal) {
+export async function synthesize(ctx: { deps: Pick<AppDeps, 'providers'> }, input: { text: string; voice: string; format?: 'mp3' | 'pcm' }, signal?: AbortSignal) {
   const voice = voiceProviderOf(ctx.deps);
   try {
     const speech = await voice.synthesize(input.text, input.voice, signal, input.format);

@@ -6,7 +6,7 @@ import { ProviderError } from '../../providers/ai/contract.js';
 import { voiceProviderOf } from './voiceProvider.js';
 
 /** Speech to text: the recording (base64 JSON, a multipart file, or a binary upload streamed as it arrives) to the provider. */
-export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buffer } | { audio: Blob | StreamedAudio; extension: string }, signal?: AbortSignal) {
+export async function transcribe(ctx: { deps: Pick<AppDeps, 'providers'> }, input: { audioBlob: Buffer } | { audio: Blob | StreamedAudio; extension: string }, signal?: AbortSignal) {
   const voice = voiceProviderOf(ctx.deps);
   const audio = 'audio' in input ? { data: input.audio, extension: input.extension } : { data: input.audioBlob, extension: 'webm' };
   try {
@@ -19,7 +19,7 @@ export async function transcribe(ctx: { deps: AppDeps }, input: { audioBlob: Buf
 }
 
 /** Whether voice can be used by this caller (the REST upload asks before reading a body). */
-export function voiceReady(ctx: { deps: AppDeps }) {
+export function voiceReady(ctx: { deps: Pick<AppDeps, 'providers'> }) {
   voiceProviderOf(ctx.deps);
   return { ready: true as const };
 }

@@ -112,7 +112,7 @@ export function voiceRestRoutes(deps: AppDeps): Router {
   return routes;
 }
 
-async function streamOut<T>(deps: AppDeps, res: Response, contentType: string, items: AsyncIterable<T>, encode: (item: T) => Uint8Array | string) {
+async function streamOut<T>(deps: Pick<AppDeps, 'log'>, res: Response, contentType: string, items: AsyncIterable<T>, encode: (item: T) => Uint8Array | string) {
   const iterator = items[Symbol.asyncIterator]();
   try {
     // The first item is awaited before the headers, so a provider failing at once gets a 502.

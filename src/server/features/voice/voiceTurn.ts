@@ -158,11 +158,11 @@ const keepValidMs = voiceKeepValidSeconds * 1000;
 const keepPayload = z.object({ u: z.number().int(), c: z.number().int().nullable(), t: z.string(), r: z.string(), cut: z.boolean(), x: z.number(), n: z.string().min(16) });
 type KeepPayload = z.infer<typeof keepPayload>;
 
-function signKeep(deps: AppDeps, payload: KeepPayload): string {
+function signKeep(deps: Pick<AppDeps, 'sessionPassword'>, payload: KeepPayload): string {
   return signToken(deps, 'voice-keep', payload);
 }
 
-function readKeep(deps: AppDeps, token: string, userId: number): KeepPayload | null {
+function readKeep(deps: Pick<AppDeps, 'sessionPassword'>, token: string, userId: number): KeepPayload | null {
   const payload = readToken(deps, 'voice-keep', token, keepPayload);
   if (!payload || payload.u !== userId || payload.x < Date.now()) return null;
   return payload;
