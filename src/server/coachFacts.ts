@@ -27,12 +27,16 @@ export async function loadCoachFacts(deps: Pick<AppDeps, 'config' | 'log' | 'ses
   // A rehearsal chat: the model plays the other person, who is handed nothing else of the user.
   const rehearsal = chatId ? await loadRehearsalCounterpart(deps, em, userId, chatId, { mail: !leaveOut.mail }) : null;
   if (rehearsal) return { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null, rehearsal };
-  const knowledgeBase = await loadCoachKnowledgeBase(em, userId);
-  const writingStyle = await readWritingStyle(em, userId);
-  const mail = leaveOut.mail ? null : await openMailForCoach(deps, em, userId);
-  const goals = await loadCoachGoals(em, userId);
-  const memories = await loadCoachMemories(em, userId);
-  const meetings = leaveOut.meetings ? null : await loadCoachMeetings(deps, em, userId, chatId);
+  // The loaders read independent rows (and the mailbox may wait on Microsoft's token service), so
+  // they run side by side: a turn waits for the slowest of them, not for their sum.
+  const [knowledgeBase, writingStyle, mail, goals, memories, meetings] = await Promise.all([
+    loadCoachKnowledgeBase(em, userId),
+    readWritingStyle(em, userId),
+    leaveOut.mail ? null : openMailForCoach(deps, em, userId),
+    loadCoachGoals(em, userId),
+    loadCoachMemories(em, userId),
+    leaveOut.meetings ? null : loadCoachMeetings(deps, em, userId, chatId),
+  ]);
   return { knowledgeBase, writingStyle, mail, goals, memories, meetings, rehearsal: null };
 }
 

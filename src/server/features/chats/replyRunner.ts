@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import { chatTexts } from '../../../shared/texts/index.js';
 import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
@@ -37,7 +37,7 @@ type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in src/server/coachFacts.ts). */
-export type FactsFor = (em: EntityManagerFork, userId: number, chatId?: number, sources?: FactSources) => Promise<CoachFacts>;
+export type FactsFor = (em: EntityManager, userId: number, chatId?: number, sources?: FactSources) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -177,6 +177,8 @@ export function createReplyRunner(deps: {
   }
 
   return {
+    /** What the coach may know for a turn: the one loader every channel's turn reads (a chat's reply here, a spoken turn in features/voice). */
+    facts: deps.facts,
     /** `sources`: what the coach may read beyond the user's own data (an API key's scopes decide); all when absent. */
     start(params: { reply: MessageDto; user: User; sources?: FactSources }) {
       const { reply: message } = params;

@@ -6,7 +6,6 @@ import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/index.js';
-import { loadCoachFacts } from '../../coachFacts.js';
 import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
 import { coachUserOf } from '../coach/index.js';
 import { countryOfPhone, loadUserCountry } from '../coach/index.js';
@@ -88,19 +87,19 @@ export type { PreparedTurn } from '../coach/index.js';
  * Loads what a turn needs before its transcript is known, so a front end that has the recording
  * can do it while the recording is transcribed (POST /api/voice/turn with audio).
  */
-export async function prepareSpokenTurn(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
+export async function prepareSpokenTurn(deps: Pick<AppDeps, 'replies'>, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
   const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory);
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
   // A rehearsal chat held by voice: the other person answers, as in its written chat.
-  const facts = speaker.kind === 'user' ? await loadCoachFacts(deps, em, speaker.user.id, chat?.isRehearsal ? { chatId: chat.id } : {}) : null;
+  const facts = speaker.kind === 'user' ? await deps.replies.facts(em, speaker.user.id, chat?.isRehearsal ? chat.id : undefined) : null;
   // The country of the safety line's crisis resources, read only if a turn needs them.
   const country = speaker.kind === 'user' ? () => loadUserCountry(em, speaker.user.id) : async () => countryOfPhone(speaker.callerNumber);
   return { history, user, facts, country };
 }
 
 /** Runs one turn (the one coach turn, spoken): streams the reply through onToken and saves it; never throws for a model failure. */
-export async function runSpokenTurn(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'coach' | 'safety' | 'chatBus' | 'microsoft'>, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
+export async function runSpokenTurn(deps: Pick<AppDeps, 'replies' | 'coach' | 'safety' | 'chatBus' | 'log' | 'config'>, em: EntityManager, input: SpokenTurnInput): Promise<SpokenTurnResult> {
   const prepared = input.prepared ?? (await prepareSpokenTurn(deps, em, input.speaker, input.chat));
   return runCoachTurn(deps, {
     kind: spokenTurn(input.path),
