@@ -60,19 +60,31 @@ export function AgendaMeetingPicker(props: { pickFor: PickFor | null; text: stri
         ) : meetings.length ? (
           // biome-ignore lint/a11y/useSemanticElements: a list of choices, each a button; a fieldset would add form semantics
           <Stack gap={6} role="group" aria-label={chatTexts.agendaPickListLabel}>
-            {meetings.map((meeting) => (
-              <Button
-                key={meeting.id}
-                variant="light"
-                justify="flex-start"
-                styles={{ root: { height: 'auto', minHeight: 36, paddingTop: 6, paddingBottom: 6 }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
-                loading={save.isPending && save.variables?.id === meeting.id}
-                disabled={save.isPending}
-                {...choice(meeting)}
-              >
-                {chatTexts.agendaPickMeeting(meeting.subject || microsoftTexts.noSubject, `${dayHeading(wallDate(meeting.start), timeZone, meetingsTexts)} ${wallTime(meeting.start)}`)}
-              </Button>
-            ))}
+            {meetings.map((meeting) => {
+              const subject = meeting.subject || microsoftTexts.noSubject;
+              const when = `${dayHeading(wallDate(meeting.start), timeZone, meetingsTexts)}, ${wallTime(meeting.start)}`;
+              return (
+                <Button
+                  key={meeting.id}
+                  variant="light"
+                  justify="flex-start"
+                  styles={{ root: { height: 'auto', minHeight: 44, paddingTop: 6, paddingBottom: 6 }, label: { whiteSpace: 'normal', textAlign: 'left' } }}
+                  aria-label={chatTexts.agendaPickMeeting(subject, when)}
+                  loading={save.isPending && save.variables?.id === meeting.id}
+                  disabled={save.isPending}
+                  {...choice(meeting)}
+                >
+                  <span>
+                    <Text component="span" size="sm" fw={600} display="block" lh={1.3}>
+                      {subject}
+                    </Text>
+                    <Text component="span" size="xs" fw={400} display="block" lh={1.3}>
+                      {when}
+                    </Text>
+                  </span>
+                </Button>
+              );
+            })}
           </Stack>
         ) : (
           <Text size="sm" c="dimmed">
