@@ -57,6 +57,11 @@ describe('offline: modifying the agenda', () => {
     ]);
     expect(itemsOf(again)[1]).toBe('Q3 roadmap');
     expect(itemsOf(again)).toContain('Deployment frequency');
+    const placed = await prepReply('follow-up', [
+      { role: 'assistant', content: draft },
+      { role: 'user', content: 'Please modify the agenda: put in Hiring plan. Move blockers and asks before Release 4.2 status' },
+    ]);
+    expect(itemsOf(placed).slice(1, 5)).toEqual(['Blockers and asks', 'Release 4.2 status', 'The deployment-frequency goal', 'Hiring plan']);
   });
 
   it('keeps the agenda and asks what to change when the request is empty or unclear', async () => {

@@ -11,15 +11,26 @@ import type { CoachScope } from './types.js';
 export type AgendaItem = { title: string; minutes: number };
 export type WrittenAgenda = { title: string; minutes: number; items: AgendaItem[] };
 
-const itemLine = /^\s*\d{1,2}\.\s+(.+?)\s+\((\d{1,3})\s*min\)\s*$/;
+// Read with fixed, anchored pieces and string slices: a pattern with a lazy title between two
+// runs of spaces backtracked polynomially on a long line (test/server/redos.test.ts).
+const itemNumber = /^\d{1,2}\. /;
+const itemMinutes = / \((\d{1,3}) min\)$/;
+
+function itemOf(line: string): AgendaItem | null {
+  const flat = line.trim();
+  const number = itemNumber.exec(flat);
+  const minutes = itemMinutes.exec(flat);
+  if (!number || !minutes) return null;
+  const title = flat.slice(number[0].length, flat.length - minutes[0].length).trim();
+  return title ? { title, minutes: Number(minutes[1]) } : null;
+}
 
 /** The agenda a reply holds, or null when it has no timed numbered lines. */
 export function agendaIn(reply: string): WrittenAgenda | null {
   const items = reply
     .split('\n')
-    .map((line) => itemLine.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ title: match[1]!.trim(), minutes: Number(match[2]) }));
+    .map(itemOf)
+    .filter((item): item is AgendaItem => item !== null);
   if (items.length < 2) return null;
   const title = /\*\*(.{1,200}?)\*\*/.exec(reply)?.[1]?.trim() || 'Your meeting';
   // The meeting's stated length ("45 minutes" in the first line), else the items' sum.
@@ -118,70 +129,104 @@ type Applied = { agenda: WrittenAgenda; done: string[] };
 
 const maxItems = 7;
 
+/** The rest of `text` after one of the verbs (and a space), or null; compared without regexes. */
+function afterVerb(text: string, verbs: string[]): string | null {
+  const lower = text.toLowerCase();
+  const verb = verbs.find((v) => lower.startsWith(`${v} `));
+  return verb ? text.slice(verb.length + 1).trim() : null;
+}
+
+/** `text` split at the first of the words (with a space each side): before, the word, after; or null. */
+function splitAt(text: string, separators: string[]): { before: string; word: string; after: string } | null {
+  const lower = text.toLowerCase();
+  let best: { at: number; word: string } | null = null;
+  for (const word of separators) {
+    const at = lower.indexOf(` ${word} `);
+    if (at > 0 && (!best || at < best.at)) best = { at, word };
+  }
+  if (!best) return null;
+  return { before: text.slice(0, best.at).trim(), word: best.word, after: text.slice(best.at + best.word.length + 2).trim() };
+}
+
+/** `text` without one of the endings (after a space), and the ending; or the text and null. */
+function withoutEnding(text: string, endings: string[]): { rest: string; ending: string | null } {
+  const lower = text.toLowerCase();
+  const ending = endings.find((e) => lower.endsWith(` ${e}`));
+  return ending ? { rest: text.slice(0, text.length - ending.length - 1).trim(), ending } : { rest: text, ending: null };
+}
+
+const toStart = ['first', 'to the top', 'to the start', 'to the beginning', 'at the top', 'at the start', 'at the beginning'];
+const toEnd = ['last', 'to the end', 'at the end'];
+
 /** One change ("add X", "remove X", "move X first", "rename X to Y", "make it 30 minutes"), or null when not understood. */
 function applyOne(agenda: WrittenAgenda, change: string): Applied | null {
   const items = [...agenda.items];
-  const text = change.trim().replace(/^(?:please|and|then|also)\s+/i, '').replace(/[.!]+$/, '');
-  const renaming = /^(?:rename|change|replace)\s+(.+?)\s+(?:to|with|into|by)\s+(.+)$/i.exec(text);
-  if (renaming) {
-    const match = renaming;
-    const at = findItem(items, match[1]!);
+  const text = clause(change).replace(/^(?:please|and|then|also) /i, '');
+
+  const renaming = afterVerb(text, ['rename', 'change', 'replace']);
+  const renamedParts = renaming === null ? null : splitAt(renaming, ['to', 'with', 'into', 'by']);
+  if (renamedParts) {
+    const at = findItem(items, renamedParts.before);
     if (at < 0) return null;
-    const renamed = topic(match[2]!);
+    const renamed = topic(renamedParts.after);
     const done = `“${items[at]!.title}” is now “${renamed}”`;
     items[at] = { ...items[at]!, title: renamed };
     return { agenda: { ...agenda, items }, done: [done] };
   }
-  const length = /^(?:make it|make the meeting|shorten it to|extend it to|cut it to|it is|it's)\s+(.+)$/i.exec(text);
-  const newLength = length ? minutesIn(length[1]!) : null;
+  const length = afterVerb(text, ['make it', 'make the meeting', 'shorten it to', 'extend it to', 'cut it to', 'it is', "it's"]);
+  const newLength = length === null ? null : minutesIn(length);
   if (newLength) {
     const to = Math.min(480, Math.max(5, newLength));
     return { agenda: { ...agenda, minutes: to, items: rescale(items, agenda.minutes, to) }, done: [`it now takes ${lengthPhrase(to)}`] };
   }
-  const removal = /^(?:remove|drop|delete|cut|skip|take out)\s+(.+)$/i.exec(text);
+  const removal = afterVerb(text, ['remove', 'drop', 'delete', 'cut', 'skip', 'take out']);
   if (removal) {
-    const match = removal;
-    const at = findItem(items, match[1]!);
+    const at = findItem(items, removal);
     if (at < 0 || items.length <= 2) return null;
     const [removed] = items.splice(at, 1);
     return { agenda: { ...agenda, items: retime(items, agenda.minutes) }, done: [`“${removed!.title}” is out`] };
   }
-  const move = /^(?:move|put)\s+(.+?)\s+(first|to the (?:top|start|beginning)|at the (?:top|start|beginning)|earlier|up|last|to the end|at the end|later|down|before|after)\b\s*(.*)$/i.exec(text);
+  const addition = afterVerb(text, ['add', 'include', 'put in', 'fit in']);
+  if (addition) {
+    const { rest, ending } = withoutEnding(addition, [...toStart, ...toEnd]);
+    const titles = rest.split(/,| and (?=[A-Z])/).map(topic).filter(Boolean);
+    if (!titles.length) return null;
+    const { first, end } = middleRange(items);
+    const at = ending && toStart.includes(ending) ? first : end;
+    items.splice(at, 0, ...titles.map((title) => ({ title, minutes: 0 })));
+    return { agenda: { ...agenda, items: retime(items, agenda.minutes) }, done: titles.map((t) => `“${t}” is in`) };
+  }
+  const move = afterVerb(text, ['move', 'put']);
   if (move) {
-    const match = move;
-    const at = findItem(items, match[1]!);
-    if (at < 0) return null;
+    const relative = splitAt(move, ['before', 'after']);
+    const { rest, ending } = withoutEnding(move, [...toStart, ...toEnd, 'earlier', 'up', 'later', 'down']);
+    const at = findItem(items, relative ? relative.before : rest);
+    if (at < 0 || (!relative && !ending)) return null;
     const [moved] = items.splice(at, 1);
-    const where = match[2]!.toLowerCase();
     const { first, end } = middleRange(items);
     let to: number;
-    if (where === 'before' || where === 'after') {
-      const other = findItem(items, match[3]!);
+    if (relative) {
+      const other = findItem(items, relative.after);
       if (other < 0) return null;
-      to = where === 'before' ? other : other + 1;
-    } else if (/first|top|start|beginning/.test(where)) to = first;
-    else if (/last|end/.test(where)) to = end;
-    else if (where === 'earlier' || where === 'up') to = Math.max(first, at - 1);
+      to = relative.word === 'before' ? other : other + 1;
+    } else if (toStart.includes(ending!)) to = first;
+    else if (toEnd.includes(ending!)) to = end;
+    else if (ending === 'earlier' || ending === 'up') to = Math.max(first, at - 1);
     else to = Math.min(end, at + 1);
     items.splice(to, 0, moved!);
     return { agenda: { ...agenda, items }, done: [`“${moved!.title}” is now item ${to + 1}`] };
-  }
-  const addition = /^(?:add|include|put in|fit in)\s+(.+?)(?:\s+(first|at the (?:start|top|beginning)|last|at the end))?$/i.exec(text);
-  if (addition) {
-    const match = addition;
-    const titles = match[1]!.split(/,|\s+and\s+(?=[A-Z])/).map(topic).filter(Boolean);
-    if (!titles.length) return null;
-    const { first, end } = middleRange(items);
-    const at = match[2] && /first|start|top|beginning/i.test(match[2]) ? first : end;
-    items.splice(at, 0, ...titles.map((title) => ({ title, minutes: 0 })));
-    return { agenda: { ...agenda, items: retime(items, agenda.minutes) }, done: titles.map((t) => `“${t}” is in`) };
   }
   return null;
 }
 
 /** Every change a request names, in order; the ones not understood are returned as they were said. */
 export function applyEdits(agenda: WrittenAgenda, request: string): { agenda: WrittenAgenda; done: string[]; unclear: string[] } {
-  const changes = request.split(/\s*(?:;|\n|\.\s+|,?\s+and then\s+|,\s*then\s+)\s*/).map((c) => c.trim()).filter(Boolean);
+  const changes = request
+    .split(/[;\n]|\. /)
+    .flatMap((part) => part.split(' and then '))
+    .flatMap((part) => part.split(', then '))
+    .map((c) => c.trim())
+    .filter(Boolean);
   let current = agenda;
   const done: string[] = [];
   const unclear: string[] = [];
