@@ -277,14 +277,16 @@ test.describe('replies', () => {
     await expect(reply).toContainText('agenda');
     const [save, email, modify] = chatTexts.agendaButtons;
     await expect(reply.getByRole('button', { name: save })).toBeVisible();
-    await expect(reply.getByRole('link', { name: email })).toBeVisible();
+    await expect(reply.getByRole('button', { name: email })).toBeVisible();
     await expect(reply.getByRole('button', { name: modify })).toBeVisible();
     // Questions before the result do not mention an agenda, so they have no buttons.
     await expect(page.getByRole('button', { name: save })).toHaveCount(1);
 
-    // Save: a calendar file with the agenda in its description.
-    const downloading = page.waitForEvent('download');
+    // Save, in a chat for no meeting: which meeting, or a calendar file with the agenda in its description.
     await reply.getByRole('button', { name: save }).click();
+    const picker = page.getByRole('dialog', { name: chatTexts.agendaPickTitle });
+    const downloading = page.waitForEvent('download');
+    await picker.getByRole('button', { name: chatTexts.agendaPickDownload }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('meeting-agenda.ics');
     const ics = await fs.readFile(await download.path(), 'utf8');
@@ -292,9 +294,12 @@ test.describe('replies', () => {
     expect(ics.replace(/\r\n /g, '')).toContain('Metrics review');
 
     // Email: a mail draft with the agenda as its body.
-    const href = (await reply.getByRole('link', { name: email }).getAttribute('href')) ?? '';
+    await reply.getByRole('button', { name: email }).click();
+    const href = (await picker.getByRole('link', { name: chatTexts.agendaPickDraft }).getAttribute('href')) ?? '';
     expect(href).toMatch(/^mailto:\?subject=/);
     expect(decodeURIComponent(href)).toContain('Metrics review');
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
 
     // Modify: a request to change it, ready to finish in the input.
     await reply.getByRole('button', { name: modify }).click();

@@ -40,6 +40,19 @@ const chatMoreTexts = {
   agendaSaveFailed: 'The calendar file could not be created',
   agendaEventTitle: 'Meeting',
   agendaEmailSubject: 'Meeting agenda',
+  // A chat that prepares no meeting asks which meeting the agenda is for.
+  agendaPickTitle: 'Which meeting is this agenda for?',
+  agendaPickSaveHint: 'Choose one of your meetings of the next 7 days: the agenda is written at the top of its invite, and its attendees get the updated invite.',
+  agendaPickEmailHint: 'Choose one of your meetings of the next 7 days: an email draft opens, addressed to its participants, with this agenda as its text.',
+  agendaPickListLabel: 'Your meetings of the next 7 days',
+  agendaPickLoading: 'Loading your meetings…',
+  agendaPickNone: 'No meetings in the next 7 days.',
+  agendaPickDownloadHint: (when: string, minutes: number) =>
+    `Or download a calendar file (meeting-agenda.ics): a new event on ${when}, ${minutes} minutes, with this agenda in its description. Open it to add the event to your calendar, then move it where it belongs.`,
+  agendaPickDownload: 'Download the calendar file',
+  agendaPickDraftHint: 'Or open an email draft with this agenda and address it yourself.',
+  agendaPickDraft: 'Open an email draft',
+  agendaPickMeeting: (subject: string, when: string) => `${subject}, ${when}`,
   inputHint: 'Enter to send, Shift+Enter for a new line',
   renameLabel: 'Chat title',
 } as const;

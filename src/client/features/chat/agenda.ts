@@ -1,4 +1,4 @@
-import { chatTexts } from '../../../shared/texts';
+import { chatTexts, meetingsTexts } from '../../../shared/texts';
 
 // The agenda buttons under a reply that mentions an agenda (the product spec's screens), with behaviour that
 // needs no integration: an .ics calendar file, a mailto: draft, and a prefilled request to change it.
@@ -18,6 +18,23 @@ export function agendaPlainText(markdown: string): string {
     .replace(/\[([^\][]+)\]\(([^()]+)\)/g, '$1 ($2)')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+const numberedLine = /^\s*\d{1,2}[.)]\s+\S/;
+
+/**
+ * The agenda itself, as it goes into an invite, a calendar file or an email: the meeting's name
+ * and length, then the numbered items. The coach's words around it ("Here is your meeting
+ * agenda, Alex", the advice below) stay in the chat. A reply without numbered items is the
+ * agenda as it is written.
+ */
+export function agendaText(markdown: string): string {
+  const lines = agendaPlainText(markdown).split('\n');
+  const items = lines.filter((line) => numberedLine.test(line)).map((line) => line.trim());
+  if (items.length < 2) return agendaPlainText(markdown);
+  const title = agendaTitle(markdown);
+  const heading = title === chatTexts.agendaEventTitle ? chatTexts.agendaEmailSubject : title;
+  return [`${heading} (${agendaMinutes(markdown)} minutes)`, '', ...items].join('\n');
 }
 
 /** The meeting's name: the first bold phrase of the reply, if it has one. */
@@ -61,7 +78,7 @@ export async function agendaCalendarFile(markdown: string, now = new Date()): Pr
     startOutputType: 'local',
     duration: { minutes: agendaMinutes(markdown) },
     title: agendaTitle(markdown),
-    description: agendaPlainText(markdown),
+    description: agendaText(markdown),
   });
   if (error || !value) throw error ?? new Error('The calendar file could not be written');
   return value;
@@ -70,9 +87,27 @@ export async function agendaCalendarFile(markdown: string, now = new Date()): Pr
 // Mail programs accept a couple of thousand characters in a mailto: link; an agenda fits.
 const mailtoBodyMax = 1800;
 
-export function agendaMailtoLink(markdown: string): string {
-  let body = agendaPlainText(markdown);
+/**
+ * A mail draft of the agenda: addressed to the meeting's participants when a meeting is given
+ * (its subject then names the email), else to no one yet.
+ */
+export function agendaMailtoLink(markdown: string, meeting?: { subject: string; recipients: string[] }): string {
+  let body = agendaText(markdown);
   if (body.length > mailtoBodyMax) body = `${body.slice(0, mailtoBodyMax - 1)}…`;
-  const subject = agendaTitle(markdown) === chatTexts.agendaEventTitle ? chatTexts.agendaEmailSubject : `${chatTexts.agendaEmailSubject}: ${agendaTitle(markdown)}`;
-  return `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body.replace(/\n/g, '\r\n'))}`;
+  const title = agendaTitle(markdown);
+  // The meeting's subject names the email as it does when the agenda is emailed from a prep chat.
+  const subject = meeting
+    ? meetingsTexts.agendaSubject(meeting.subject)
+    : title === chatTexts.agendaEventTitle
+      ? chatTexts.agendaEmailSubject
+      : `${chatTexts.agendaEmailSubject}: ${title}`;
+  // Addresses keep their @ (RFC 6068 allows it unencoded); anything else in them is encoded.
+  const to = (meeting?.recipients ?? []).map((address) => encodeURIComponent(address).replace(/%40/g, '@')).join(',');
+  return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body.replace(/\n/g, '\r\n'))}`;
+}
+
+/** The day and time a calendar file's event starts, as the picker says it ("Thursday 3 December, 10:00"). */
+export function calendarFileStart(now = new Date()): string {
+  const start = nextWorkingMorning(now);
+  return `${start.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long' })}, 10:00`;
 }

@@ -17,6 +17,25 @@ export function usePrepOfChat(chatId: number) {
 
 type Action = 'save' | 'email';
 
+/** Writing an agenda into a meeting's invite, with its toasts; `done` runs after either answer. */
+export function useSaveAgenda(done: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation(
+    trpc.meetings.saveAgenda.mutationOptions({
+      onSuccess: async (result) => {
+        if (result.sample) notify.info(meetingsTexts.sampleActionTitle, result.message);
+        else notify.success(meetingsTexts.agendaSavedTitle, meetingsTexts.agendaSavedBody(result.subject));
+        done();
+        await queryClient.invalidateQueries({ queryKey: trpc.meetings.pathKey() });
+      },
+      onError: (error) => {
+        done();
+        notify.error(meetingsTexts.saveAgendaError, errorMessage(error, meetingsTexts.saveAgendaError));
+      },
+    }),
+  );
+}
+
 /**
  * In a prep chat the two agenda buttons act on the real meeting: after a confirmation,
  * the agenda is written into the invite (PATCH on Graph) or emailed to every other participant.
@@ -31,20 +50,7 @@ export function useMeetingAgendaActions(chatId: number, text: string) {
   // chat. An answer that cannot be had counts as no meeting, as it does on screen.
   const loadPrep = async () => (await queryClient.ensureQueryData(trpc.meetings.prepOfChat.queryOptions({ chatId })).catch(() => null))?.prep ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.meetings.pathKey() });
-  const save = useMutation(
-    trpc.meetings.saveAgenda.mutationOptions({
-      onSuccess: async (result) => {
-        if (result.sample) notify.info(meetingsTexts.sampleActionTitle, result.message);
-        else notify.success(meetingsTexts.agendaSavedTitle, meetingsTexts.agendaSavedBody(result.subject));
-        setAsking(null);
-        await refresh();
-      },
-      onError: (error) => {
-        setAsking(null);
-        notify.error(meetingsTexts.saveAgendaError, errorMessage(error, meetingsTexts.saveAgendaError));
-      },
-    }),
-  );
+  const save = useSaveAgenda(() => setAsking(null));
   const email = useMutation(
     trpc.meetings.emailAgenda.mutationOptions({
       onSuccess: async (result) => {

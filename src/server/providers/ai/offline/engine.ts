@@ -1,6 +1,7 @@
 import type { CoachContext, ChatTurn, CoachUser } from '../contract.js';
 import { frameworkList, frameworks } from './frameworks/index.js';
 import { accepts, idleIntent, sessionIntent } from './intents.js';
+import { agendaEditReply, agendaEditRequest, lastAgenda } from './agendaEdits.js';
 import { counterpartReply } from './counterpart.js';
 import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
 import { asksForHelp, defersToCoach } from './language.js';
@@ -54,7 +55,12 @@ export function coachReply(input: { messages: ChatTurn[]; context?: CoachContext
   const remembered = context?.remembered;
   if (remembered) return rememberedReply(remembered.saved ? remembered.text : null);
   if (prep?.turn === 'reflection') return reflectionReply(prep, message, scope);
-  const session = readSession(conversation.slice(0, -1));
+  // 'Modify the agenda' changes the agenda the coach last wrote (a prep chat's too), never starts a new one.
+  const earlier = conversation.slice(0, -1);
+  const edit = agendaEditRequest(message, earlier.findLast((turn) => turn.role === 'assistant')?.content ?? '');
+  const agenda = edit === null ? null : lastAgenda(earlier);
+  if (edit !== null && agenda) return agendaEditReply(agenda, edit, scope);
+  const session = readSession(earlier);
   if (session) return continueSession(session, message, scope);
 
   // "yes" to the coach's offer of a framework starts it; "no" is fine, and the user is asked back.

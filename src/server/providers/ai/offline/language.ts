@@ -17,7 +17,9 @@ export function clause(text: string): string {
   return trimEndSpaceAnd(text.trim().replace(/\s+/g, ' '), '.!?,;:');
 }
 
+/** The first letter made a capital; a word with capitals of its own ("iOS", "eBay") is kept as written. */
 export function capitalize(text: string): string {
+  if (/^\p{Ll}\S*\p{Lu}/u.test(text)) return text;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -1,6 +1,6 @@
 import type { MeetingPrep, WeekFacts, WeekMeeting } from '../contract.js';
 import { byName } from './scope.js';
-import { clause, listItems, lowerCommonFirst } from './language.js';
+import { capitalize, clause, listItems, lowerCommonFirst } from './language.js';
 import type { CoachScope } from './types.js';
 
 // The offline coach's meeting replies: an agenda written from the invite alone (and
@@ -52,7 +52,10 @@ function topicsIn(body: string): string[] {
     .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').trim())
     .filter((line) => line && line.length <= 120 && !line.endsWith(':') && !/^(?:hi|hello|dear|hey|thanks|thank you|best|regards|cheers|join|microsoft teams|meeting id|passcode)\b|^https?:/i.test(line) && !/^_+$/.test(line));
   const items = lines.flatMap((line) => (/[,;]/.test(line) && line.length <= 80 ? listItems(line) : [clause(line)]));
-  return [...new Set(items.filter((item) => item.split(/\s+/).length <= 14))].slice(0, 4);
+  // An agenda line starts with a capital ("blockers and asks" from "status, blockers and asks"),
+  // and the words' own capitals stay as the invite wrote them.
+  const topics = items.map((item) => capitalize(item.replace(/^(?:and|or|also|then)\s+/i, ''))).filter(Boolean);
+  return [...new Set(topics.filter((item) => item.split(/\s+/).length <= 14))].slice(0, 4);
 }
 
 function timed(titles: string[], minutes: number): Array<{ title: string; minutes: number }> {
