@@ -1,8 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { nudgesTexts, settingsTexts } from '../../src/shared/texts/index.js';
+import { nudgesTexts, phoneTexts, settingsTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { messageInput } from './support/chatPage.js';
 
 // What a new user meets before choosing anything: the time zone is the browser's, never UTC by
-// default, and a zone once chosen is kept whatever browser opens the app next.
+// default, and a zone once chosen is kept whatever browser opens the app next; on a server without
+// voice (the demo server's offline coach) the microphone buttons are greyed out and say why.
 
 let counter = 0;
 async function signUpFreshUser(page: Page, baseURL: string | undefined) {
@@ -62,4 +64,29 @@ test("a visitor's guest space takes the browser time zone once their first write
   expect((await answered).status()).toBe(200);
   expect(await savedZone(page)).toBe('America/Sao_Paulo');
   await context.close();
+});
+
+test('without voice, the microphone buttons are greyed out and say why, on hover and on focus', async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  await page.goto('/app?new=true');
+  const microphone = page.getByRole('main').getByRole('button', { name: voiceTexts.startVoiceCall });
+  await expect(microphone).toBeDisabled();
+  await microphone.hover();
+  await expect(page.getByRole('tooltip', { name: voiceTexts.unavailable })).toBeVisible();
+  await page.mouse.move(5, 400);
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  // The keyboard reaches the reason: the wrapper takes the focus the disabled button cannot.
+  await messageInput(page).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('main').getByRole('group', { name: voiceTexts.unavailable })).toBeFocused();
+  await expect(page.getByRole('tooltip', { name: voiceTexts.unavailable })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+
+  await page.goto('/phone-calls');
+  const browserVoice = page.getByRole('button', { name: phoneTexts.browserButton });
+  await expect(browserVoice).toBeDisabled();
+  await browserVoice.hover();
+  await expect(page.getByRole('tooltip', { name: voiceTexts.unavailable })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 });

@@ -1,9 +1,10 @@
-import { voiceStartVoiceCall } from './appShell.js';
+import { voiceStartVoiceCall, voiceUnavailable } from './appShell.js';
 import { groupThousands } from './format.js';
 // Voice and telephony texts of the product spec's screens, validation rules and error catalogue, verbatim where the spec gives them; the
 // messages the spec leaves out are ours, written to tell a person what to do next.
 export const voiceTexts = {
   startVoiceCall: voiceStartVoiceCall,
+  unavailable: voiceUnavailable,
   dialogTitle: 'Voice Call with AI Coach',
   connecting: 'Connecting to your AI Coach...',
   active: 'Speak directly with your AI Coach',
