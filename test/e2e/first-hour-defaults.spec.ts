@@ -1,10 +1,12 @@
+import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { nudgesTexts, phoneTexts, settingsTexts, voiceTexts } from '../../src/shared/texts/index.js';
+import { chatTexts, nudgesTexts, phoneTexts, settingsTexts, voiceTexts } from '../../src/shared/texts/index.js';
 import { messageInput } from './support/chatPage.js';
 
 // What a new user meets before choosing anything: the time zone is the browser's, never UTC by
 // default, and a zone once chosen is kept whatever browser opens the app next; on a server without
-// voice (the demo server's offline coach) the microphone buttons are greyed out and say why.
+// voice (the demo server's offline coach) the microphone buttons are greyed out and say why; and no
+// screen names an environment variable (those are the operator's: docs/configuration.md).
 
 let counter = 0;
 async function signUpFreshUser(page: Page, baseURL: string | undefined) {
@@ -89,4 +91,21 @@ test('without voice, the microphone buttons are greyed out and say why, on hover
   await browserVoice.hover();
   await expect(page.getByRole('tooltip', { name: voiceTexts.unavailable })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+const variables = [...fs.readFileSync('.env.example', 'utf8').matchAll(/^#?\s*([A-Z][A-Z0-9]*_[A-Z0-9_]+)=/gm)].map((m) => m[1]!);
+
+test('no screen names an environment variable: the offline coach and missing providers are told in a user\'s words', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+  await signUpFreshUser(page, baseURL);
+  await page.goto('/app?new=true');
+  await expect(page.getByText(chatTexts.offlineCoachNotice)).toBeVisible();
+  for (const path of ['/app?new=true', '/phone-calls', '/settings?tab=profile', '/settings?tab=notifications', '/settings?tab=privacy', '/settings?tab=integrations', '/integrations', '/microsoft-manual-auth', '/microsoft-emails', '/writing-style-analysis', '/meetings']) {
+    await page.goto(path);
+    await expect(page.getByRole('main')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const text = await page.locator('body').innerText();
+    expect(variables.filter((name) => text.includes(name)), path).toEqual([]);
+  }
 });
