@@ -12,6 +12,8 @@ test('without Twilio and an AI provider, the phone page and the voice dialog exp
   await expect(page).toHaveURL(/\/phone-calls$/);
   await expect(page.getByText(phoneTexts.notConfigured)).toBeVisible();
   await expect(page.getByRole('button', { name: phoneTexts.receiveButton })).toBeDisabled();
-  await page.getByRole('button', { name: phoneTexts.browserButton }).click();
-  await expect(page.getByRole('dialog', { name: voiceTexts.dialogTitle }).getByText(voiceTexts.needsProvider)).toBeVisible();
+  // No voice either: the browser's voice chat is greyed out and says why.
+  await expect(page.getByRole('button', { name: phoneTexts.browserButton })).toBeDisabled();
+  await page.getByRole('button', { name: phoneTexts.browserButton }).hover();
+  await expect(page.getByRole('tooltip', { name: voiceTexts.unavailable })).toBeVisible();
 });

@@ -76,7 +76,9 @@ const tooltipClosed = () => {
  * Tooltip stays around the target (a swap mounts the target anew, which must not happen under a
  * focused element the user did not touch) and is opened and closed from the same rule.
  */
-export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: TargetElement }) {
+export function LazyTooltip(allProps: Omit<TooltipProps, 'children'> & { children: TargetElement; openOnFocus?: boolean }) {
+  // openOnFocus: the keyboard's focus opens it too, at once (the reason a greyed-out control gives).
+  const { openOnFocus, ...props } = allProps;
   const floating = useFloating();
   const [shown, setShown] = useState(false);
   const [wrapped, setWrapped] = useState(false);
@@ -137,6 +139,21 @@ export function LazyTooltip(props: Omit<TooltipProps, 'children'> & { children: 
     }),
     onPointerDown: chain(child.props.onPointerDown, () => {
       if (!wrapped) setPressing(true);
+    }),
+    ...(openOnFocus && {
+      onFocus: chain(child.props.onFocus, () => {
+        hadFocus.current = true;
+        preload();
+        clearTimeout(timer.current);
+        setShown(true);
+      }),
+      onBlur: chain(child.props.onBlur, (event) => {
+        // The swap draws the target anew (it loses the focus and takes it back): not a leave.
+        if (!event.currentTarget.isConnected) return;
+        hadFocus.current = false;
+        if (open) tooltipClosed();
+        setShown(false);
+      }),
     }),
     onPointerLeave: chain(child.props.onPointerLeave, () => {
       clearTimeout(timer.current);

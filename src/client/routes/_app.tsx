@@ -13,6 +13,7 @@ import { usePreloadToasts } from '../components/Toasts';
 import { MicrosoftSignOutWatcher } from '../features/auth/MicrosoftSignOutWatcher';
 import { useSession } from '../features/auth/useSession';
 import { GoalReminders } from '../features/goals/GoalReminders';
+import { AdoptBrowserTimeZone } from '../features/meetings/AdoptBrowserTimeZone';
 import { ConnectionFlagsWatcher } from '../features/microsoft/SidebarMicrosoft';
 import { OnboardingDialog } from '../features/onboarding/OnboardingDialog';
 import { SearchDialog } from '../features/search/SearchDialog';
@@ -102,6 +103,7 @@ function AppLayout() {
         <ConnectionFlagsWatcher />
         <GoalReminders />
         <MicrosoftSignOutWatcher />
+        <AdoptBrowserTimeZone />
       </AfterFirstPaint>
       {/* Outside AfterFirstPaint: Ctrl+K works from the first moment (closed, it draws nothing). */}
       <SearchDialog />

@@ -8,7 +8,9 @@
 import { rehearsalBadge, rehearsalNavLabel } from './rehearsalChat.js';
 
 export const voiceStartVoiceCall = 'Start a voice call';
-export const voiceShellTexts = { startVoiceCall: voiceStartVoiceCall } as const;
+// Why the microphone buttons are greyed out: the offline coach answers in writing only.
+export const voiceUnavailable = 'Voice calls are not available here yet: your coach is in its offline mode, which answers in writing only.';
+export const voiceShellTexts = { startVoiceCall: voiceStartVoiceCall, unavailable: voiceUnavailable } as const;
 
 export const microsoftConnectionActiveTitle = 'Microsoft Connection Active';
 export const microsoftConnectionActiveBody = (service: string) => `${service} is connected.`;

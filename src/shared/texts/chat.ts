@@ -19,9 +19,11 @@ export const chatViewTexts = {
   messageTooLong: (max: number) => `Messages can be at most ${groupThousands(max)} characters`,
   titleRequired: 'Title cannot be empty',
   titleTooLong: (max: number) => `Titles can be at most ${max} characters`,
+  // What the offline coach means for the person chatting; what an operator sets to change it is in
+  // docs/configuration.md, never on a screen.
   offlineCoachNotice:
-    'Offline coach: replies come from the built-in coaching engine because no AI model is configured (set OPENAI_API_KEY).',
-  offlineCoachShort: 'Offline coach: replies come from the built-in coaching engine.',
+    'Offline mode: your coach answers from its built-in coaching steps rather than an AI model, so replies are shorter and more structured, and voice calls are off.',
+  offlineCoachShort: 'Offline mode: built-in coaching steps, no AI model.',
 
   // The page header.
   copyConversation: 'Copy',

@@ -7,8 +7,8 @@ export const microsoftTexts = {
   genericService: 'Microsoft',
 
   // Server answers
-  notConfigured: 'Microsoft sign-in is not configured',
-  notConfiguredHint: 'Set MICROSOFT_CLIENT_ID (see the README) or paste an access token instead.',
+  notConfigured: 'Signing in with Microsoft is not switched on for this app yet',
+  notConfiguredHint: 'Signing in with Microsoft is not switched on for this app yet. You can paste an access token instead.',
   invalidToken: 'Please provide a valid token',
   tokenRefused: 'Microsoft did not accept this token',
   graphUnreachable: 'Microsoft could not be reached. Please try again.',

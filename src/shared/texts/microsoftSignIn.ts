@@ -14,7 +14,7 @@ export const microsoftSignInTexts = {
     failed: 'Microsoft sign-in failed. Please try again.',
     tenant: 'Your organisation has not enabled AI Coach',
     linkedElsewhere: 'This Microsoft account is already linked to another AI Coach user.',
-    notConfigured: 'Microsoft sign-in is not configured',
+    notConfigured: 'Signing in with Microsoft is not switched on for this app yet',
     signedOut: microsoftSignedOut,
   },
   // Settings, Profile tab

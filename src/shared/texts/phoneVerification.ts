@@ -23,8 +23,7 @@ export const phoneVerificationTexts = {
   noPendingCode: 'There is no code to confirm: send a new code first',
   codeExpired: 'That code has expired. Send a new code.',
   tooManyCodes: (minutes: number) => `Too many verification codes. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  smsNotConfigured:
-    'Text messages are not configured: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_PHONE_NUMBER on the server to verify phone numbers.',
+  smsNotConfigured: 'Text messages are not switched on for this app yet, so phone numbers cannot be verified for now.',
   smsFailed: 'The text message could not be sent. Check the number and try again.',
   mustVerify: 'The coach only calls your verified phone number. Verify this number in Settings first.',
   verifyInSettings: 'Verify in Settings',

@@ -113,7 +113,7 @@ export const rehearsalTexts = {
   callMeHint: (name: string) => `${name} calls your verified phone; what you say goes into this chat.`,
   callPlaced: (name: string) => `${name} is calling your phone now. Answer to start the rehearsal.`,
   callFailed: 'The call could not be placed',
-  callNotConfigured: 'Phone calls are not configured on this server.',
+  callNotConfigured: 'Phone calls are not switched on for this app yet.',
   callNeedsVerifiedPhone: 'Verify your phone number in Settings to rehearse by phone.',
   reportTitle: (name: string) => `Rehearsal with ${name}`,
   talkShareLabel: 'Your share of the words',

@@ -1,9 +1,10 @@
-import { voiceStartVoiceCall } from './appShell.js';
+import { voiceStartVoiceCall, voiceUnavailable } from './appShell.js';
 import { groupThousands } from './format.js';
 // Voice and telephony texts of the product spec's screens, validation rules and error catalogue, verbatim where the spec gives them; the
 // messages the spec leaves out are ours, written to tell a person what to do next.
 export const voiceTexts = {
   startVoiceCall: voiceStartVoiceCall,
+  unavailable: voiceUnavailable,
   dialogTitle: 'Voice Call with AI Coach',
   connecting: 'Connecting to your AI Coach...',
   active: 'Speak directly with your AI Coach',
@@ -45,7 +46,7 @@ export const voiceTexts = {
   recordingErrorTitle: 'Recording Error',
   recordingError: 'The microphone stopped recording. Check that it is connected, then call again.',
 
-  needsProvider: 'Voice needs an AI provider: set OPENAI_API_KEY on the server to talk with the coach.',
+  needsProvider: voiceUnavailable,
   audioRequired: 'Send the recording as base64 audio (audioBlob)',
   audioNotBase64: 'The recording must be base64-encoded audio',
   audioEmpty: 'The recording is empty',
@@ -82,9 +83,8 @@ export const phoneTexts = {
   browserTitle: 'Voice chat in browser',
   browserBody: 'Talk with your coach through your microphone, no phone needed.',
   browserButton: 'Start voice chat',
-  notConfiguredTitle: 'Phone calls are not configured',
-  notConfigured:
-    'Set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER and PUBLIC_URL on the server to let the coach call you.',
+  notConfiguredTitle: 'Phone calls are not available',
+  notConfigured: 'Phone calls are not switched on for this app yet, so your coach cannot call you for now. You can keep talking with your coach in the chat.',
 
   dialogTitle: 'Call AI Coach',
   dialogDescription: 'Enter your phone number in international format and your AI Coach will call you.',

@@ -68,7 +68,7 @@ export const writingStyleTexts = {
   generatedLabel: 'Your email',
   copy: 'Copy',
   copied: 'Copied',
-  offlineWriterNote: 'Written by the offline writer from your style profile (no AI model is configured).',
+  offlineWriterNote: 'Written by the offline writer from your style profile (no AI model is in use).',
   modelWriterNote: 'Written by the AI model in your style.',
 
   // Reminder dialog

@@ -8,6 +8,7 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { phoneTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
 import { VoiceCallDialog } from '../voice/VoiceCallDialog';
+import { useVoiceAvailable, VoiceUnavailable } from '../voice/voiceAvailability';
 import { PhoneCallDialog } from './PhoneCallDialog';
 
 // /phone-calls (the product spec's screens): receive a call, set up incoming calls, voice chat in browser.
@@ -17,6 +18,12 @@ export function PhonePage() {
   const [voiceOpen, setVoiceOpen] = useState(false);
   const configured = status.data?.configured ?? false;
   const { guest } = useSession();
+  const voiceAvailable = useVoiceAvailable();
+  const voiceButton = (
+    <Button variant="light" onClick={() => setVoiceOpen(true)} disabled={!voiceAvailable}>
+      {phoneTexts.browserButton}
+    </Button>
+  );
 
   return (
     <PageFrame
@@ -60,9 +67,7 @@ export function PhonePage() {
         </PhoneCard>
         <PhoneCard icon={<IconHeadset aria-hidden />} title={phoneTexts.browserTitle}>
           <Text size="sm">{phoneTexts.browserBody}</Text>
-          <Button variant="light" onClick={() => setVoiceOpen(true)}>
-            {phoneTexts.browserButton}
-          </Button>
+          {voiceAvailable ? voiceButton : <VoiceUnavailable block>{voiceButton}</VoiceUnavailable>}
         </PhoneCard>
       </SimpleGrid>
     </PageFrame>

@@ -28,7 +28,8 @@ export const chatsRouter = router({
   messages: chatProcedure.input(messagesPageSchema).query(({ ctx, input }) => listMessages(ctx, input)),
   send: chatProcedure.input(sendMessageSchema).mutation(({ ctx, input }) => sendMessage(ctx, input)),
   stop: chatProcedure.input(chatRefSchema).mutation(({ ctx, input }) => stopReply(ctx, input)),
-  // Which coach answers: the configured model, or the built-in offline coach (the UI says so).
-  coachInfo: chatProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model })),
+  // Which coach answers: the configured model, or the built-in offline coach (the UI says so);
+  // and whether voice (transcription and speech) can be used, which the microphone buttons show.
+  coachInfo: chatProcedure.query(({ ctx }) => ({ kind: ctx.deps.coach.kind, model: ctx.deps.coach.model, voice: Boolean(ctx.deps.providers.voice) })),
   events: chatProcedure.input(chatEventsSchema).subscription(({ ctx, input, signal }) => chatEvents(ctx, input, signal)),
 });

@@ -4,7 +4,7 @@ import { emailAgenda, saveAgenda } from './agenda.js';
 import { listMeetings } from './listMeetings.js';
 import { prepMeeting, prepOfChat } from './prepMeeting.js';
 import { reflectOnMeeting } from './reflection.js';
-import { meetingSettings, saveTimeZone } from './timeZone.js';
+import { adoptTimeZone, meetingSettings, saveTimeZone } from './timeZone.js';
 
 // Meetings: the calendar, prep chats, agenda actions on the real meeting, reflections.
 // The calendar's connection check answers guests and unconnected users with a 409. An API key
@@ -21,4 +21,6 @@ export const meetingsRouter = router({
   reflect: calendarReadProcedure.input(reflectionSchema).mutation(({ ctx, input }) => reflectOnMeeting(ctx, input)),
   settings: protectedProcedure.query(({ ctx }) => meetingSettings(ctx)),
   setTimeZone: protectedProcedure.input(timeZoneSchema).mutation(({ ctx, input }) => saveTimeZone(ctx, input)),
+  // The browser's zone, kept only where none was chosen yet (the app sends it once per session).
+  adoptTimeZone: protectedProcedure.input(timeZoneSchema).mutation(({ ctx, input }) => adoptTimeZone(ctx, input)),
 });

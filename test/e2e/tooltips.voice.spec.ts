@@ -4,7 +4,8 @@ import { voiceTexts } from '../../src/shared/texts';
 import { holdRequests } from './support/holdRequests';
 
 // Tooltips load their code when the pointer first rests on their target, and then draw the target
-// anew inside Mantine's Tooltip (src/client/components/LazyFloating.tsx).
+// anew inside Mantine's Tooltip (src/client/components/LazyFloating.tsx). On the voice server: its
+// microphone button is enabled (voice is configured), and a click on it opens the call dialog.
 
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
