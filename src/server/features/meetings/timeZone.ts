@@ -1,6 +1,6 @@
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { loadNudgeSettings, planWeeklyReview } from '../nudges/nudgeQueue.js';
+import { loadNudgeSettings, planWeeklyReview } from '../nudges/index.js';
 import { forgetCalendar, timeZoneOf } from './calendar.js';
 
 // The time zone the calendar is read in and nudges are planned in (a profile setting): the one the

@@ -2,5 +2,5 @@
 // only through its index.ts (npm run depcheck, rule features-through-index).
 export { nudgeCallStatus } from './nudgeCall.js';
 export { chooseFocus, renderWeeklyReview, type ReviewMeeting, routineMeeting, weeklyReviewFacts } from './nudgeContent.js';
-export { loadNudgeSettings } from './nudgeQueue.js';
+export { loadNudgeSettings, planWeeklyReview } from './nudgeQueue.js';
 export { setWeeklyReview } from './nudges.js';

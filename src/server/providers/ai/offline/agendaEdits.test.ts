@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleCoachContext } from '../../../features/coach/coachContext.js';
-import { noFacts } from '../../../features/coach/facts.js';
 import { chatTexts } from '../../../../shared/texts/index.js';
-import type { ChatTurn } from '../types.js';
+import { noFacts, type ChatTurn } from '../contract.js';
 import { coachReply } from './engine.js';
 
 // 'Modify the agenda' changes the agenda the coach wrote (in a prep chat, the one drafted from

@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../types.js';
+import type { ChatTurn } from '../contract.js';
 import { capitalize, clause, lengthPhrase, minutesIn } from './language.js';
 import { byName } from './scope.js';
 import type { CoachScope } from './types.js';
