@@ -3,7 +3,7 @@ import type { ProfileSettings } from '../../../shared/schemas/profile.js';
 import { notificationDefaults, privacyDefaults } from '../../../shared/settingsConstants.js';
 import type { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
-import { loadNudgeSettings } from '../nudges/nudgeQueue.js';
+import { loadNudgeSettings } from '../nudges/nudgeSettings.js';
 
 // The settings page's three sections, always read through the signed-in user's id (architecture rule 9).
 export async function readProfileSettings(em: EntityManager, user: User): Promise<ProfileSettings> {
