@@ -3,7 +3,7 @@ import { aiCompletionSchema } from '../../../shared/schemas/ai.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
 import { completeChat, streamChat } from './completeChat.js';
 import { getModel, listModels } from './models.js';
-import { modelProcedure } from './modelProcedure.js';
+import { modelProcedure } from '../../trpc/modelProcedure.js';
 
 // The OpenAI-compatible API is a key's `chat` scope.
 export const aiRouter = router({

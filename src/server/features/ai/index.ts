@@ -1,4 +1,3 @@
 // The ai feature's public surface: what other features may use. A feature reaches another
 // only through its index.ts (npm run depcheck, rule features-through-index).
-export { modelProcedure } from './modelProcedure.js';
 export { consumeModelTurn, type ModelTurn, takeModelTurn, takeUnknownCallerTurn } from './modelQuota.js';

@@ -1,6 +1,6 @@
 import { generateEmailSchema } from '../../../shared/schemas/writingStyle.js';
 import { protectedProcedure, router } from '../../trpc/init.js';
-import { modelProcedure } from '../ai/index.js';
+import { modelProcedure } from '../../trpc/modelProcedure.js';
 import { analyzeWritingStyle } from './analyzeWritingStyle.js';
 import { countSentEmails } from './countSentEmails.js';
 import { generateEmail } from './generateEmail.js';

@@ -1,6 +1,6 @@
-import { protectedProcedure } from '../../trpc/init.js';
-import { consumeAiRequest } from './aiRateLimit.js';
-import { takeModelTurn } from './modelQuota.js';
+import { protectedProcedure } from './init.js';
+import { consumeAiRequest } from '../features/ai/aiRateLimit.js';
+import { takeModelTurn } from '../features/ai/modelQuota.js';
 
 // A procedure that calls the model: signed-in users only, and both budgets (the per-minute
 // RATE_LIMIT_CHAT_PER_MINUTE and the daily MODEL_DAILY_QUOTA) are taken before anything reaches
