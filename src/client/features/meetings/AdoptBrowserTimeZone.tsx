@@ -11,7 +11,7 @@ import { browserTimeZone } from './meetingFormat';
  * things in the browser's zone already. Mounted once in the app shell.
  */
 export function AdoptBrowserTimeZone() {
-  const { signedIn } = useSession();
+  const { signedIn, isLoading } = useSession();
   const queryClient = useQueryClient();
   const { mutate } = useMutation(
     trpc.meetings.adoptTimeZone.mutationOptions({
@@ -25,8 +25,13 @@ export function AdoptBrowserTimeZone() {
     }),
   );
   const sent = useRef(false);
+  // Whether the page load began signed in. A visitor's first write makes their guest space in the
+  // middle of a page load, while that write (a first message, say) is still under way: the zone
+  // waits for the next page load instead of racing it.
+  const beganSignedIn = useRef<boolean | null>(null);
+  if (!isLoading && beganSignedIn.current === null) beganSignedIn.current = signedIn;
   useEffect(() => {
-    if (!signedIn || sent.current) return;
+    if (!signedIn || !beganSignedIn.current || sent.current) return;
     const timeZone = browserTimeZone();
     if (!timeZone) return;
     sent.current = true;
