@@ -1,4 +1,4 @@
-import { createNudgeWorker } from './features/nudges/nudgeQueue.js';
+import { createNudgeWorker } from './features/nudges/nudgeWorker.js';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from 'pino';
 import type { Clock } from 'pg-boss';

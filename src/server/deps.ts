@@ -9,7 +9,7 @@ import type { CoachModel } from './providers/ai/contract.js';
 import type { SafetyLine } from './features/coach/safety/index.js';
 import type { RateLimits } from './features/limits/rateLimits.js';
 import type { Telemetry } from './telemetry/telemetry.js';
-import type { NudgeWorker } from './features/nudges/nudgeQueue.js';
+import type { NudgeWorker } from './features/nudges/nudgeWorker.js';
 import type { Clock } from 'pg-boss';
 import type { HostLookup } from './features/nudges/pushHosts.js';
 import type { Providers } from './providers/providers.js';
@@ -36,7 +36,7 @@ export type AppDeps = {
   speechAllowances: SpeechAllowances;
   /** Metrics and traces hooks (telemetry/): each is null when not configured. */
   telemetry: Telemetry;
-  /** The nudges' queue worker (features/nudges/nudgeQueue.ts) and its clock. */
+  /** The nudges' queue worker (features/nudges/nudgeWorker.ts) and its clock. */
   nudges: NudgeWorker;
   /** The job queue's clock (jobs/jobQueue.ts): pg-boss's TestClock in tests, else the system clock. */
   queueClock?: Clock;

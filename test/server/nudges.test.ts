@@ -6,7 +6,7 @@ import { TestClock } from 'pg-boss';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/server/config.js';
 import { vapidKeys } from '../../src/server/providers/push/vapid.js';
-import { nudgeEmailHtml } from '../../src/server/features/nudges/nudgeQueue.js';
+import { nudgeEmailHtml } from '../../src/server/features/nudges/nudgeEmail.js';
 import { startFakePushService, type FakePushService } from '../fakes/push.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { Goal } from '../../src/server/db/entities/Goal.js';

@@ -14,8 +14,12 @@ import type { DatabaseTarget } from '../db/embedded.js';
 // of its own.
 
 export const queueNames = {
-  /** A planned or asked-for nudge run: `{ runId }` (features/nudges/nudgeQueue.ts). */
+  /** A planned or asked-for nudge run: `{ runId }` (features/nudges/nudgeWorker.ts). */
   nudgeRun: 'nudge-run',
+  /** The weekly reviews not planned, and the runs without a job, planned hourly (features/nudges/nudgePlans.ts). */
+  nudgePlanReviews: 'nudge-plan-reviews',
+  /** The briefs of the meetings coming up, planned every 10 minutes (features/nudges/nudgePlans.ts). */
+  nudgePlanBriefs: 'nudge-plan-briefs',
   /** The goal check-in reminders' sweep, each minute (features/goals/goalReminders.ts). */
   goalReminders: 'goal-reminders',
 } as const;
@@ -80,4 +84,7 @@ async function createQueues(boss: PgBoss): Promise<void> {
   // minutes.
   await boss.createQueue(queueNames.nudgeRun, { policy: 'stately', retryLimit: 4, retryDelay: 60, retryBackoff: true, retryDelayMax: 600, expireInSeconds: 300 });
   await boss.createQueue(queueNames.goalReminders, { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300 });
+  // The nudges' planning, on its schedule: one job at a time, for all instances.
+  await boss.createQueue(queueNames.nudgePlanReviews, { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 });
+  await boss.createQueue(queueNames.nudgePlanBriefs, { policy: 'stately', retryLimit: 1, retryDelay: 60, expireInSeconds: 600 });
 }

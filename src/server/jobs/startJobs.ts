@@ -53,8 +53,8 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   await startGoalReminderJob(db, log, queue, (claimed) => callGoalReminders(deps, claimed));
   log.info({ ms: Math.round(performance.now() - queueStarted) }, 'job queue started');
   // Nudges (weekly reviews, meeting briefs) due while the server was down run at start, then as
-  // they come due (features/nudges/nudgeQueue.ts).
-  deps.nudges.start(deps, queue);
+  // they come due, on pg-boss's workers; their planning on its schedules (features/nudges/nudgeWorker.ts).
+  await deps.nudges.start(deps, queue);
   teardown.defer('nudges', () => deps.nudges.stop());
   // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
   if (notificationsEnabled(deps)) {

@@ -1,5 +1,5 @@
 // What the features ask of the nudges' queue: the port they call (settings, run now, the
-// unsubscribe link), which the worker implements (nudgeQueue.ts: pg-boss behind it). A feature
+// unsubscribe link), which the worker implements (nudgeWorker.ts: pg-boss behind it). A feature
 // plans and queues runs through it and knows nothing of the queue's jobs.
 
 export type NudgeClock = () => Date;
@@ -12,6 +12,6 @@ export type NudgeQueue = {
   clock: NudgeClock;
   /** Queues the job of a run, due at `dueAt` (a run already queued is not queued twice). */
   enqueue: RunSender;
-  /** Asks for a tick soon (after the one under way): a run now. */
+  /** Wakes the idle workers: a run now is fetched at once. */
   kick(): void;
 };

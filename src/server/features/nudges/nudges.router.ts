@@ -7,7 +7,7 @@ import { getNudgeSettings, listNudgeRuns, runNudgeNow, saveNudgeSettings } from 
 // visitor and a guest may read (never an API key): it holds the demo's example weekly review
 // (auth/demoExamples.ts), and for anyone else it is empty. And run now, which a visitor
 // may ask for too (their first write makes their guest space): a guest's run is written
-// in the app only, never mailed, pushed or called (nudgeQueue.ts, inAppOnly).
+// in the app only, never mailed, pushed or called (nudgeSettings.ts, inAppOnly).
 export const nudgesRouter = router({
   settings: accountProcedure.query(({ ctx }) => getNudgeSettings(ctx)),
   saveSettings: accountProcedure.input(nudgeSettingsSchema).mutation(({ ctx, input }) => saveNudgeSettings(ctx, input)),

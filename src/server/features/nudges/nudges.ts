@@ -3,7 +3,8 @@ import type { NudgeRunView, NudgeSettingsView, nudgeSettingsSchema, runNudgeSche
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { timeZoneOf } from '../meetings/index.js';
-import { loadNudgeSettings, planWeeklyReview, queueManualRun } from './nudgeQueue.js';
+import { planWeeklyReview, queueManualRun } from './nudgePlans.js';
+import { loadNudgeSettings } from './nudgeSettings.js';
 import { nextWeeklyRun } from './schedule.js';
 
 // GET/PUT /api/nudges/settings, POST /api/nudges/run, GET /api/nudges/runs: each user
@@ -30,7 +31,7 @@ export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<type
 /**
  * The weekly review on or off (the profile's weeklyDigest is this setting), the rest of
  * the nudge settings as they are; a registered account's next review is planned or dropped. A
- * guest space is never planned (nudgeQueue.ts, planMissingReviews): its setting is only kept.
+ * guest space is never planned (nudgePlans.ts, planMissingReviews): its setting is only kept.
  */
 export async function setWeeklyReview(ctx: AuthedContext, enabled: boolean): Promise<void> {
   const current = await loadNudgeSettings(ctx.em, ctx.user.id);

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { NudgeKind } from '../../../shared/schemas/nudges.js';
 import { NudgeSetting } from '../../db/entities/Nudge.js';
-import { loadNudgeSettings, planWeeklyReview, type RunSender } from './nudgeQueue.js';
+import { planWeeklyReview } from './nudgePlans.js';
+import type { RunSender } from './nudgeQueuePort.js';
+import { loadNudgeSettings } from './nudgeSettings.js';
 import { timeZoneOf } from '../meetings/index.js';
 
 // What the one-click unsubscribe link does (the link itself: unsubscribeToken.ts).
