@@ -18,7 +18,7 @@ export type Delivery = { channels: NudgeChannel[]; reason: string | null; callFa
 const joined = (reason: string | null, more: string) => (reason ? `${reason} ${more}` : more);
 
 /** Sends the nudge of chat `chatId` by email, push and a call, as the settings say. A Graph or push failure throws (the run is retried). */
-export async function deliverOutside(deps: AppDeps, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, settings: NudgeSettings, title: string, content: string): Promise<Delivery> {
+export async function deliverOutside(deps: Pick<AppDeps, 'config' | 'log' | 'sessionPassword' | 'rateLimits' | 'sessions' | 'microsoft' | 'providers' | 'nudges' | 'hostLookup'>, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, settings: NudgeSettings, title: string, content: string): Promise<Delivery> {
   const channels: NudgeChannel[] = ['app'];
   let reason: string | null = null;
   if (settings.channels.email) {
@@ -41,7 +41,7 @@ export async function deliverOutside(deps: AppDeps, em: EntityManager, userId: n
 }
 
 /** The base of the links in an email: PUBLIC_URL, else the address this server listens on. */
-function appUrl(deps: AppDeps): string {
+function appUrl(deps: Pick<AppDeps, 'config' | 'nudges'>): string {
   return deps.config.publicUrl ?? deps.nudges.baseUrl();
 }
 
@@ -50,7 +50,7 @@ function appUrl(deps: AppDeps): string {
  * chat and a signed one-click unsubscribe link. False when the mailbox needs reconnecting (the
  * nudge stays in the app); a Graph failure throws (the run is retried).
  */
-async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, title: string, content: string): Promise<boolean> {
+async function emailNudge(deps: Pick<AppDeps, 'config' | 'log' | 'sessionPassword' | 'sessions' | 'microsoft' | 'nudges'>, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, title: string, content: string): Promise<boolean> {
   const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
   if (!mailbox?.accountEmail) return false;
   const base = appUrl(deps);

@@ -51,7 +51,7 @@ export async function queueManualRun(em: EntityManager, send: RunSender, owner: 
  * their lead time (plus a margin) gets one scheduled run, due `minutesBefore` ahead of it (at once
  * when that moment has passed). One per meeting, however often or wherever this runs.
  */
-export async function planMeetingBriefs(deps: AppDeps, send: RunSender, now: Date): Promise<number> {
+export async function planMeetingBriefs(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessions' | 'microsoft'>, send: RunSender, now: Date): Promise<number> {
   const em = deps.orm.em.fork();
   const rows: Array<{ user_id: number }> = await em.getConnection().execute(
     `select s."user_id" from "nudge_setting" s join "app_user" u on u."id" = s."user_id"

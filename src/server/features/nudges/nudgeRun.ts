@@ -24,7 +24,7 @@ import { formatLocal, inQuietHours, quietHoursEnd } from './schedule.js';
 export type Outcome = { done: true } | { retry: string };
 
 /** Runs the run `runId`, attempt `attempt` of `lastAttempt`. */
-export async function processRun(deps: AppDeps, clock: NudgeClock, send: RunSender, runId: number, attempt: number, lastAttempt: number): Promise<Outcome> {
+export async function processRun(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessionPassword' | 'rateLimits' | 'sessions' | 'coach' | 'microsoft' | 'providers' | 'nudges' | 'hostLookup'>, clock: NudgeClock, send: RunSender, runId: number, attempt: number, lastAttempt: number): Promise<Outcome> {
   const em = deps.orm.em.fork();
   const run = await em.findOne(NudgeRun, runId, { populate: ['owner'] });
   // Replanned (its settings changed) or already ended: nothing to do.

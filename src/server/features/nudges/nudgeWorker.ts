@@ -72,7 +72,7 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
     if (!queue || stopped) return;
     for (const worker of queue.boss.getWipData()) if (worker.name === queueNames.nudgeRun) queue.boss.notifyWorker(worker.id);
   };
-  const deliver = async (app: AppDeps, jobs: JobQueue, job: RunJob): Promise<void> => {
+  const deliver = async (app: Pick<AppDeps, 'config' | 'orm' | 'log' | 'sessionPassword' | 'rateLimits' | 'sessions' | 'coach' | 'microsoft' | 'providers' | 'nudges' | 'hostLookup'>, jobs: JobQueue, job: RunJob): Promise<void> => {
     const { runId } = job.data;
     if (clock().getTime() - new Date(job.startAfter).getTime() > lateMs) wake();
     const outcome = await processRun(app, clock, enqueue, runId, job.retryCount + 1, job.retryLimit + 1);
