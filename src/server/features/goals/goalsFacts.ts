@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { Goal } from '../../db/entities/Goal.js';
 import type { CoachGoal } from '../../providers/ai/contract.js';
+import type { GoalView } from '../../../shared/schemas/goals.js';
 import { goalViews } from './goalViews.js';
 
 // The user's active goals and where their key results stand, handed to the coach: it follows up
@@ -8,10 +9,18 @@ import { goalViews } from './goalViews.js';
 
 const maxGoals = 10;
 
-export async function loadCoachGoals(em: EntityManager, userId: number): Promise<CoachGoal[]> {
+/**
+ * The active goals the coach works with (the ten due soonest), as views: the coach's turn and the
+ * weekly review both read them here, so the review speaks of the goals the coach knows.
+ */
+export async function loadActiveGoals(em: EntityManager, userId: number, now: Date, history: GoalView['history']): Promise<GoalView[]> {
   const goals = await em.find(Goal, { owner: userId, doneAt: null }, { orderBy: { dueDate: 'asc', id: 'asc' }, limit: maxGoals });
+  return goalViews(em, goals, now, history);
+}
+
+export async function loadCoachGoals(em: EntityManager, userId: number): Promise<CoachGoal[]> {
   // Only each key result's latest check-in: every coach turn pays for this read.
-  return (await goalViews(em, goals, new Date(), 'latest')).map((goal) => ({
+  return (await loadActiveGoals(em, userId, new Date(), 'latest')).map((goal) => ({
     title: goal.title,
     framework: goal.framework,
     dueDate: goal.dueDate,

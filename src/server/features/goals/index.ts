@@ -3,4 +3,5 @@
 export { askAboutStaleGoal, recordCheckInsFromMessage } from './chatCheckIns.js';
 export { goalCheckInCall } from './goalCheckInCall.js';
 export { dueAt } from './goalStatus.js';
+export { loadActiveGoals } from './goalsFacts.js';
 export { goalViews } from './goalViews.js';

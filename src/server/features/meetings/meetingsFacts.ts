@@ -69,3 +69,27 @@ async function attendeeMailSubjects(deps: GraphDeps, em: EntityManager, userId: 
   const found = await Promise.all(people.map((email) => mailbox.graph.subjectsWith(email, subjectsPerAttendee).catch(() => [] as string[])));
   return [...new Set(found.flat())].slice(0, maxMailAttendees * subjectsPerAttendee);
 }
+
+export type MeetingWithOthers = ReturnType<typeof meetingView> & { isRecurring: boolean };
+
+/**
+ * The calendar's meetings with someone other than the user, from `now` for `withinMs` (null with
+ * no calendar connected): the weekly review and the meeting brief read them here. `own` is the
+ * connected account's address, lower-cased, to leave the user out of the attendees.
+ */
+export async function loadMeetingsWithOthers(
+  deps: GraphDeps,
+  em: EntityManager,
+  userId: number,
+  now: Date,
+  withinMs: number,
+): Promise<{ timeZone: string; own: string | undefined; meetings: MeetingWithOthers[] } | null> {
+  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  if (!calendar) return null;
+  const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });
+  const own = calendar.accountEmail?.toLowerCase();
+  const meetings = events
+    .map((event) => ({ ...meetingView(event), isRecurring: event.isRecurring }))
+    .filter((m) => m.attendees.some((a) => a.email.toLowerCase() !== own));
+  return { timeZone: calendar.timeZone, own, meetings };
+}

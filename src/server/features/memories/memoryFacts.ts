@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import { mayLeaveTheApp } from '../../../shared/memoryPolicy.js';
 import { memoryLimits, type MemoryKind } from '../../../shared/schemas/memories.js';
 import { Memory } from '../../db/entities/Memory.js';
 import type { CoachMemory, MemorySource } from '../../providers/ai/contract.js';
@@ -59,4 +60,20 @@ export async function loadCoachMemories(em: EntityManager, userId: number): Prom
       return { text: asked, saved };
     },
   };
+}
+
+// What a nudge may say of the user's memories: a nudge can leave the app (email, push, a call),
+// so no sensitive memory is ever among them (memoryPolicy.ts, mayLeaveTheApp). The weekly review
+// and the meeting brief read them here, beside the coach's own loader above.
+
+/** Open commitments due by `by` (overdue ones too), soonest first, none sensitive. */
+export async function loadShareableCommitments(em: EntityManager, userId: number, by: Date, limit: number): Promise<Memory[]> {
+  // Sensitive ones are dropped after the read: read a few times the limit so the limit is still met.
+  const rows = await em.find(Memory, { owner: userId, kind: 'commitment', doneAt: null, dueAt: { $ne: null, $lte: by } }, { orderBy: { dueAt: 'asc' }, limit: 5 * limit });
+  return rows.filter(mayLeaveTheApp).slice(0, limit);
+}
+
+/** The open memories most lately touched (at most 200 read), none sensitive. */
+export async function loadShareableMemories(em: EntityManager, userId: number): Promise<Memory[]> {
+  return (await em.find(Memory, { owner: userId, doneAt: null }, { orderBy: { updatedAt: 'desc' }, limit: 200 })).filter(mayLeaveTheApp);
 }

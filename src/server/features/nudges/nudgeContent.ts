@@ -1,13 +1,11 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { nudgesTexts } from '../../../shared/texts/nudges.js';
-import { Goal } from '../../db/entities/Goal.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
-import { Memory } from '../../db/entities/Memory.js';
 import { Message } from '../../db/entities/Message.js';
 import { dueAt } from '../goals/index.js';
-import { goalViews } from '../goals/index.js';
-import { mayLeaveTheApp } from '../../../shared/memoryPolicy.js';
-import { meetingView, openCalendar } from '../meetings/index.js';
+import { loadActiveGoals } from '../goals/index.js';
+import { loadShareableCommitments, loadShareableMemories } from '../memories/index.js';
+import { loadMeetingsWithOthers } from '../meetings/index.js';
 import { formatLocal, localParts } from './schedule.js';
 import type { GraphDeps } from '../microsoft/index.js';
 import type { Focus, ReviewCommitment, ReviewGoal, ReviewMeeting, WeeklyReviewFacts } from '../../providers/ai/contract.js';
@@ -17,11 +15,11 @@ import type { Focus, ReviewCommitment, ReviewGoal, ReviewMeeting, WeeklyReviewFa
 // review is written by the model when one is configured (reviewWriter.ts) and held to the shape
 // of this template: the focus first, at most 8 lines, only the goals that are behind and the
 // meetings that are not routine, progress acknowledged, one question to reply to at the end.
-// A nudge can leave the app (email, push, a call): no sensitive memory is ever among its facts
-// (memoryPolicy.ts, mayLeaveTheApp).
+// The goals and memories come from the loaders the coach's own facts use (goalsFacts.ts,
+// memoryFacts.ts); a nudge can leave the app (email, push, a call), so the memories are the
+// shareable ones: no sensitive memory is ever among its facts.
 
 const day = 86_400_000;
-const maxGoals = 10;
 const maxCommitments = 10;
 const maxMeetings = 10;
 /** The review's lines (blank lines between blocks not counted) and its list's items. */
@@ -57,8 +55,8 @@ function expectedProgress(createdAt: string, dueDate: string, now: Date): number
 /** The facts of a weekly review at `now`: goals with their check-ins of the last 7 days, commitments due within a day or overdue (none sensitive), the coming week's meetings with others and no prep. */
 export async function weeklyReviewFacts(deps: GraphDeps, em: EntityManager, userId: number, now: Date, timeZone: string): Promise<WeeklyReviewFacts> {
   const weekAgo = now.getTime() - 7 * day;
-  const goals = await em.find(Goal, { owner: userId, doneAt: null }, { orderBy: { dueDate: 'asc', id: 'asc' }, limit: maxGoals });
-  const views = await goalViews(em, goals, now, 'full');
+  // The goals the coach works with (its own loader), with every check-in: the week's are counted.
+  const views = await loadActiveGoals(em, userId, now, 'full');
   const reviewGoals = views.map((goal) => ({
     title: goal.title,
     status: goal.status.replace('_', ' '),
@@ -67,24 +65,12 @@ export async function weeklyReviewFacts(deps: GraphDeps, em: EntityManager, user
     checkInsSinceLastWeek: goal.keyResults.flatMap((kr) => kr.checkIns).filter((c) => Date.parse(c.createdAt) >= weekAgo).length,
   }));
 
-  const memories = await em.find(
-    Memory,
-    { owner: userId, kind: 'commitment', doneAt: null, dueAt: { $ne: null, $lte: new Date(now.getTime() + day) } },
-    { orderBy: { dueAt: 'asc' }, limit: 5 * maxCommitments },
-  );
-  const commitments = memories
-    .filter(mayLeaveTheApp)
-    .slice(0, maxCommitments)
-    .map((m) => ({ text: m.text, dueAt: m.dueAt!, overdue: m.dueAt!.getTime() < now.getTime() }));
+  const commitments = (await loadShareableCommitments(em, userId, new Date(now.getTime() + day), maxCommitments)).map((m) => ({ text: m.text, dueAt: m.dueAt!, overdue: m.dueAt!.getTime() < now.getTime() }));
 
   let unpreparedMeetings: ReviewMeeting[] | null = null;
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
-  if (calendar) {
-    const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + 7 * day), timeZone: calendar.timeZone });
-    const own = calendar.accountEmail?.toLowerCase();
-    const withOthers = events
-      .map((event) => ({ ...meetingView(event), isRecurring: event.isRecurring }))
-      .filter((m) => m.attendees.some((a) => a.email.toLowerCase() !== own));
+  const week = await loadMeetingsWithOthers(deps, em, userId, now, 7 * day);
+  if (week) {
+    const { own, meetings: withOthers } = week;
     const prepared = new Set(
       (await em.find(MeetingPrep, { owner: userId, eventId: { $in: withOthers.map((m) => m.id) } }, { fields: ['eventId'] })).map((p) => p.eventId),
     );
@@ -258,17 +244,15 @@ export function shapeReview(text: string, facts: WeeklyReviewFacts): string | nu
  * 'no_meeting' when there is nothing to brief (the meeting was cancelled, or has begun).
  */
 export async function meetingBriefFacts(deps: GraphDeps, em: EntityManager, userId: number, now: Date, withinMs: number, eventId?: string): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
-  if (!calendar) return 'no_calendar';
-  const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });
-  const own = calendar.accountEmail?.toLowerCase();
-  const meeting = events
-    .map((event) => meetingView(event))
-    .filter((m) => m.startAt.getTime() > now.getTime() && m.attendees.some((a) => a.email.toLowerCase() !== own) && (!eventId || m.id.slice(0, 512) === eventId))
+  const coming = await loadMeetingsWithOthers(deps, em, userId, now, withinMs);
+  if (!coming) return 'no_calendar';
+  const { own, timeZone } = coming;
+  const meeting = coming.meetings
+    .filter((m) => m.startAt.getTime() > now.getTime() && (!eventId || m.id.slice(0, 512) === eventId))
     .sort((a, b) => a.startAt.getTime() - b.startAt.getTime())[0];
   if (!meeting) return 'no_meeting';
   // What memory holds of them, none of it sensitive: the brief can be mailed or pushed.
-  const memories = (await em.find(Memory, { owner: userId, doneAt: null }, { orderBy: { updatedAt: 'desc' }, limit: 200 })).filter(mayLeaveTheApp);
+  const memories = await loadShareableMemories(em, userId);
   const people = meeting.attendees
     .filter((a) => a.email.toLowerCase() !== own)
     .slice(0, 10)
@@ -294,7 +278,7 @@ export async function meetingBriefFacts(deps: GraphDeps, em: EntityManager, user
   return {
     subject: meeting.subject,
     startAt: meeting.startAt,
-    timeZone: calendar.timeZone,
+    timeZone,
     people,
     agenda: agendaMessage?.content ?? null,
     prepChatId,
