@@ -5,7 +5,7 @@ import { loadCoachGoals } from './features/goals/goalsFacts.js';
 import { loadCoachKnowledgeBase } from './features/knowledgeBase/knowledgeBaseFacts.js';
 import { loadCoachMeetings } from './features/meetings/meetingsFacts.js';
 import { loadCoachMemories } from './features/memories/memoryFacts.js';
-import { openMailbox } from './features/microsoft/mailbox.js';
+import { openMicrosoft365 } from './features/microsoft/microsoft365.js';
 import { loadRehearsalCounterpart } from './features/rehearsals/rehearsalFacts.js';
 import { readWritingStyle } from './features/writingStyle/writingStyleStore.js';
 import type { GraphDeps } from './features/microsoft/connections.js';
@@ -43,7 +43,7 @@ export async function loadCoachFacts(deps: Pick<AppDeps, 'config' | 'log' | 'ses
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.
 async function openMailForCoach(deps: GraphDeps, em: EntityManager, userId: number): Promise<MailSource | null> {
   try {
-    return await openMailbox(deps, em, userId);
+    return (await openMicrosoft365(deps, em, userId)).mail;
   } catch (cause) {
     deps.log.warn({ err: cause, userId }, 'could not open the mailbox for the coach');
     return { connected: true, recentEmails: () => Promise.reject(cause) };

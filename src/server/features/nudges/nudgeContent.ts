@@ -7,9 +7,9 @@ import { Message } from '../../db/entities/Message.js';
 import { dueAt } from '../goals/index.js';
 import { goalViews } from '../goals/index.js';
 import { mayLeaveTheApp } from '../../../shared/memoryPolicy.js';
-import { meetingView, openCalendar } from '../meetings/index.js';
+import { meetingView } from '../meetings/index.js';
 import { formatLocal, localParts } from './schedule.js';
-import type { GraphDeps } from '../microsoft/index.js';
+import { openMicrosoft365, type GraphDeps } from '../microsoft/index.js';
 import type { Focus, ReviewCommitment, ReviewGoal, ReviewMeeting, WeeklyReviewFacts } from '../../providers/ai/contract.js';
 
 // What a nudge says: first a typed value assembled from the database (and the calendar), then
@@ -78,7 +78,7 @@ export async function weeklyReviewFacts(deps: GraphDeps, em: EntityManager, user
     .map((m) => ({ text: m.text, dueAt: m.dueAt!, overdue: m.dueAt!.getTime() < now.getTime() }));
 
   let unpreparedMeetings: ReviewMeeting[] | null = null;
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
   if (calendar) {
     const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + 7 * day), timeZone: calendar.timeZone });
     const own = calendar.accountEmail?.toLowerCase();
@@ -258,7 +258,7 @@ export function shapeReview(text: string, facts: WeeklyReviewFacts): string | nu
  * 'no_meeting' when there is nothing to brief (the meeting was cancelled, or has begun).
  */
 export async function meetingBriefFacts(deps: GraphDeps, em: EntityManager, userId: number, now: Date, withinMs: number, eventId?: string): Promise<MeetingBriefFacts | 'no_calendar' | 'no_meeting'> {
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
   if (!calendar) return 'no_calendar';
   const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });
   const own = calendar.accountEmail?.toLowerCase();

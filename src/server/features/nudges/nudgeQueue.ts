@@ -6,8 +6,9 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
-import { meetingView, openCalendar, timeZoneOf } from '../meetings/index.js';
-import { ReconnectNeededError } from '../microsoft/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
+import { meetingView } from '../meetings/index.js';
+import { openMicrosoft365, ReconnectNeededError } from '../microsoft/index.js';
 import { unsubscribeToken } from './unsubscribeToken.js';
 import { callNudge } from './nudgeCall.js';
 import { pushNudge } from './push.js';
@@ -221,7 +222,7 @@ function appUrl(deps: AppDeps): string {
  * nudge stays in the app); a Graph failure throws (the run is retried).
  */
 async function emailNudge(deps: AppDeps, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, title: string, content: string): Promise<boolean> {
-  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  const mailbox = await openMicrosoft365(deps, em, userId).then((m365) => m365.mail, () => null);
   if (!mailbox?.accountEmail) return false;
   const base = appUrl(deps);
   const chatLink = `${base}/app?chat=${chatId}`;
@@ -297,7 +298,7 @@ async function planMeetingBriefs(deps: AppDeps, send: RunSender, now: Date): Pro
   let planned = 0;
   for (const { user_id: userId } of rows) {
     const settings = await loadNudgeSettings(em, userId);
-    const calendar = await openCalendar(deps, em, userId).catch(() => null);
+    const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
     if (!calendar) continue;
     const lead = settings.meetingBrief.minutesBefore * 60_000;
     let events;

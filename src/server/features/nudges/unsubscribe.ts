@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { NudgeKind } from '../../../shared/schemas/nudges.js';
 import { NudgeSetting } from '../../db/entities/Nudge.js';
 import { loadNudgeSettings, planWeeklyReview, type RunSender } from './nudgeQueue.js';
-import { timeZoneOf } from '../meetings/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
 
 // What the one-click unsubscribe link does (the link itself: unsubscribeToken.ts).
 

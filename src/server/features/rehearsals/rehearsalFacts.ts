@@ -3,7 +3,7 @@ import { Memory } from '../../db/entities/Memory.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AppDeps } from '../../deps.js';
 import type { CoachCounterpart } from '../../providers/ai/contract.js';
-import { openCalendar } from '../meetings/index.js';
+import { openMicrosoft365 } from '../microsoft/index.js';
 import { memoryEnabled } from '../memories/index.js';
 import { counterpartBrief } from './brief.js';
 
@@ -63,7 +63,7 @@ export async function memoriesNaming(em: EntityManager, userId: number, name: st
 
 /** Subjects of recent mail exchanged with the person, when Microsoft Email is connected. */
 async function mailWith(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, userId: number, rehearsal: Rehearsal): Promise<string[]> {
-  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  const mailbox = await openMicrosoft365(deps, em, userId).then((m365) => m365.mail, () => null);
   if (!mailbox) return [];
   const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);
   return [...new Set(subjects)].slice(0, maxMailSubjects);

@@ -9,7 +9,7 @@ import { limitTexts } from '../../../shared/texts/limits.js';
 import { lockOwner } from '../../db/ownerLock.js';
 import { accountBounds } from '../limits/index.js';
 import { Chat } from '../../db/entities/Chat.js';
-import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
+import type { MeetingInvite } from '../../../shared/meeting.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AuthedContext } from '../../trpc/context.js';
