@@ -12,7 +12,7 @@ import type { AuthedContext } from '../../trpc/context.js';
 import { takeModelTurn } from '../ai/index.js';
 import { consumeChatMessage } from '../limits/index.js';
 import { asPublicError, type Calendar } from '../microsoft/index.js';
-import { factSourcesOf } from '../../trpc/principal.js';
+import { factSourcesOf } from '../../trpc/factSources.js';
 import { meetingView, requireCalendar } from './calendar.js';
 import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } from './sampleMeetings.js';
 

@@ -13,7 +13,7 @@ import type { MeetingInvite } from '../../../shared/meeting.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { factSourcesOf } from '../../trpc/principal.js';
+import { factSourcesOf } from '../../trpc/factSources.js';
 import { consumeModelTurn } from '../ai/index.js';
 import { requireCalendar } from '../meetings/index.js';
 import { inviteOf, ownEvent } from '../meetings/index.js';

@@ -230,7 +230,7 @@ export type CoachContext = {
 
 /**
  * Which outside sources the coach may read for a turn: all of them for a browser session; for a
- * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/principal.ts).
+ * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/factSources.ts).
  */
 export type FactSources = { mail: boolean; calendar: boolean };
 
