@@ -22,9 +22,11 @@ export async function loadRehearsalCounterpart(
   em: EntityManager,
   userId: number,
   chatId: number,
-  options: { mail: boolean },
+  /** rehearsal: the chat's, when the turn has read it already (null: the chat holds none). */
+  options: { mail: boolean; rehearsal?: Rehearsal | null },
 ): Promise<CoachCounterpart | null> {
-  const rehearsal = await em.findOne(Rehearsal, { owner: userId, chat: chatId });
+  const held = options.rehearsal;
+  const rehearsal = held === undefined ? await em.findOne(Rehearsal, { owner: userId, chat: chatId }) : held && held.owner.id === userId && held.chat.id === chatId ? held : null;
   if (!rehearsal) return null;
   const [memories, mailSubjects] = await Promise.all([
     memoriesNaming(em, userId, rehearsal.counterpartName),
