@@ -115,7 +115,7 @@ export async function composeDeps(
       // Memory: durable facts from each completed exchange, in the background.
       afterReply: (done) => extractMemories(deps, db.em.fork(), done),
       // What the features hand the coach for each reply.
-      facts: (em, userId, chatId, sources) => loadCoachFacts(deps, em, userId, { chatId, leaveOut: sources && { mail: !sources.mail, meetings: !sources.calendar } }),
+      facts: (em, userId, chatId, sources, rehearsal) => loadCoachFacts(deps, em, userId, { chatId, rehearsal, leaveOut: sources && { mail: !sources.mail, meetings: !sources.calendar } }),
       stallTimeoutMs: config.modelStallTimeoutMs,
     }),
     microsoft,

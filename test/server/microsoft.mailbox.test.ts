@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MicrosoftConnection } from '../../src/server/db/entities/MicrosoftConnection.js';
 import { saveConnection } from '../../src/server/features/microsoft/connections.js';
-import { openMailbox } from '../../src/server/features/microsoft/mailbox.js';
+import { openMicrosoft365 } from '../../src/server/features/microsoft/microsoft365.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { startTestServer, type HttpClient, type TestServer } from '../helpers/server.js';
@@ -19,6 +19,9 @@ afterAll(async () => {
   await graph?.close();
 });
 beforeEach(() => graph.reset());
+
+/** The mailbox port of the user's Microsoft 365. */
+const openMailbox = async (...args: Parameters<typeof openMicrosoft365>) => (await openMicrosoft365(...args)).mail;
 
 async function connect(userId: number, token: string) {
   await saveConnection(server.deps, server.deps.orm.em.fork(), userId, 'email', {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { User } from '../../src/server/db/entities/User.js';
-import type { ProcedureMeta } from '../../src/server/trpc/principal.js';
+import type { ProcedureMeta } from '../../src/server/trpc/apiKeyScopes.js';
 import { appRouter } from '../../src/server/trpc/root.js';
 import { apiKeyScopes } from '../../src/shared/schemas/apiKeys.js';
 import { apiKeyTexts } from '../../src/shared/texts/index.js';

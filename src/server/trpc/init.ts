@@ -5,7 +5,8 @@ import { apiKeyTexts, authTexts, commonTexts } from '../../shared/texts/index.js
 import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
-import { actAs, refuseUnscopedKey, type OutsideWorld, type ProcedureMeta } from './principal.js';
+import { refuseUnscopedKey, type ProcedureMeta } from './apiKeyScopes.js';
+import { actAs, type OutsideWorld } from './principal.js';
 export type { OutsideWorld } from './principal.js';
 import type { Context } from './context.js';
 import type { User } from '../db/entities/User.js';

@@ -1,5 +1,6 @@
 import { Button, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { MeetingPerson } from '../../../shared/meeting';
 import { chatTexts, meetingsTexts, microsoftTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../lib/trpc';
@@ -14,10 +15,8 @@ import { agendaMinutes, agendaMailtoLink, agendaText, calendarFileStart } from '
 
 export type PickFor = 'save' | 'email';
 
-type Person = { name: string; email: string };
-
 /** The meeting's participants to write to: everyone but the user. */
-function recipientsOf(meeting: { organizer: Person; attendees: Person[] }, me: { email?: string | null; fullName?: string | null } | null): string[] {
+function recipientsOf(meeting: { organizer: MeetingPerson; attendees: MeetingPerson[] }, me: { email?: string | null; fullName?: string | null } | null): string[] {
   const ownEmail = me?.email?.toLowerCase();
   const ownName = me?.fullName?.trim().toLowerCase();
   const seen = new Set<string>();

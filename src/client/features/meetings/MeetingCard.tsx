@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
+import type { Meeting as SharedMeeting, MeetingPerson } from '../../../shared/meeting';
 import { commonTexts, meetingsTexts, rehearsalTexts } from '../../../shared/texts';
 import type { AppRouter } from '../../../server/trpc/root';
 import { errorMessage } from '../../lib/errors';
@@ -14,7 +15,7 @@ import { RehearseButton } from '../rehearsals/StartRehearsalDialog';
 export type Meeting = inferRouterOutputs<AppRouter>['meetings']['list']['meetings'][number];
 
 /** The start form's prefill from a meeting: the other person (the server picks the same when left out) and the subject. */
-export function rehearsalPrefill(meeting: { id: string; subject: string; organizer: { name: string; email: string }; attendees: Array<{ name: string; email: string }>; sample?: boolean }, ownName?: string) {
+export function rehearsalPrefill(meeting: Pick<SharedMeeting, 'id' | 'subject' | 'organizer'> & { attendees: MeetingPerson[]; sample?: boolean }, ownName?: string) {
   const other = [meeting.organizer, ...meeting.attendees].find((p) => (p.name || p.email) && p.name !== ownName);
   return { name: other ? other.name || other.email : '', situation: meeting.subject ? `The meeting "${meeting.subject}".` : '', meetingId: meeting.id, subject: meeting.subject, sample: meeting.sample };
 }

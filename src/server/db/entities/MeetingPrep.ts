@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { MeetingInvite } from '../../../shared/meeting.js';
 import { Chat } from './Chat.js';
 import { User } from './User.js';
 
@@ -30,17 +31,6 @@ export const MeetingPrepSchema = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
-
-export type MeetingInvite = {
-  subject: string;
-  start: string;
-  end: string;
-  organizer: { name: string; email: string };
-  attendees: Array<{ name: string; email: string; response: string }>;
-  location: string;
-  isOnline: boolean;
-  body: string;
-};
 
 export class MeetingPrep extends MeetingPrepSchema.class {}
 MeetingPrepSchema.setClass(MeetingPrep);

@@ -39,7 +39,7 @@ export const MemorySchema = defineEntity({
       .onUpdate((memory: { text: string }) => isSensitive(memory.text)),
     /** A demo sample (the demo template's, or a visitor's copy of one). */
     isSample: p.boolean().default(false),
-    /** A visitor's copy of a template sample: the template row's id, which keeps naming the copy (principal.ts). */
+    /** A visitor's copy of a template sample: the template row's id, which keeps naming the copy (trpc/sampleCopies.ts). */
     sampleOf: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -32,7 +32,7 @@ export const RehearsalSchema = defineEntity({
     reportMessageIds: p.json<number[]>().nullable(),
     /** The demo's finished example (the template's, or a visitor's copy of it). */
     isSample: p.boolean().default(false),
-    /** A visitor's copy of the template's example: the template row's id, which keeps naming the copy (principal.ts). */
+    /** A visitor's copy of the template's example: the template row's id, which keeps naming the copy (trpc/sampleCopies.ts). */
     sampleOf: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

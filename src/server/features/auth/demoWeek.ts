@@ -122,7 +122,7 @@ export async function writeDemoSamples(em: EntityManager, owner: User, now = Dat
 /**
  * A visitor's own copy of the samples, made with their guest space (inside its transaction): dated
  * from now, each remembering the template's row it copies (sampleOf), so the template's ids keep
- * naming the copies (principal.ts).
+ * naming the copies (trpc/sampleCopies.ts).
  */
 export async function copyDemoSamples(em: EntityManager, templateId: number, guest: User, now = Date.now()): Promise<void> {
   const copies = await writeDemoSamples(em, guest, now, { remindersFrom: now + 2 * day });
@@ -136,7 +136,7 @@ export async function copyDemoSamples(em: EntityManager, templateId: number, gue
 /**
  * The template's samples dated anew from `now` where they are: each goal, key result and memory
  * keeps its id, so a page a visitor loaded before the daily refresh still names them (their first
- * write maps the template's ids to their copies, principal.ts); the check-ins are written again.
+ * write maps the template's ids to their copies, trpc/sampleCopies.ts); the check-ins are written again.
  * False, changing nothing, when the rows are not the samples as written (some missing or extra):
  * they are then written anew.
  */

@@ -50,7 +50,7 @@ export async function startGuestSpace(ctx: DbContext & { user: User }, options: 
     const chatCopies = new Map<number, Chat>();
     const messageCopies = new Map<number, Message>();
     for (const chat of chats) {
-      // The copy remembers its sample: the sample's id keeps naming it (principal.ts, Chat.toDto).
+      // The copy remembers its sample: the sample's id keeps naming it (trpc/sampleCopies.ts, Chat.toDto).
       const copy = tx.create(Chat, { owner: guest, title: chat.title, isPinned: chat.isPinned, isRehearsal: chat.isRehearsal, createdAt: chat.createdAt, updatedAt: chat.updatedAt, sampleOf: chat.id });
       chatCopies.set(chat.id, copy);
       for (const message of messages.filter((m) => (m.chat as { id: number }).id === chat.id)) {

@@ -35,7 +35,7 @@ export function attachChatSocket(deps: AppDeps, wss: WebSocketServer) {
 
     // Only after a procedure has confirmed the chat belongs to this user. `chatId` is the id the
     // client named; `stored` the chat's own id, which the bus carries (they differ for a demo
-    // guest's copy of a sample chat, which answers to the sample's id: trpc/principal.ts).
+    // guest's copy of a sample chat, which answers to the sample's id: trpc/sampleCopies.ts).
     const follow = (chatId: number, stored = chatId) => {
       if (subscriptions.has(chatId)) return;
       subscriptions.set(chatId, deps.chatBus.subscribe(stored, (event) => {

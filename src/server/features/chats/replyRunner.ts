@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import { chatTexts } from '../../../shared/texts/index.js';
 import { Message, type MessageDto, type MessageStatus } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
+import type { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { CoachModel, CoachUser, CoachFacts, FactSources } from '../../providers/ai/contract.js';
-import { chatTurn, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
+import { chatTurn, loadChatRehearsal, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
 import { loadUserCountry, type SafetyLine } from '../coach/index.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
@@ -37,7 +38,8 @@ type EntityManagerFork = ReturnType<MikroORM['em']['fork']>;
 /** Work after a reply completed (memory extraction): in the background, never delaying the reply. */
 export type AfterReply = (done: { userId: number; chatId: number; replyId: number }) => Promise<unknown>;
 /** What the coach may know of the user beyond their name (loadCoachFacts in src/server/coachFacts.ts). */
-export type FactsFor = (em: EntityManager, userId: number, chatId?: number, sources?: FactSources) => Promise<CoachFacts>;
+/** `rehearsal`: the chat's rehearsal when the turn has read it already (null: the chat holds none). */
+export type FactsFor = (em: EntityManager, userId: number, chatId?: number, sources?: FactSources, rehearsal?: Rehearsal | null) => Promise<CoachFacts>;
 
 export type ReplyRunner = ReturnType<typeof createReplyRunner>;
 
@@ -105,8 +107,10 @@ export function createReplyRunner(deps: {
     const em = deps.orm.em.fork();
     let prepared: PreparedTurn;
     try {
-      const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId);
-      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources), country: () => loadUserCountry(em, userId) };
+      // The chat's rehearsal is read once: for the history (its reports left out) and the facts.
+      const rehearsal = await loadChatRehearsal(em, chatId);
+      const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId, rehearsal);
+      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources, rehearsal), country: () => loadUserCountry(em, userId) };
     } catch (cause) {
       // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
       return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });

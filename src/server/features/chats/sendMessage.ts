@@ -8,7 +8,7 @@ import { takeModelTurn } from '../ai/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { recordCheckInsFromMessage } from '../goals/index.js';
 import { consumeChatMessage } from '../limits/index.js';
-import { factSourcesOf } from '../../trpc/principal.js';
+import { factSourcesOf } from '../../trpc/factSources.js';
 import { closeAnsweredCommitment, rememberExplicitly } from '../memories/index.js';
 
 // Architecture rule 8: the user's message is committed before the model is called. The coach's reply

@@ -36,18 +36,33 @@ export const spokenHistory: HistoryWindow = { turns: 20, chars: chatLimits.histo
 export const spokenTurn = (path: 'voice' | 'phone'): TurnKind => ({ path, spoken: true, history: spokenHistory });
 
 /**
+ * The rehearsal held in the chat (null for any other chat), read once for a turn: its history
+ * leaves out its reports (loadTurnHistory) and its counterpart answers (the facts).
+ */
+export function loadChatRehearsal(em: EntityManager, chatId: number | null): Promise<Rehearsal | null> {
+  return chatId === null ? Promise.resolve(null) : em.findOne(Rehearsal, { chat: chatId });
+}
+
+/**
  * The conversation for the model: the latest turns of the chat before `beforeId` (all when
- * absent), newest kept first within the window. Only what the coach and the user really said:
+ * absent), newest kept first within the window. `rehearsal`: the chat's rehearsal when the caller
+ * has read it already (loadChatRehearsal; null: the chat holds none), else it is read here. Only what the coach and the user really said:
  * complete and stopped messages with text; a failed reply (an error, not an answer) and a reply
  * still being written are left out, and an empty turn is skipped, not the end of the history.
  */
-export async function loadTurnHistory(em: EntityManager, chatId: number | null, window: HistoryWindow, beforeId?: number): Promise<ChatTurn[]> {
+export async function loadTurnHistory(
+  em: EntityManager,
+  chatId: number | null,
+  window: HistoryWindow,
+  beforeId?: number,
+  rehearsal?: Pick<Rehearsal, 'reportMessageIds'> | null,
+): Promise<ChatTurn[]> {
   if (chatId === null) return [];
   // In a rehearsal chat the other person answers: the reports posted into the chat as the coach's
   // messages are not part of the conversation they had, and they never hear them (a rehearsal
   // continued after its report would otherwise play on with the coach's verdict in its history).
-  const rehearsal = await em.findOne(Rehearsal, { chat: chatId }, { fields: ['reportMessageIds'] });
-  const leaveOut = rehearsal?.reportMessageIds ?? [];
+  const held = rehearsal !== undefined ? rehearsal : await em.findOne(Rehearsal, { chat: chatId }, { fields: ['reportMessageIds'] });
+  const leaveOut = held?.reportMessageIds ?? [];
   const ids = { ...(beforeId !== undefined ? { $lt: beforeId } : {}), ...(leaveOut.length ? { $nin: leaveOut } : {}) };
   const rows = await em.find(
     Message,

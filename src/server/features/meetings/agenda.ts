@@ -4,10 +4,10 @@ import type { AgendaInput } from '../../../shared/schemas/meetings.js';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { asPublicError } from '../microsoft/index.js';
+import { asPublicError, openMicrosoft365 } from '../microsoft/index.js';
 import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
-import { forgetCalendar, openCalendar, requireCalendar } from './calendar.js';
+import { forgetCalendar, requireCalendar } from './calendar.js';
 import { inviteOf, ownEvent } from './prepMeeting.js';
 import { isSampleMeetingId, sampleMeeting, seesSampleMeetings } from './sampleMeetings.js';
 
@@ -108,10 +108,10 @@ export async function saveAgenda(ctx: AuthedContext, input: AgendaInput) {
 export async function emailAgenda(ctx: AuthedContext, input: AgendaInput) {
   const sample = await sampleAgendaAction(ctx, input, meetingsTexts.sampleNotEmailed);
   if (sample) return { ...sample, recipients: [] };
-  const calendar = await requireCalendar(ctx.deps, ctx.em, ctx.user.id);
+  const { calendar, mail: mailbox } = await openMicrosoft365(ctx.deps, ctx.em, ctx.user.id);
+  if (!calendar) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.notConnected });
   const event = await ownEvent(calendar, input.id, 'text', meetingsTexts.emailAgendaError);
   // Sending needs Mail.Send, which the 'Microsoft Email' connection holds.
-  const mailbox = await openCalendar(ctx.deps, ctx.em, ctx.user.id, 'email');
   if (!mailbox) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.mailNotConnected });
   const own = new Set([calendar.accountEmail, mailbox.accountEmail].filter((e): e is string => Boolean(e)).map((e) => e.toLowerCase()));
   const seen = new Set<string>();

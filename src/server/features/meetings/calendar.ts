@@ -1,55 +1,23 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
-import { UserSettings } from '../../db/entities/UserSettings.js';
-import { graphCalendar, type GraphCalendar, type GraphEvent } from '../../providers/microsoft/graphCalendar.js';
-import { accessTokenFor, findConnection, type GraphDeps } from '../microsoft/index.js';
+import type { Meeting } from '../../../shared/meeting.js';
+import type { GraphEvent } from '../../providers/microsoft/graphCalendar.js';
+import { openMicrosoft365, type Calendar, type GraphDeps } from '../microsoft/index.js';
 import { zonedTime } from './meetingTimes.js';
 
-// A user's Microsoft calendar. Only a 'Microsoft Calendar' connection opens it (mail
-// alone is not enough); every request goes through the user's own token and mailbox gate, so an
-// event id of another user is simply not found in theirs.
+// A user's Microsoft calendar, as microsoft365.ts opens it: only a 'Microsoft Calendar' connection
+// opens it (mail alone is not enough).
 
-export type Calendar = { graph: GraphCalendar; accountEmail: string | null; timeZone: string };
-
-export async function timeZoneOf(em: EntityManager, userId: number): Promise<string> {
-  const settings = await em.findOne(UserSettings, { user: userId }, { fields: ['timeZone'] });
-  return settings?.timeZone ?? 'UTC';
-}
-
-/** The user's calendar, or null when 'Microsoft Calendar' is not connected (or needs a reconnect). */
-export async function openCalendar(deps: GraphDeps, em: EntityManager, userId: number, service: 'calendar' | 'email' = 'calendar'): Promise<Calendar | null> {
-  const connection = await findConnection(em, userId, service);
-  if (!connection || connection.needsReconnect) return null;
-  const graph = graphCalendar({
-    baseUrl: deps.config.microsoft.graphBaseUrl,
-    accessToken: () => accessTokenFor(deps, em, connection),
-    gate: (work) => deps.microsoft.gates.run(`user:${userId}`, work),
-  });
-  return { graph, accountEmail: connection.accountEmail ?? null, timeZone: await timeZoneOf(em, userId) };
-}
-
+/** The user's calendar, or 409 when 'Microsoft Calendar' is not connected (or needs a reconnect). */
 export async function requireCalendar(deps: GraphDeps, em: EntityManager, userId: number): Promise<Calendar> {
-  const calendar = await openCalendar(deps, em, userId);
+  const { calendar } = await openMicrosoft365(deps, em, userId);
   if (!calendar) throw new TRPCError({ code: 'CONFLICT', message: meetingsTexts.notConnected });
   return calendar;
 }
 
-export type MeetingView = {
-  id: string;
-  subject: string;
-  start: string;
-  end: string;
-  organizer: { name: string; email: string };
-  attendees: Array<{ name: string; email: string; response: string }>;
-  location: string;
-  isOnline: boolean;
-  joinUrl: string | null;
-  bodyPreview: string;
-};
-
 /** A Graph event as the API answers it (times with their offset). */
-export function meetingView(event: GraphEvent): MeetingView & { startAt: Date; endAt: Date } {
+export function meetingView(event: GraphEvent): Meeting & { startAt: Date; endAt: Date } {
   const start = zonedTime(event.start.dateTime, event.start.timeZone);
   const end = zonedTime(event.end.dateTime, event.end.timeZone);
   return {

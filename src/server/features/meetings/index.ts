@@ -1,6 +1,6 @@
 // The meetings feature's public surface: what other features may use. A feature reaches another
 // only through its index.ts (npm run depcheck, rule features-through-index).
-export { type CalendarCache, createCalendarCache, meetingView, openCalendar, requireCalendar, timeZoneOf } from './calendar.js';
+export { type CalendarCache, createCalendarCache, meetingView, requireCalendar } from './calendar.js';
 export { loadMeetingsWithOthers, type MeetingWithOthers } from './meetingsFacts.js';
 export { zonedTime } from './meetingTimes.js';
 export { inviteOf, ownEvent } from './prepMeeting.js';

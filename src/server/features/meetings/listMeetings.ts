@@ -5,7 +5,8 @@ import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js'
 import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { asPublicError } from '../microsoft/index.js';
-import { meetingView, readWindow, requireCalendar, type MeetingView } from './calendar.js';
+import type { Meeting } from '../../../shared/meeting.js';
+import { meetingView, readWindow, requireCalendar } from './calendar.js';
 import { isSampleMeetingId, sampleTimeZone, sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 import { ensureSubscription } from './subscriptions.js';
 
@@ -14,7 +15,7 @@ import { ensureSubscription } from './subscriptions.js';
 // and the prepared meetings that ended in the last 24 hours, which ask 'How did it go?'. A demo
 // visitor gets the sample week instead (sampleMeetings.ts), every meeting with `sample: true`.
 
-export type Meeting = MeetingView & { prepChatId: number | null; agendaSavedAt: string | null; needsReflection: boolean; sample: boolean };
+export type ListedMeeting = Meeting & { prepChatId: number | null; agendaSavedAt: string | null; needsReflection: boolean; sample: boolean };
 
 const reflectionWindowMs = 24 * 3_600_000;
 
@@ -37,7 +38,7 @@ export async function listMeetings(ctx: AuthedContext, input: z.output<typeof li
 }
 
 /** The meetings with their preps; and the prepared meetings that ended in the last day, which ask 'How did it go?'. */
-async function withPreps(ctx: AuthedContext, views: Array<MeetingView & { startAt: Date; endAt: Date }>, sample: boolean): Promise<Meeting[]> {
+async function withPreps(ctx: AuthedContext, views: Array<Meeting & { startAt: Date; endAt: Date }>, sample: boolean): Promise<ListedMeeting[]> {
   const now = Date.now();
   const preps = await ctx.em.find(MeetingPrep, {
     owner: ctx.user.id,
@@ -47,7 +48,7 @@ async function withPreps(ctx: AuthedContext, views: Array<MeetingView & { startA
   const needsReflection = (prep: MeetingPrep | undefined, endAt: Date) =>
     Boolean(prep?.chat && !prep.reflectedAt && endAt.getTime() <= now && now - endAt.getTime() <= reflectionWindowMs);
 
-  const meetings: Meeting[] = views.map(({ startAt: _start, endAt, ...view }) => {
+  const meetings: ListedMeeting[] = views.map(({ startAt: _start, endAt, ...view }) => {
     const prep = prepOf.get(view.id);
     return { ...view, prepChatId: prep?.chat?.id ?? null, agendaSavedAt: prep?.agendaSavedAt?.toISOString() ?? null, needsReflection: needsReflection(prep, endAt), sample };
   });
@@ -55,7 +56,7 @@ async function withPreps(ctx: AuthedContext, views: Array<MeetingView & { startA
   const listed = new Set(meetings.map((m) => m.id));
   const ended = preps
     .filter((prep) => !listed.has(prep.eventId) && isSampleMeetingId(prep.eventId) === sample && needsReflection(prep, prep.endAt))
-    .map((prep): Meeting => ({
+    .map((prep): ListedMeeting => ({
       id: prep.eventId,
       subject: prep.subject,
       start: prep.invite.start,

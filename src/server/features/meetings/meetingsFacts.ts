@@ -3,9 +3,10 @@ import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import type { CoachMeetings, WeekMeeting } from '../../providers/ai/contract.js';
 import { User } from '../../db/entities/User.js';
-import { meetingView, openCalendar, readWindow, timeZoneOf } from './calendar.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
+import { meetingView, readWindow } from './calendar.js';
 import { sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
-import type { GraphDeps } from '../microsoft/index.js';
+import { openMicrosoft365, type GraphDeps } from '../microsoft/index.js';
 
 // What the coach may know of the user's meetings, handed to the context assembly:
 // for a prep chat its meeting, and (lazily, read only when asked) the coming week.
@@ -16,7 +17,7 @@ const subjectsPerAttendee = 3;
 
 export async function loadCoachMeetings(deps: GraphDeps, em: EntityManager, userId: number, chatId?: number): Promise<CoachMeetings | null> {
   const prep = chatId ? await em.findOne(MeetingPrep, { owner: userId, chat: chatId }) : null;
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
   const samples = calendar ? null : await sampleWeekFor(deps, em, userId);
   if (!prep && !calendar && !samples) return null;
   const week = calendar
@@ -59,7 +60,7 @@ async function prepTurn(em: EntityManager, prep: MeetingPrep, chatId: number): P
 
 /** Subjects of the latest mail exchanged with the attendees, when Microsoft Email is connected. */
 async function attendeeMailSubjects(deps: GraphDeps, em: EntityManager, userId: number, prep: MeetingPrep): Promise<string[]> {
-  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  const mailbox = await openMicrosoft365(deps, em, userId).then((m365) => m365.mail, () => null);
   if (!mailbox) return [];
   const own = mailbox.accountEmail?.toLowerCase();
   const people = [prep.invite.organizer, ...prep.invite.attendees]
@@ -84,7 +85,7 @@ export async function loadMeetingsWithOthers(
   now: Date,
   withinMs: number,
 ): Promise<{ timeZone: string; own: string | undefined; meetings: MeetingWithOthers[] } | null> {
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
   if (!calendar) return null;
   const events = await calendar.graph.calendarView({ start: now, end: new Date(now.getTime() + withinMs), timeZone: calendar.timeZone });
   const own = calendar.accountEmail?.toLowerCase();

@@ -3,16 +3,17 @@ import { trimEndWhere } from '../../../shared/trimText.js';
 import { TRPCError } from '@trpc/server';
 import { meetingsTexts } from '../../../shared/texts/meetings.js';
 import { Chat } from '../../db/entities/Chat.js';
-import { MeetingPrep, type MeetingInvite } from '../../db/entities/MeetingPrep.js';
+import type { MeetingInvite } from '../../../shared/meeting.js';
+import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { takeModelTurn } from '../ai/index.js';
 import { consumeChatMessage } from '../limits/index.js';
-import { asPublicError } from '../microsoft/index.js';
-import { factSourcesOf } from '../../trpc/principal.js';
-import { meetingView, requireCalendar, type Calendar } from './calendar.js';
+import { asPublicError, type Calendar } from '../microsoft/index.js';
+import { factSourcesOf } from '../../trpc/factSources.js';
+import { meetingView, requireCalendar } from './calendar.js';
 import { isSampleMeetingId, sampleMeeting, sampleTimeZone, seesSampleMeetings } from './sampleMeetings.js';
 
 // POST /api/meetings/{id}/prep: a chat titled 'Prep: {subject}' whose first coach

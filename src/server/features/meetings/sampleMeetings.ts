@@ -1,8 +1,7 @@
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import type { MeetingInvite } from '../../db/entities/MeetingPrep.js';
-import type { MeetingView } from './calendar.js';
+import type { Meeting, MeetingInvite, MeetingPerson } from '../../../shared/meeting.js';
 import { zonedTime } from './meetingTimes.js';
 
 // A demo visitor (the template, or their guest space) has no calendar to connect, so
@@ -16,7 +15,7 @@ export function seesSampleMeetings(config: { demoMode: boolean }, user: Pick<Use
   return config.demoMode && (user.isDemo || user.isGuest);
 }
 
-type Person = { name: string; email: string };
+type Person = MeetingPerson;
 type SampleSlot = {
   dayOffset: number;
   start: string;
@@ -66,7 +65,7 @@ const week: SampleSlot[] = [
   },
 ];
 
-export type SampleMeeting = MeetingView & { startAt: Date; endAt: Date };
+export type SampleMeeting = Meeting & { startAt: Date; endAt: Date };
 
 const datePattern = /^sample-(\d{4})(\d{2})(\d{2})-(\d{1,2})$/;
 

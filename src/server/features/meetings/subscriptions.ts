@@ -5,8 +5,8 @@ import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js'
 import type { AppDeps } from '../../deps.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { graphNotificationLimit, RateLimitError } from '../limits/index.js';
-import { forgetCalendar, openCalendar, type Calendar } from './calendar.js';
-import type { GraphDeps } from '../microsoft/index.js';
+import { forgetCalendar } from './calendar.js';
+import { openMicrosoft365, type Calendar, type GraphDeps } from '../microsoft/index.js';
 
 // Graph change notifications for the user's events, only when PUBLIC_URL is https
 // (Graph delivers to https endpoints only). A notification whose clientState matches moves the
@@ -57,7 +57,7 @@ export async function renewSubscriptions(deps: GraphDeps & Pick<AppDeps, 'orm'>)
   const due = await em.find(CalendarSubscription, { expiresAt: { $lt: new Date(Date.now() + renewAheadMs) } }, { populate: ['user'], limit: 200 });
   let renewed = 0;
   for (const row of due) {
-    const calendar = await openCalendar(deps, em, row.user.id);
+    const { calendar } = await openMicrosoft365(deps, em, row.user.id);
     if (!calendar) {
       await em.nativeDelete(CalendarSubscription, { id: row.id });
       continue;
@@ -72,7 +72,7 @@ export async function dropCalendarState(deps: GraphDeps, em: EntityManager, user
   forgetCalendar(deps.microsoft.calendarCache, userId);
   const rows = await em.find(CalendarSubscription, { user: userId });
   if (!rows.length) return;
-  const calendar = await openCalendar(deps, em, userId).catch(() => null);
+  const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
   for (const row of rows) {
     await calendar?.graph.deleteSubscription(row.graphSubscriptionId).catch((error: unknown) => deps.log.info({ err: error }, 'Graph subscription not deleted; it expires on its own'));
   }

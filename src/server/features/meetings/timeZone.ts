@@ -1,7 +1,8 @@
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { loadNudgeSettings, planWeeklyReview } from '../nudges/index.js';
-import { forgetCalendar, timeZoneOf } from './calendar.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
+import { forgetCalendar } from './calendar.js';
 
 // The time zone the calendar is read in and nudges are planned in (a profile setting): the one the
 // user chose, else the browser's, which the app sends once when no zone was ever chosen; UTC only

@@ -2,4 +2,5 @@
 // only through its index.ts (npm run depcheck, rule features-through-index).
 export { accessTokenFor, findConnection, type GraphDeps, ReconnectNeededError, saveConnection } from './connections.js';
 export { asPublicError } from './graphErrors.js';
-export { openMailbox } from './mailbox.js';
+export type { Mailbox } from './mailbox.js';
+export { type Calendar, type Microsoft365, openMicrosoft365 } from './microsoft365.js';

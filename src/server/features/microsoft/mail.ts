@@ -4,13 +4,14 @@ import type { createFolderSchema, emailsPageSchema, moveEmailsSchema } from '../
 import { microsoftTexts } from '../../../shared/texts/microsoft.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { asPublicError } from './graphErrors.js';
-import { openMailbox, type Mailbox } from './mailbox.js';
+import type { Mailbox } from './mailbox.js';
+import { openMicrosoft365 } from './microsoft365.js';
 
 // The mail screens (the product spec's screens): emails with paging, folders, folder creation and moves,
 // always in the signed-in user's own mailbox.
 
 async function mailboxOf(ctx: AuthedContext): Promise<Mailbox> {
-  const mailbox = await openMailbox(ctx.deps, ctx.em, ctx.user.id);
+  const { mail: mailbox } = await openMicrosoft365(ctx.deps, ctx.em, ctx.user.id);
   if (!mailbox) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: microsoftTexts.notConnected });
   return mailbox;
 }

@@ -1,10 +1,8 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { graphMail, type GraphMail } from '../../providers/microsoft/graphMail.js';
+import type { GraphMail } from '../../providers/microsoft/graphMail.js';
 import type { MailSource, RecentEmail } from '../../providers/ai/contract.js';
-import { accessTokenFor, findConnection, type GraphDeps } from './connections.js';
 
-// A user's Microsoft mailbox: what the coach reads (MailSource), what the writing-style analysis
-// reads (sentEmails), and what the mail screens use (pages, folders, moves).
+// A user's Microsoft mailbox (microsoft365.ts opens it): what the coach reads (MailSource), what
+// the writing-style analysis reads (sentEmails), and what the mail screens use (pages, folders, moves).
 
 export type SentEmail = { id: string; subject: string; body: string /* plain text */; sentDateTime: string; to: string[] };
 
@@ -17,18 +15,11 @@ export interface Mailbox extends MailSource {
   graph: GraphMail;
 }
 
-/** The user's mailbox, or null when Microsoft mail is not connected (or needs a reconnect). */
-export async function openMailbox(deps: GraphDeps, em: EntityManager, userId: number): Promise<Mailbox | null> {
-  const connection = await findConnection(em, userId, 'email');
-  if (!connection || connection.needsReconnect) return null;
-  const graph = graphMail({
-    baseUrl: deps.config.microsoft.graphBaseUrl,
-    accessToken: () => accessTokenFor(deps, em, connection),
-    gate: (work) => deps.microsoft.gates.run(`user:${userId}`, work),
-  });
+/** The mailbox over one user's Graph mail session (openMicrosoft365 opens it). */
+export function mailboxOf(graph: GraphMail, accountEmail: string | null): Mailbox {
   return {
     connected: true,
-    accountEmail: connection.accountEmail ?? null,
+    accountEmail,
     graph,
     async recentEmails(limit) {
       const messages = await graph.recentMessages('inbox', limit);

@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { NudgeChannel, NudgeKind, NudgeSettings } from '../../../shared/schemas/nudges.js';
 import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import type { AppDeps } from '../../deps.js';
-import { openCalendar } from '../meetings/index.js';
-import { ReconnectNeededError } from '../microsoft/index.js';
+import { openMicrosoft365, ReconnectNeededError } from '../microsoft/index.js';
 import { callNudge } from './nudgeCall.js';
 import { nudgeEmailHtml, nudgeEmailText } from './nudgeEmail.js';
 import { pushNudge } from './push.js';
@@ -51,7 +50,7 @@ function appUrl(deps: Pick<AppDeps, 'config' | 'nudges'>): string {
  * nudge stays in the app); a Graph failure throws (the run is retried).
  */
 async function emailNudge(deps: Pick<AppDeps, 'config' | 'log' | 'sessionPassword' | 'sessions' | 'microsoft' | 'nudges'>, em: EntityManager, userId: number, kind: NudgeKind, chatId: number, title: string, content: string): Promise<boolean> {
-  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  const mailbox = await openMicrosoft365(deps, em, userId).then((m365) => m365.mail, () => null);
   if (!mailbox?.accountEmail) return false;
   const base = appUrl(deps);
   const chatLink = `${base}/app?chat=${chatId}`;

@@ -3,7 +3,9 @@ import type { NudgeKind, NudgeSettings } from '../../../shared/schemas/nudges.js
 import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import { queueNames } from '../../jobs/jobQueue.js';
-import { meetingView, openCalendar, timeZoneOf } from '../meetings/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
+import { meetingView } from '../meetings/index.js';
+import { openMicrosoft365 } from '../microsoft/index.js';
 import { activeChannels, loadNudgeSettings, settingsFor } from './nudgeSettings.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { nextWeeklyRun } from './schedule.js';
@@ -61,7 +63,7 @@ export async function planMeetingBriefs(deps: Pick<AppDeps, 'config' | 'orm' | '
   let planned = 0;
   for (const { user_id: userId } of rows) {
     const settings = await loadNudgeSettings(em, userId);
-    const calendar = await openCalendar(deps, em, userId).catch(() => null);
+    const calendar = await openMicrosoft365(deps, em, userId).then((m365) => m365.calendar, () => null);
     if (!calendar) continue;
     const lead = settings.meetingBrief.minutesBefore * 60_000;
     let events;

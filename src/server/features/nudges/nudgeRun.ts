@@ -4,7 +4,7 @@ import { Chat } from '../../db/entities/Chat.js';
 import { Message } from '../../db/entities/Message.js';
 import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
-import { timeZoneOf } from '../meetings/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
 import { newChatIsTemporary } from '../privacy/index.js';
 import { deliverOutside } from './nudgeChannels.js';
 import { meetingBriefFacts, renderMeetingBrief, weeklyReviewFacts } from './nudgeContent.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { NudgeRunView, NudgeSettingsView, nudgeSettingsSchema, runNudgeSchema } from '../../../shared/schemas/nudges.js';
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AuthedContext } from '../../trpc/context.js';
-import { timeZoneOf } from '../meetings/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
 import { planWeeklyReview, queueManualRun } from './nudgePlans.js';
 import { loadNudgeSettings } from './nudgeSettings.js';
 import { nextWeeklyRun } from './schedule.js';

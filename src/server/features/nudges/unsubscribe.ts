@@ -4,7 +4,7 @@ import { NudgeSetting } from '../../db/entities/Nudge.js';
 import { planWeeklyReview } from './nudgePlans.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { loadNudgeSettings } from './nudgeSettings.js';
-import { timeZoneOf } from '../meetings/index.js';
+import { timeZoneOf } from '../../db/userTimeZone.js';
 
 // What the one-click unsubscribe link does (the link itself: unsubscribeToken.ts).
 

@@ -3,7 +3,7 @@ import { Memory } from '../../db/entities/Memory.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { AppDeps } from '../../deps.js';
 import type { CoachCounterpart } from '../../providers/ai/contract.js';
-import { openCalendar } from '../meetings/index.js';
+import { openMicrosoft365 } from '../microsoft/index.js';
 import { memoryEnabled } from '../memories/index.js';
 import { counterpartBrief } from './brief.js';
 
@@ -22,9 +22,11 @@ export async function loadRehearsalCounterpart(
   em: EntityManager,
   userId: number,
   chatId: number,
-  options: { mail: boolean },
+  /** rehearsal: the chat's, when the turn has read it already (null: the chat holds none). */
+  options: { mail: boolean; rehearsal?: Rehearsal | null },
 ): Promise<CoachCounterpart | null> {
-  const rehearsal = await em.findOne(Rehearsal, { owner: userId, chat: chatId });
+  const held = options.rehearsal;
+  const rehearsal = held === undefined ? await em.findOne(Rehearsal, { owner: userId, chat: chatId }) : held && held.owner.id === userId && held.chat.id === chatId ? held : null;
   if (!rehearsal) return null;
   const [memories, mailSubjects] = await Promise.all([
     memoriesNaming(em, userId, rehearsal.counterpartName),
@@ -63,7 +65,7 @@ export async function memoriesNaming(em: EntityManager, userId: number, name: st
 
 /** Subjects of recent mail exchanged with the person, when Microsoft Email is connected. */
 async function mailWith(deps: Pick<AppDeps, 'config' | 'log' | 'sessions' | 'microsoft'>, em: EntityManager, userId: number, rehearsal: Rehearsal): Promise<string[]> {
-  const mailbox = await openCalendar(deps, em, userId, 'email').catch(() => null);
+  const mailbox = await openMicrosoft365(deps, em, userId).then((m365) => m365.mail, () => null);
   if (!mailbox) return [];
   const subjects = await mailbox.graph.subjectsWith(rehearsal.counterpartEmail ?? rehearsal.counterpartName, maxMailSubjects);
   return [...new Set(subjects)].slice(0, maxMailSubjects);

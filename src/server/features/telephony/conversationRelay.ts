@@ -6,27 +6,23 @@ import { phoneTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { User } from '../../db/entities/User.js';
-import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
-import { firstNameOf } from '../../providers/ai/offline/language.js';
 import { RateLimitError } from '../limits/index.js';
 import { isCrisis, screenMessage } from '../coach/index.js';
-import { phonePinMatches } from '../phone/index.js';
 import { runSpokenTurn, takeTurnBudget, recordHeard, type Speaker } from '../voice/index.js';
 import { signedRelayHandshakeCall } from './relayGrant.js';
+import { RelayPin } from './relayPin.js';
 
 // Twilio ConversationRelay: Twilio turns the caller's speech into `prompt` messages and
 // speaks the `text` tokens sent back. Each final prompt is one turn of the spoken-turn engine, its
 // tokens sent as the model writes them; `interrupt` aborts the model at once and stores what the
-// caller heard; `dtmf` keys in the phone PIN. The socket is bound to the call's state (phone_call)
+// caller heard; `dtmf` keys in the phone PIN (relayPin.ts). The socket is bound to the call's state (phone_call)
 // by its setup message: one relay per call, for a call our webhook answered.
 
 /** Turns a call may take before the coach says goodbye. */
 const maxTurns = 20;
 /** A relay must start within this of the call being answered. */
 const setupWindowMs = 10 * 60_000;
-/** Wrong PINs a call may key in before the PIN is no longer asked for. */
-const pinTriesPerCall = 3;
 const goodbyeWords = /\b(?:bye|goodbye|good bye|hang up|that's all|that is all|nothing else|no thanks)\b/i;
 
 const setupSchema = z.object({
@@ -62,7 +58,7 @@ class RelaySession {
   private setupDone: Promise<void> | null = null;
   private running: Running | null = null;
   private lastReply: { messageId: number; userId: number } | null = null;
-  private digits = '';
+  private readonly pin: RelayPin;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -70,7 +66,9 @@ class RelaySession {
     private readonly ws: WebSocket,
     /** The call the handshake's signed URL was made for: the setup must name it. */
     private readonly boundCallId: number | null,
-  ) {}
+  ) {
+    this.pin = new RelayPin(deps, (em) => this.loadCall(em));
+  }
 
   async receive(raw: string): Promise<void> {
     let message: unknown;
@@ -228,57 +226,7 @@ class RelaySession {
   }
 
   private async digit(digit: string): Promise<void> {
-    if (!/^[0-9]$/.test(digit)) {
-      this.digits = '';
-      return;
-    }
-    const em = this.deps.orm.em.fork();
-    const { call, owner } = await this.loadCall(em);
-    if (owner || call.pinAttempts >= pinTriesPerCall) return;
-    this.digits += digit;
-    if (this.digits.length < 4) return;
-    const pin = this.digits;
-    this.digits = '';
-    // A number without a PIN is answered as one with a wrong PIN, after the same work: what the
-    // caller hears does not tell whether the number is verified or has a PIN.
-    const pinUserId = call.pinUser?.id ?? null;
-    let matches = false;
-    let locked = false;
-    if (pinUserId === null) {
-      await phonePinMatches(pin, null);
-    } else {
-      // The account's budget of wrong PINs is taken BEFORE any comparison, one point per try, in one
-      // atomic step: once it is spent no PIN is compared at all (the right one included) until it
-      // refills, and calls in parallel cannot each get a comparison of their own. The right PIN
-      // gives its point back.
-      const key = `user:${pinUserId}`;
-      try {
-        await this.deps.rateLimits.phonePin.consume(key);
-      } catch (error) {
-        if (!(error instanceof RateLimitError)) throw error;
-        locked = true;
-      }
-      if (!locked) {
-        const settings = await em.findOne(UserSettings, { user: pinUserId });
-        matches = await phonePinMatches(pin, settings?.phonePinHash ?? null);
-        if (matches) await this.deps.rateLimits.phonePin.refund(key);
-      }
-    }
-    if (matches && pinUserId !== null) {
-      const user = await em.findOneOrFail(User, pinUserId);
-      call.owner = user;
-      call.pinUser = null;
-      await em.flush();
-      this.say(phoneTexts.pinAccepted(firstNameOf(user.fullName) ?? 'there'));
-      return;
-    }
-    call.pinAttempts += 1;
-    if (locked || call.pinAttempts >= pinTriesPerCall) {
-      call.pinAttempts = Math.max(call.pinAttempts, pinTriesPerCall);
-      call.pinUser = null;
-      locked = true;
-    }
-    await em.flush();
-    this.say(locked ? phoneTexts.pinLocked : phoneTexts.pinWrong);
+    const answer = await this.pin.keyIn(digit);
+    if (answer !== null) this.say(answer);
   }
 }

@@ -6,7 +6,7 @@ import { Message } from '../../db/entities/Message.js';
 import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/index.js';
-import { loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
+import { loadChatRehearsal, loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
 import { coachUserOf } from '../coach/index.js';
 import { countryOfPhone, loadUserCountry } from '../coach/index.js';
 import { consumeChatMessage } from '../limits/index.js';
@@ -88,11 +88,13 @@ export type { PreparedTurn } from '../coach/index.js';
  * can do it while the recording is transcribed (POST /api/voice/turn with audio).
  */
 export async function prepareSpokenTurn(deps: Pick<AppDeps, 'replies'>, em: EntityManager, speaker: Speaker, chat: Chat | null): Promise<PreparedTurn> {
-  const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory);
+  // A rehearsal chat's rehearsal is read once: for the history (its reports left out) and the facts.
+  const rehearsal = chat?.isRehearsal ? await loadChatRehearsal(em, chat.id) : null;
+  const history = await loadTurnHistory(em, chat?.id ?? null, spokenHistory, undefined, rehearsal);
   const user = speaker.kind === 'user' ? coachUserOf(speaker.user) : { fullName: 'the caller', jobTitle: null, company: null };
   // An unknown caller gets the coach's role only: no name, goals, knowledge base or mail of anyone.
   // A rehearsal chat held by voice: the other person answers, as in its written chat.
-  const facts = speaker.kind === 'user' ? await deps.replies.facts(em, speaker.user.id, chat?.isRehearsal ? chat.id : undefined) : null;
+  const facts = speaker.kind === 'user' ? await deps.replies.facts(em, speaker.user.id, chat?.isRehearsal ? chat.id : undefined, undefined, rehearsal) : null;
   // The country of the safety line's crisis resources, read only if a turn needs them.
   const country = speaker.kind === 'user' ? () => loadUserCountry(em, speaker.user.id) : async () => countryOfPhone(speaker.callerNumber);
   return { history, user, facts, country };

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { openMailbox } from '../microsoft/index.js';
+import { openMicrosoft365 } from '../microsoft/index.js';
 import type { GraphDeps } from '../microsoft/index.js';
 
 // The analysis reads sent mail through this narrow interface only, so it does not care where the
@@ -17,4 +17,4 @@ export interface SentMailSource {
 export type SentMailOpener = (deps: GraphDeps, em: EntityManager, userId: number) => Promise<SentMailSource | null>;
 
 /** The user's Microsoft mailbox, or null when Microsoft mail is not connected. */
-export const openSentMail: SentMailOpener = (deps, em, userId) => openMailbox(deps, em, userId);
+export const openSentMail: SentMailOpener = async (deps, em, userId) => (await openMicrosoft365(deps, em, userId)).mail;

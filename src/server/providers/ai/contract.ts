@@ -1,3 +1,4 @@
+import type { MeetingInvite, MeetingPerson } from '../../../shared/meeting.js';
 import type { KnowledgeBase } from '../../db/entities/KnowledgeBase.js';
 import type { MemoryKind } from '../../../shared/schemas/memories.js';
 import type { RehearsalDifficulty } from '../../../shared/schemas/rehearsals.js';
@@ -138,16 +139,8 @@ export interface MemorySource {
 }
 export type Remembered = { text: string; saved: boolean };
 
-export type CoachInvite = {
-  subject: string;
-  start: string;
-  end: string;
-  organizer: { name: string; email: string };
-  attendees: Array<{ name: string; email: string }>;
-  location: string;
-  isOnline: boolean;
-  body: string;
-};
+/** The invite as the coach reads it (the attendees' answers are not its business). */
+export type CoachInvite = Omit<MeetingInvite, 'attendees'> & { attendees: MeetingPerson[] };
 export type WeekMeeting = { subject: string; start: string; end: string; attendees: string[] };
 /** The meeting a prep chat prepares, and what this turn is for. */
 export type MeetingPrep = { invite: CoachInvite; mailSubjects: string[]; turn: 'agenda' | 'reflection' | 'follow-up' };
@@ -237,7 +230,7 @@ export type CoachContext = {
 
 /**
  * Which outside sources the coach may read for a turn: all of them for a browser session; for a
- * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/principal.ts).
+ * turn asked with an API key, what the key's scopes allow (factSourcesOf in trpc/factSources.ts).
  */
 export type FactSources = { mail: boolean; calendar: boolean };
 

@@ -1,25 +1,19 @@
-import MailComposer from 'nodemailer/lib/mail-composer';
+import type { Meeting } from '../../../shared/meeting.js';
 import { graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
-// Microsoft Graph for one user's calendar, through the official client like graphMail:
+// Microsoft Graph for one user's calendar, through the official client like graphMail (which
+// sends and searches the mail):
 // its RetryHandler honours Retry-After on 429 and 503, every request passes the mailbox's gate,
 // and paging follows @odata.nextLink only back to Graph itself. Times come back in the time zone
 // asked with `Prefer: outlook.timezone`.
 
 export type GraphDateTime = { dateTime: string; timeZone: string };
-export type GraphEvent = {
-  id: string;
-  subject: string;
+/** An event as Graph gives it: the app's meeting, its times still in Graph's own form. */
+export type GraphEvent = Omit<Meeting, 'start' | 'end'> & {
   start: GraphDateTime;
   end: GraphDateTime;
   isCancelled: boolean;
   isOrganizer: boolean;
-  organizer: { name: string; email: string };
-  attendees: Array<{ name: string; email: string; response: string }>;
-  location: string;
-  isOnline: boolean;
-  joinUrl: string | null;
-  bodyPreview: string;
   /** An occurrence (or a changed occurrence) of a recurring series. */
   isRecurring: boolean;
 };
@@ -103,51 +97,6 @@ export function graphCalendar(options: GraphCalendarOptions) {
     /** Replaces the event's body (HTML); Graph sends the attendees an update. */
     async updateEventBody(id: string, html: string): Promise<void> {
       await call(() => client.api(`/me/events/${encodeURIComponent(id)}`).patch({ body: { contentType: 'HTML', content: html } }));
-    },
-
-    /** Sends a message from the user's mailbox (kept in Sent Items). */
-    async sendMail(params: { subject: string; html: string; to: Array<{ name: string; email: string }> }): Promise<void> {
-      await call(() =>
-        client.api('/me/sendMail').post({
-          message: {
-            subject: params.subject,
-            body: { contentType: 'HTML', content: params.html },
-            toRecipients: params.to.map((r) => ({ emailAddress: { name: r.name || r.email, address: r.email } })),
-          },
-          saveToSentItems: true,
-        }),
-      );
-    },
-
-    /**
-     * Sends a message given as MIME, for headers Graph's JSON form refuses (it takes only `x-`
-     * internet message headers; a mail's List-Unsubscribe is not one): Graph takes the RFC 5322
-     * message base64-encoded as a text/plain body and answers 202, saving it to Sent Items.
-     * The message is composed by nodemailer's MailComposer (html and text alternatives).
-     */
-    async sendMimeMail(params: { from: string; subject: string; html: string; text: string; to: Array<{ name: string; email: string }>; headers: Record<string, string> }): Promise<void> {
-      const mime = await new MailComposer({
-        from: params.from,
-        to: params.to.map((r) => ({ name: r.name, address: r.email })),
-        subject: params.subject,
-        html: params.html,
-        text: params.text,
-        headers: params.headers,
-      })
-        .compile()
-        .build();
-      await call(() => client.api('/me/sendMail').header('Content-Type', 'text/plain').post(mime.toString('base64')));
-    },
-
-    /** Subjects of the latest messages exchanged with one address (either direction). */
-    async subjectsWith(address: string, limit: number): Promise<string[]> {
-      const page = (await call(() =>
-        client
-          .api('/me/messages')
-          .query({ $search: `"participants:${address.replace(/"/g, '')}"`, $select: 'subject,receivedDateTime', $top: String(limit) })
-          .get(),
-      )) as Page<{ subject?: string | null }>;
-      return (page.value ?? []).map((m) => m.subject ?? '').filter(Boolean).slice(0, limit);
     },
 
     /** A change-notification subscription for the user's events. */

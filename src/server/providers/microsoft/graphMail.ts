@@ -1,3 +1,4 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { GraphRequestError, graphSession, type GraphClientOptions, type Page } from './graphClient.js';
 
 // Microsoft Graph for one mailbox, through the official client (its RetryHandler honours the
@@ -202,6 +203,51 @@ export function graphMail(options: GraphMailOptions) {
         if (pending.length) await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
       return messageIds.map((messageId, index) => results.get(index) ?? { messageId, success: false, error: 'The email could not be moved' });
+    },
+
+    /** Sends a message from the user's mailbox (kept in Sent Items). */
+    async sendMail(params: { subject: string; html: string; to: Array<{ name: string; email: string }> }): Promise<void> {
+      await call(() =>
+        client.api('/me/sendMail').post({
+          message: {
+            subject: params.subject,
+            body: { contentType: 'HTML', content: params.html },
+            toRecipients: params.to.map((r) => ({ emailAddress: { name: r.name || r.email, address: r.email } })),
+          },
+          saveToSentItems: true,
+        }),
+      );
+    },
+
+    /**
+     * Sends a message given as MIME, for headers Graph's JSON form refuses (it takes only `x-`
+     * internet message headers; a mail's List-Unsubscribe is not one): Graph takes the RFC 5322
+     * message base64-encoded as a text/plain body and answers 202, saving it to Sent Items.
+     * The message is composed by nodemailer's MailComposer (html and text alternatives).
+     */
+    async sendMimeMail(params: { from: string; subject: string; html: string; text: string; to: Array<{ name: string; email: string }>; headers: Record<string, string> }): Promise<void> {
+      const mime = await new MailComposer({
+        from: params.from,
+        to: params.to.map((r) => ({ name: r.name, address: r.email })),
+        subject: params.subject,
+        html: params.html,
+        text: params.text,
+        headers: params.headers,
+      })
+        .compile()
+        .build();
+      await call(() => client.api('/me/sendMail').header('Content-Type', 'text/plain').post(mime.toString('base64')));
+    },
+
+    /** Subjects of the latest messages exchanged with one address (either direction). */
+    async subjectsWith(address: string, limit: number): Promise<string[]> {
+      const page = (await call(() =>
+        client
+          .api('/me/messages')
+          .query({ $search: `"participants:${address.replace(/"/g, '')}"`, $select: 'subject,receivedDateTime', $top: String(limit) })
+          .get(),
+      )) as Page<{ subject?: string | null }>;
+      return (page.value ?? []).map((m) => m.subject ?? '').filter(Boolean).slice(0, limit);
     },
   };
 }
