@@ -4,7 +4,7 @@ import { accepts, idleIntent, sessionIntent } from './intents.js';
 import { agendaEditReply, agendaEditRequest, lastAgenda } from './agendaEdits.js';
 import { counterpartReply } from './counterpart.js';
 import { prepAgendaReply, reflectionReply, weekReply } from './meetingReplies.js';
-import { asksForHelp, defersToCoach } from './language.js';
+import { asksForHelp, clause, defersToCoach } from './language.js';
 import { asksForCalendar, describesFocusProblem, reflect } from './listen.js';
 import {
   cancelReply,
@@ -205,9 +205,26 @@ function continueSession(session: Session, message: string, scope: CoachScope): 
       : outcome.suggested
         ? `I'll pencil in my suggestion, ${quoteAnswer(outcome.answer)}: it is the coach's idea, so make it your own if it does not quite fit.`
         : (step.reflect?.(outcome.answer, answers) ?? reflect(outcome.answer));
-    return `${[acknowledgement, ...notes].join(' ')}\n\n${question(framework, next, answers, scope)}`;
+    // Moving on past a question the user could not answer: what they have said so far, played back.
+    const playback = outcome.defaulted ? saidSoFar(framework, session.stepIndex, answers) : null;
+    return `${[acknowledgement, ...notes].join(' ')}${playback ? `\n\n${playback}` : ''}\n\n${question(framework, next, answers, scope)}`;
   }
   return framework.finish(answers, scope);
+}
+
+/**
+ * The answers up to and including `through`, in the user's own words (quoted as said), any of the
+ * coach's marked as its suggestion; null while there is nothing to play back. When the user is
+ * unsure, hearing their own words back helps them find the next answer, and no choice is made for them.
+ */
+function saidSoFar(framework: Framework, through: number, answers: Answers): string | null {
+  const lines = framework.steps.slice(0, through + 1).flatMap((step) => {
+    const answer = answers[step.key]?.trim();
+    if (!answer || defersToCoach(answer)) return [];
+    const mark = answers[`${step.key}.coach`] ? ' (my suggestion)' : '';
+    return [`- **${step.title}:** ${quoteAnswer(clause(answer))}${mark}`];
+  });
+  return lines.length ? ['Here is what you said so far, in your words:', ...lines].join('\n') : null;
 }
 
 /** The step's outcome; after the question was asked twice, a default instead of a third time. */
@@ -257,7 +274,8 @@ function settle(step: Step, replies: string[], answers: Answers, scope: CoachSco
       last = 'answer';
       continue;
     }
-    if (defersToCoach(reply)) {
+    // "That's it" before any item is no item: the user has nothing yet, as with "not sure".
+    if (defersToCoach(reply) || (step.gather && !answer && runsOut(reply))) {
       if (step.suggest && step.askFirst && !permissionAsked) {
         // Permission before an idea of the coach's.
         permissionAsked = true;
@@ -286,5 +304,5 @@ function settle(step: Step, replies: string[], answers: Answers, scope: CoachSco
 
 /** "no", "that's all", "nothing else": the user has run out of things to add. */
 function runsOut(text: string): boolean {
-  return /^(?:no|nope|nah|none|nothing(?: (?:else|more))?|no more|not really|that'?s (?:all|it|everything|enough)|that is (?:all|it)|i think that'?s (?:all|it)|i'?m done|done|enough|no,? that'?s (?:all|it)|no(?:thing)? else)(?:[\s,.!]+(?:thanks|thank you|i think|really|for now))*[\s.!]*$/i.test(text.trim());
+  return /^(?:no|nope|nah|none|nothing(?: (?:else|more))?|no more|not really|that'?s (?:all|it|everything|enough)|that is (?:all|it)|i think that'?s (?:all|it)|i'?m done|done|enough|no,? that'?s (?:all|it)|no(?:thing)? else|nothing (?:else |more )?comes? to mind|i can'?t think of anything (?:else|more))(?:[\s,.!]+(?:thanks|thank you|i think|really|for now))*[\s.!]*$/i.test(text.trim());
 }

@@ -9,7 +9,7 @@ export const takeawayQuestion = 'What do you take away from this conversation?';
 
 /** OKRs end by asking how they will be scored. */
 export const committedQuestion =
-  'Are these committed OKRs (you plan to reach every key result in full) or aspirational ones (a stretch, where 0.7 is a good score)?';
+  'Which kind of OKRs are these, committed (you plan to reach every key result in full) or aspirational (a stretch, where 0.7 is a good score)?';
 
 // Doing something is not a result: "run 6 sessions" says what happens, not what changes.
 const activityStart =
@@ -64,7 +64,7 @@ export function gist(text: string, max = 18): string {
 }
 
 const emotionWords =
-  'frustrated|frustrating|overwhelmed|stressed|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhausted|tired|drained|burnt out|burned out|stuck|lost|confused|demotivated|unmotivated|undervalued|unappreciated|invisible|ignored|disappointed|embarrassed|ashamed|guilty|helpless|hopeless|insecure|excited|hopeful|proud|relieved|happy|confident|unsure|torn|annoyed|irritated|discouraged|defeated|like a failure|like an impostor|like an imposter|like a fraud|out of my depth|useless|inadequate|isolated|trapped|pressured|under pressure|on edge';
+  'frustrated|frustrating|overwhelmed|stressed|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhausted|tired|drained|burnt out|burned out|stuck|lost|confused|demotivated|unmotivated|undervalued|unappreciated|invisible|ignored|disappointed|embarrassed|ashamed|guilty|helpless|hopeless|insecure|bored|excited|hopeful|proud|relieved|happy|confident|unsure|torn|annoyed|irritated|discouraged|defeated|like a failure|like an impostor|like an imposter|like a fraud|out of my depth|useless|inadequate|isolated|trapped|pressured|under pressure|on edge';
 const feelingPattern = new RegExp(
   `\\b(?:I(?:\\s+(?:feel|am feeling|felt|am|get|have been|keep feeling)|['’]m(?:\\s+feeling)?|['’]ve been)|feeling|makes me(?: feel)?|left me(?: feeling)?)\\s+(?:so\\s+|really\\s+|very\\s+|quite\\s+|a bit\\s+|kind of\\s+|totally\\s+|completely\\s+)?(${emotionWords})(?:,?\\s+and\\s+(?:so\\s+|really\\s+|very\\s+)?(${emotionWords}))?\\b`,
   'i',
@@ -77,7 +77,7 @@ export function feelingIn(text: string): string | null {
   return [match[1], match[2]].filter(Boolean).join(' and ').toLowerCase();
 }
 
-const painful = /^(?:frustrat|overwhelm|stress|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhaust|tired|drained|burn|stuck|lost|confused|demotiv|unmotiv|undervalued|unappreciated|invisible|ignored|disappoint|embarrass|asham|guilty|helpless|hopeless|insecure|annoyed|irritated|discouraged|defeated|like a|like an|out of|useless|inadequate|isolated|trapped|pressured|under pressure|on edge|unsure|torn)/;
+const painful = /^(?:frustrat|overwhelm|stress|anxious|worried|nervous|scared|afraid|unsafe|angry|upset|sad|hurt|lonely|alone|exhaust|tired|drained|burn|stuck|bored|lost|confused|demotiv|unmotiv|undervalued|unappreciated|invisible|ignored|disappoint|embarrass|asham|guilty|helpless|hopeless|insecure|annoyed|irritated|discouraged|defeated|like a|like an|out of|useless|inadequate|isolated|trapped|pressured|under pressure|on edge|unsure|torn)/;
 
 /**
  * A reflection of what the user said: their own words turned to "you", and the feeling named
@@ -91,11 +91,12 @@ export function reflect(text: string): string {
     .filter((c) => wordCount(c) > 1);
   if (feeling) {
     const named = feeling.split(' and ');
-    const facts = clauses.filter((c) => !feelingPattern.test(c) && !named.some((f) => c.toLowerCase().includes(f)));
-    const fact = facts[0] ? mirror(gist(facts[0], 14)) : null;
     // What the feeling is about, when the same clause says it ("nervous about presenting to the board").
     const match = feelingPattern.exec(text)!;
-    const tail = /^\s+((?:about|to|that|because|when|with|of|since|after|at|for)\b[^,;.!?]{1,80})/i.exec(text.slice(match.index + match[0].length))?.[1];
+    // Without a preposition too: "disappointed I didn't get the promotion", "worried my new hire is going to quit".
+    const tail = /^\s+((?:about|to|that|because|when|with|of|since|after|at|for|by|from|in|over|around|I|I['’]m|I['’]ve|my|our|we|the|he|she|they|it|this|none|nobody|no one)\b[^,;.!?]{1,80})/i.exec(text.slice(match.index + match[0].length))?.[1];
+    const facts = clauses.filter((c) => !feelingPattern.test(c) && !named.some((f) => c.toLowerCase().includes(f)) && !(tail && tail.includes(c)));
+    const fact = facts[0] ? mirror(gist(facts[0], 14)) : null;
     const feelingLine = `you’re feeling ${feeling}${tail ? ` ${mirror(gist(tail, 12))}` : ''}`;
     const weight = painful.test(feeling) ? ' That sounds hard.' : '';
     return fact ? `${capitalize(fact)}, and ${feelingLine}.${weight}` : `${capitalize(feelingLine)}.${weight}`;
@@ -109,8 +110,10 @@ export function reflect(text: string): string {
 
 /** A question said back as what the user is asking ("How do I say no to my VP?" → "You're asking how to say no to your VP."). */
 function askedAbout(text: string): string | null {
-  const question = clause(gist(text, 24));
   if (!/\?\s*$/.test(text.trim())) return null;
+  // The question itself, not what comes before it ("I'm sick of meetings. How do I get back…?").
+  const sentences = text.trim().split(/(?<=[.!?])\s+|\n+/);
+  const question = clause(gist(sentences.findLast((s) => /\?\s*$/.test(s)) ?? text, 24));
   const how = /^how (?:do|can|could|should|would) (?:I|we) (.+)$/i.exec(question);
   if (how) return `You’re asking how to ${mirror(how[1]!)}.`;
   const what = /^what (?:should|can|could|do) (?:I|we) (.+)$/i.exec(question);

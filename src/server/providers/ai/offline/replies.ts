@@ -59,9 +59,12 @@ export function offerQuestion(framework: Framework): string {
   return `Shall we ${framework.startPhrase}?`;
 }
 
-/** The invitation after a reflection: permission asked, the session named; "yes" starts it. */
+/**
+ * The invitation after a reflection and its open question: the session named, left to the user;
+ * "yes" starts it. No question of its own, so that the reply asks one open question only.
+ */
 export function offerLine(framework: Framework): string {
-  return `Would it help to work it through together, one question at a time? If so, say “yes” and we’ll ${framework.startPhrase}.`;
+  return `If you’d like to work it through together, one question at a time, say “yes” and we’ll ${framework.startPhrase}.`;
 }
 
 /** Whether a reply of the coach offered this framework (so that "yes" starts it). */
@@ -72,9 +75,12 @@ export function offers(reply: string, framework: Framework): boolean {
 /** The question that ends the listening fallback; an answer to it is taken up, never a menu. */
 export const focusQuestion = 'Tell me more: what would be most useful to focus on?';
 
-/** Someone describing a difficulty: what they said, then the offer to work it through (asked, not imposed). */
-export function challengeReply(scope: CoachScope, grow: Framework, message: string): string {
-  return `${reflect(message)} ${offerLine(grow)}`;
+/** Asked once the user has said what to focus on: what they want, in their words. */
+export const wantedOutcomeQuestion = 'What would a good outcome look like for you?';
+
+/** Someone describing a difficulty: what they said (and felt), one open question, and the offer to work it through. */
+export function challengeReply(_scope: CoachScope, grow: Framework, message: string): string {
+  return `${reflect(message)} ${focusQuestion} ${offerLine(grow)}`;
 }
 
 /**
@@ -83,13 +89,13 @@ export function challengeReply(scope: CoachScope, grow: Framework, message: stri
  */
 export function fallbackReply(message: string, grow: Framework): string {
   const reflection = reflect(message);
-  if (feelingIn(message)) return `${reflection} ${focusQuestion} If it helps, we can work it through together: just say “yes” and we’ll ${grow.startPhrase}.`;
+  if (feelingIn(message)) return `${reflection} ${focusQuestion} ${offerLine(grow)}`;
   return `${reflection} ${focusQuestion}`;
 }
 
-/** The answer to the fallback's question: taken up, and working it through offered. */
+/** The answer to the fallback's question: taken up, the outcome the user wants asked, and working it through offered. */
 export function focusAnswerReply(message: string, grow: Framework): string {
-  return `${reflect(message)} ${offerLine(grow)}`;
+  return `${reflect(message)} ${wantedOutcomeQuestion} ${offerLine(grow)}`;
 }
 
 /** "No" to an offer: fine, and the question back to the user. */

@@ -12,6 +12,7 @@ import {
   focusQuestion,
   protectQuestion,
   takeawayQuestion,
+  wantedOutcomeQuestion,
   takeawayReply,
 } from './replies.js';
 import { byName } from './scope.js';
@@ -37,6 +38,7 @@ const threads: Thread[] = [
   { asks: firstStepQuestion, answer: (message) => closingReply(message) },
   { asks: 'what is the one thing that meeting must settle?', answer: (message) => `${reflect(message)} Put that as the first line of the invite, so everyone comes ready to settle it.` },
   { asks: focusQuestion, answer: (message) => focusAnswerReply(message, frameworks.grow) },
+  { asks: wantedOutcomeQuestion, answer: (message) => firstStepReply(message) },
   { asks: takeawayQuestion, answer: (message, _context, scope) => takeawayReply(message, scope) },
   { asks: committedQuestion, answer: (message, _context, scope) => committedReply(message, scope) },
   { asks: whichGoalQuestion, answer: (message, context, scope) => whichGoalReply(message, context, scope) },

@@ -100,7 +100,8 @@ export function feedbackScript(answers: Answers, name: string | null): string {
   const request = clause(addressedToThem(answers.request ?? '', name));
   if (behaviour && !/^(?:you|i|we)\b/i.test(behaviour)) behaviour = `you ${lowerFirst(behaviour)}`;
 
-  const parts = [`${name ? `${name}, do` : 'Do'} you have a few minutes? I'd like to share some feedback.`];
+  // One question only, at the end: the script asks for their view, not for permission and their view.
+  const parts = [`${name ? `${name}, I'd` : "I'd"} like a few minutes to share some feedback.`];
   if (situation && behaviour) {
     parts.push(
       /^(?:in|on|at|during|yesterday|today|last|this|earlier|when|while|after|before)\b/i.test(situation)

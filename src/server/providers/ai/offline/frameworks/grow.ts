@@ -1,6 +1,6 @@
 import { capitalize, clause, listItems, quote, sentence, timeframeIn, wordCount } from '../language.js';
 import { byName, yourRole } from '../scope.js';
-import { reflect, takeawayQuestion } from '../listen.js';
+import { feelingIn, reflect, takeawayQuestion } from '../listen.js';
 import type { Framework } from '../types.js';
 
 // GROW as Whitmore teaches it: the goal of this conversation (and how the user will know it
@@ -17,8 +17,9 @@ export const grow: Framework = {
     'GROW is a coaching model in four steps: **Goal** (what you want), **Reality** (where things stand today), ' +
     '**Options** (what you could do) and **Will** (what you will do, and by when). It turns a knotty problem into one ' +
     'committed next action.',
-  intro: (scope) =>
-    `Let's work through it with the GROW model${byName(scope)}: Goal, Reality, Options and Will. I'll ask one question at a time, and the answers are yours.`,
+  // A request that names a feeling ("I feel stuck in my role") is reflected before the session starts.
+  intro: (scope, request) =>
+    `${feelingIn(request) ? `${reflect(request)} ` : ''}Let's work through it with the GROW model${byName(scope)}: Goal, Reality, Options and Will. I'll ask one question at a time, and the answers are yours.`,
   steps: [
     {
       // Contracting: what this conversation is for, and how the user will know it helped.

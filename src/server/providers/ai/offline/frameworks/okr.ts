@@ -159,12 +159,13 @@ export const okr: Framework = {
       '',
       `**Objective:** ${capitalize(clause(answers.objective ?? '')) || '(not answered)'}`,
       '',
-      '**Key results:**',
+      // The user's own key results stand as they said them; the coach's are marked on their line.
+      '**Your key results:**',
       ...keyResults.map((kr, i) => `${i + 1}. ${kr}${figureIn(kr) ? '' : ' (add a target number)'}${byCoach.includes(i + 1) ? " (the coach's suggestion)" : ''}`),
       '',
       ...(byCoach.length
         ? [
-            `The objective is yours; key result${byCoach.length > 1 ? 's' : ''} ${numbers(byCoach)} ${byCoach.length > 1 ? 'are' : 'is'} the coach's suggestion${byCoach.length > 1 ? 's' : ''}. Make ${byCoach.length > 1 ? 'them' : 'it'} your own: put in your real baseline and the target you believe in.`,
+            `${answers.objective?.trim() ? 'The objective is yours; k' : 'The objective is still open, and k'}ey result${byCoach.length > 1 ? 's' : ''} ${numbers(byCoach)} ${byCoach.length > 1 ? 'are' : 'is'} the coach's suggestion${byCoach.length > 1 ? 's' : ''}. Make ${byCoach.length > 1 ? 'them' : 'it'} your own: put in your real baseline and the target you believe in.`,
           ]
         : []),
       unmeasured.length

@@ -58,7 +58,7 @@ export const smart: Framework = {
         const company = scope.user?.company?.trim();
         const job = scope.user?.jobTitle?.trim();
         const link = company ? `${company}'s priorities or your role${job ? ` as ${job}` : ''}` : yourRole(scope);
-        return `Why does this goal matter now? How does it connect to ${link}?`;
+        return `Why does this goal matter now, and how does it connect to ${link}?`;
       },
       example: '“Faster onboarding lets the team take on the new product line this year.”',
     },
