@@ -297,7 +297,7 @@ describe('offline coach: feedback and hard conversations', () => {
     expect(result).toContain('Here is your feedback plan for Alex, Jane:');
     expect(result).toContain('**Behaviour:** He interrupted the client three times while they explained the problem.');
     expect(result).toContain(
-      "> Alex, do you have a few minutes? I'd like to share some feedback. In Tuesday's client call, you interrupted the client three times while they explained the problem.",
+      "> Alex, I'd like a few minutes to share some feedback. In Tuesday's client call, you interrupted the client three times while they explained the problem.",
     );
     expect(result).toContain('Going forward, I would like you to let clients finish before answering.');
   });
@@ -398,8 +398,8 @@ describe('offline coach: reading answers', () => {
 
   it('reflects someone describing a difficulty, asks permission to work it through, and starts on "yes"', async () => {
     const replies = await converse(['I feel overwhelmed by my workload', 'yes']);
-    expect(replies[0]).toMatch(/^You’re feeling overwhelmed\. That sounds hard\./);
-    expect(replies[0]).toContain('Would it help to work it through together, one question at a time?');
+    expect(replies[0]).toMatch(/^You’re feeling overwhelmed by your workload\. That sounds hard\./);
+    expect(replies[0]).toContain('If you’d like to work it through together, one question at a time, say “yes”');
     expect(replies[0]).not.toContain(chatTexts.fallbackReply);
     expect(replies[1]).toContain('GROW · Step 1 of 9 · Goal');
   });
