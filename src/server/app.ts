@@ -7,6 +7,7 @@ import { aiRestRoutes } from './features/ai/ai.rest.js';
 import { apiKeysRestRoutes } from './features/apiKeys/apiKeys.rest.js';
 import { goalsRestRoutes } from './features/goals/goals.rest.js';
 import { rehearsalRestRoutes } from './features/rehearsals/rehearsals.rest.js';
+import { debriefsRestRoutes } from './features/debriefs/debriefs.rest.js';
 import { memoriesRestRoutes } from './features/memories/memories.rest.js';
 import { searchRestRoutes } from './features/search/search.rest.js';
 import { meetingsRestRoutes } from './features/meetings/meetings.rest.js';
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/memories'], memoriesRestRoutes(deps)));
   app.use(under(['/api/search'], searchRestRoutes(deps)));
   app.use(under(['/api/meetings', '/api/microsoft/notifications'], meetingsRestRoutes(deps)));
+  app.use(under(['/api/meetings', '/api/debriefs'], debriefsRestRoutes(deps)));
   app.use(under(['/api/phone'], phoneRestRoutes(deps)));
   app.use(under(['/api/nudges', '/api/push'], nudgesRestRoutes(deps)));
   app.use(under(['/api/rehearsals'], rehearsalRestRoutes(deps)));

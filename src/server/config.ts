@@ -72,6 +72,7 @@ const envSchema = z.object({
   MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   MICROSOFT_DEVICE_CODE: z.preprocess(emptyAsUndefined, z.enum(['on', 'off'], { message: 'must be on or off' }).optional()),
+  MICROSOFT_MEETING_DEBRIEFS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off'], { message: 'must be on or off' }).default('off')),
   MICROSOFT_TENANT_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id or name such as common').default('common')),
   MICROSOFT_AUTHORITY_HOST: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://login.microsoftonline.com' }).default('https://login.microsoftonline.com')),
   MICROSOFT_GRAPH_BASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https$/, message: 'must be an https URL such as https://graph.microsoft.com/v1.0' }).default('https://graph.microsoft.com/v1.0')),
@@ -239,6 +240,11 @@ export type MicrosoftConfig = {
   previousTokenKeys: string[];
   /** Tenant ids (lower case) whose accounts may sign in with Microsoft; empty: any tenant. */
   allowedTenants: string[];
+  /**
+   * Debriefs of Teams meetings from their transcripts: the calendar's sign-in then also asks for
+   * OnlineMeetings.Read and OnlineMeetingTranscript.Read.All (which an administrator may have to allow).
+   */
+  meetingDebriefs?: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -281,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenKey: e.TOKEN_ENCRYPTION_KEY,
       previousTokenKeys: (e.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
       allowedTenants: (e.MICROSOFT_ALLOWED_TENANTS ?? '').split(',').map((id) => id.trim().toLowerCase()).filter(Boolean),
+      meetingDebriefs: e.MICROSOFT_MEETING_DEBRIEFS === 'on',
     },
     voice: { transcriptionModel: e.OPENAI_TRANSCRIPTION_MODEL, speechModel: e.OPENAI_SPEECH_MODEL, coachVoice: e.OPENAI_SPEECH_VOICE, counterpartVoice: e.OPENAI_COUNTERPART_VOICE },
     twilio: {

@@ -94,6 +94,13 @@ async function userWithEverything(server: TestServer = app) {
     "insert into meeting_prep (owner_id, chat_id, event_id, subject, start_at, end_at, invite, created_at) values (?, ?, ?, ?, now(), now() + interval '1 hour', ?, now())",
     [user.id, prepChat.json.id, `AAMk-${marker}`, `Review ${marker}`, JSON.stringify({ organizer: { name: 'Lena', email: 'lena@contoso.example' }, attendees: [], location: '', isOnline: false, body: '' })],
   );
+  // A debrief of a meeting, as POST /api/meetings/{id}/debrief stores it (test/server/debriefs.test.ts).
+  await server.deps.orm.em.fork().getConnection().execute(
+    "insert into debrief (owner_id, event_id, subject, start_at, end_at, chat_id, report, coach, created_at, updated_at) values (?, ?, ?, now() - interval '1 hour', now(), ?, ?, ?, now(), now())",
+    [user.id, `AAMk-${marker}`, `Review ${marker}`, prepChat.json.id, JSON.stringify({ durationSeconds: 60, you: { name: 'Jane', talkShare: 0.5 }, speakers: [], agenda: null }), JSON.stringify({ by: 'offline', strengths: [], moments: [] })],
+  );
+  // The automatic debrief setting, as PUT /api/debriefs/settings stores it.
+  await server.deps.orm.em.fork().getConnection().execute('insert into debrief_setting (owner_id, automatic, updated_at) values (?, true, now())', [user.id]);
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -8,6 +8,7 @@ import { createMemorySchema, memorySettingsSchema, updateMemorySchema } from '..
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
 import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js';
+import { autoDebriefsSchema } from '../../shared/schemas/debriefs.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -115,6 +116,13 @@ export const restOperations: Operation[] = [
   { method: 'post', path: '/api/meetings/:id/agenda', tag: 'Meetings', summary: "Write the agenda into the invite (organizer only; the invite's own text is kept below it)", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, meetingId, agendaSavedAt, sample, sent }; on a demo sample meeting nothing is sent (sent: false, message says so)' } },
   { method: 'post', path: '/api/meetings/:id/agenda/email', tag: 'Meetings', summary: "Email the agenda from your mailbox to every other participant ('Agenda: {subject}')", auth: 'user', body: agendaSchema.omit({ id: true }), ok: { status: 200, description: '{ success, subject, recipients: [{ name, email }], sample, sent }; on a demo sample meeting nothing is sent (sent: false, message says so)' } },
   { method: 'post', path: '/api/meetings/:id/reflection', tag: 'Meetings', summary: "Answer 'How did it go?' for a prepared meeting that ended in the last 24 hours", auth: 'user', body: reflectionSchema.omit({ id: true }), ok: { status: 201, description: '{ chatId, userMessage, reply } (the reflection streams into the prep chat)' } },
+  { method: 'post', path: '/api/meetings/:id/debrief', tag: 'Meetings', summary: "Debrief a Teams meeting that ended, from its transcript (read from Microsoft Graph with OnlineMeetings.Read and OnlineMeetingTranscript.Read.All): your talk share, turns, longest turn, questions, filler words, pace and interruptions, each other speaker's share, the saved agenda's coverage, and the coach's strengths and moments quoting your words. Private: nothing is posted into the meeting; the transcript is not kept", auth: 'user', ok: { status: 201, description: '{ debrief: { id, meetingId, subject, start, end, report: { durationSeconds, you: { name, talkShare, turns, longestTurnSeconds, questionsAsked, fillerWords: { count, examples }, wordsPerMinute, interruptions }, speakers: [{ name, share, turns }], agenda: [{ item, discussed }] | null }, coach: { by, strengths, moments: [{ kind, seconds, at, quote, note, instead }] }, rehearsed, chatId, sample, createdAt } }; 409 for a meeting still ahead or without a transcript, 400 for a meeting that is not on Teams, 403 when the Microsoft connection lacks the transcript permissions (reconnect and allow them), 404 for an event not in your calendar' } },
+  { method: 'get', path: '/api/meetings/:id/debrief', tag: 'Meetings', summary: "The meeting's debrief", auth: 'user', ok: { status: 200, description: '{ debrief }; 404 when there is none' } },
+  { method: 'post', path: '/api/meetings/:id/debrief/rehearse', tag: 'Meetings', summary: "Rehearse the debrief's weakest moment, with the other speaker who spoke most as the counterpart", auth: 'user', ok: { status: 201, description: '{ id, chatId } of the new rehearsal' } },
+  { method: 'get', path: '/api/debriefs/recent', tag: 'Meetings', summary: 'The Teams meetings of the last week that have ended, each with debriefedAt', auth: 'user', query: z.object({ timeZone: z.string().optional().describe("IANA time zone dating a demo visitor's sample meeting") }), ok: { status: 200, description: '{ meetings: [{ id, subject, start, end, attendees, sample, debriefedAt }] }' } },
+  { method: 'get', path: '/api/debriefs/trends', tag: 'Meetings', summary: 'Your debriefed meetings, oldest first, as the trends page draws them', auth: 'user', ok: { status: 200, description: '{ points: [{ meetingId, subject, start, talkShare, questionsAsked, interruptions, mainSpeaker, speakers, rehearsedShare }] }' } },
+  { method: 'get', path: '/api/debriefs/settings', tag: 'Meetings', summary: 'Whether a debrief is made on its own for every ended Teams meeting whose transcript appears (off by default)', auth: 'user', ok: { status: 200, description: '{ automatic }' } },
+  { method: 'put', path: '/api/debriefs/settings', tag: 'Meetings', summary: 'Turn automatic debriefs on or off', auth: 'user', body: autoDebriefsSchema, ok: { status: 200, description: '{ automatic }' } },
   { method: 'post', path: '/api/microsoft/notifications', tag: 'Meetings', summary: "Microsoft Graph change notifications for calendars (validationToken handshake; clientState checked)", auth: 'public', ok: { status: 202, description: 'Accepted (200 text/plain echo for a validation request)' } },
   // The OpenAI-compatible surface.
   { method: 'post', path: '/api/openai/chat/completions', tag: 'OpenAI-compatible', summary: 'Chat Completions (streamed with stream: true; usage included)', auth: 'user', body: aiCompletionSchema, ok: { status: 200, description: 'A chat.completion, or server-sent chat.completion.chunk events' } },
@@ -194,6 +202,8 @@ const keyScopeOfPath: Array<[RegExp, ApiKeyScope]> = [
   [/^(?:get|post|put|patch|delete) \/api\/memories/, 'memories'],
   [/^get \/api\/meetings$/, 'calendar:read'],
   [/^post \/api\/meetings\/:id\/(?:prep|reflection)$/, 'calendar:read'],
+  [/^(?:get|post) \/api\/meetings\/:id\/debrief(?:\/rehearse)?$/, 'calendar:read'],
+  [/^get \/api\/debriefs\/(?:recent|trends)$/, 'calendar:read'],
 ];
 
 function securityOfUserPath(op: { method: string; path: string }): Array<Record<string, string[]>> {

@@ -22,6 +22,8 @@ export const queueNames = {
   nudgePlanBriefs: 'nudge-plan-briefs',
   /** The goal check-in reminders' sweep, each minute (features/goals/goalReminders.ts). */
   goalReminders: 'goal-reminders',
+  /** An automatic debrief of one ended meeting: `{ userId, eventId }` (features/debriefs/autoDebriefs.ts). */
+  debriefMeeting: 'debrief-meeting',
 } as const;
 
 export type JobQueue = {
@@ -87,4 +89,7 @@ async function createQueues(boss: PgBoss): Promise<void> {
   // The nudges' planning, on its schedule: one job at a time, for all instances.
   await boss.createQueue(queueNames.nudgePlanReviews, { policy: 'stately', retryLimit: 2, retryDelay: 60, expireInSeconds: 900 });
   await boss.createQueue(queueNames.nudgePlanBriefs, { policy: 'stately', retryLimit: 1, retryDelay: 60, expireInSeconds: 600 });
+  // A transcript Teams has not finished yet is asked for again after about 5, 10, 20, 40 and then
+  // every 60 minutes (exponential back-off with jitter), 8 times, then given up.
+  await boss.createQueue(queueNames.debriefMeeting, { policy: 'stately', retryLimit: 8, retryDelay: 300, retryBackoff: true, retryDelayMax: 3600, expireInSeconds: 300 });
 }

@@ -6,6 +6,7 @@ import { endDemoGuestSessions, startGuestCleanupJob } from '../features/auth/gue
 import { startOrphanSweep } from '../features/chats/orphanedReplies.js';
 import { callGoalReminders } from '../features/goals/goalCheckInCall.js';
 import { startGoalReminderJob } from '../features/goals/goalReminders.js';
+import { startAutoDebriefs } from '../features/debriefs/autoDebriefs.js';
 import { notificationsEnabled, renewSubscriptions } from '../features/meetings/subscriptions.js';
 import { decideUndecidedMemories } from '../features/memories/memoryStore.js';
 import { startDataRetentionJob } from '../features/privacy/dataRetention.js';
@@ -56,6 +57,9 @@ export async function startJobs(deps: AppDeps, target: DatabaseTarget, teardown:
   // they come due, on pg-boss's workers; their planning on its schedules (features/nudges/nudgeWorker.ts).
   await deps.nudges.start(deps, queue);
   teardown.defer('nudges', () => deps.nudges.stop());
+  // Automatic debriefs of ended Teams meetings, for the users who turned them on (features/debriefs/autoDebriefs.ts).
+  const debriefs = startAutoDebriefs(deps, queue, log);
+  teardown.defer('automatic debriefs', () => debriefs.stop());
   // Calendar change-notification subscriptions are renewed before they expire (https PUBLIC_URL only).
   if (notificationsEnabled(deps)) {
     const calendarRenewals = startPeriodicJob({ work: () => renewSubscriptions(deps), intervalMs: 3_600_000, log, failure: 'calendar subscriptions not renewed' });

@@ -1,3 +1,4 @@
+import { createOpenAiDebriefCoach, type DebriefCoachModel } from './ai/debriefCoach.js';
 import type { Config } from '../config.js';
 import { instrumentMethods, type Telemetry } from '../telemetry/telemetry.js';
 import { createOpenAiMemoryExtractor, type MemoryExtractor } from './ai/memoryExtractor.js';
@@ -25,6 +26,8 @@ export type Providers = {
   memoryExtractor: MemoryExtractor | null;
   /** The model's rehearsal judgement (OPENAI_API_KEY); null: the rubric's checks. */
   judge: RehearsalJudge | null;
+  /** The model's reading of a meeting debrief (OPENAI_API_KEY); null: the offline coach. */
+  debriefCoach: DebriefCoachModel | null;
 };
 
 /** Twilio's settings complete enough to place calls and check webhooks, or null. */
@@ -51,5 +54,6 @@ export function createProviders(config: Config, telemetry: Telemetry): Providers
       ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
       : null,
     judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
+    debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
   };
 }

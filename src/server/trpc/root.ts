@@ -18,6 +18,7 @@ import { securityRouter } from '../features/security/security.router.js';
 import { voiceRouter } from '../features/voice/voice.router.js';
 import { nudgesRouter } from '../features/nudges/nudges.router.js';
 import { pushRouter } from '../features/nudges/push.router.js';
+import { debriefsRouter } from '../features/debriefs/debriefs.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -41,6 +42,7 @@ export const appRouter = router({
   nudges: nudgesRouter,
   push: pushRouter,
   rehearsals: rehearsalsRouter,
+  debriefs: debriefsRouter,
 });
 
 export type AppRouter = typeof appRouter;

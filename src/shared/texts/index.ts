@@ -21,6 +21,7 @@ export { goalTexts } from './goals.js';
 export { securityTexts } from './security.js';
 export { commitmentQuestion, memoryTexts } from './memories.js';
 export { meetingsTexts } from './meetings.js';
+export { debriefTexts } from './debriefs.js';
 export { rehearsalTexts } from './rehearsals.js';
 export { rehearsalChatTexts, stepsOutOfRole } from './rehearsalChat.js';
 export { phoneVerificationTexts } from './phoneVerification.js';

@@ -122,6 +122,7 @@ const privacy: LegalDocument = {
       title: 'Email, Calendar and Team Chat Data',
       paragraphs: [
         'AI Coach accesses email, calendar and team chat data only through your Microsoft account, and only after you connect it and grant consent on Microsoft\u2019s own sign-in page. We request only the permissions needed for the features you use, such as reading and organising email or reviewing your calendar.',
+        'Meeting debriefs, when you ask for one (and, only if you turn it on, automatically), read the transcript of a Teams meeting you attended through your own Microsoft connection, with the permissions to read your online meetings and their transcripts. The transcript is read, used to compute the debrief and dropped: it is not kept. The debrief keeps the numbers (your share of the talk, your turns and questions, and each other speaker\u2019s share and turns) and the few sentences of your own that the coach quotes. Other people\u2019s words are used only to measure their share and to see which agenda items were discussed, and are not stored. A debrief is yours alone: nothing is ever posted into the meeting or sent to the people in it. Debriefs are in your data export and are deleted with your account.',
         'Your Microsoft access tokens are encrypted at rest and are never shown to other users. You can disconnect your Microsoft account at any time, which deletes the stored tokens; you can also revoke access from your Microsoft account settings.',
       ],
     },

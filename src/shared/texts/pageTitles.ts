@@ -12,6 +12,8 @@ export const pageTitles: Record<string, string> = {
   '/terms': 'Terms of Service',
   '/privacy': 'Privacy Policy',
   '/_app/app': 'New Chat',
+  '/_app/debrief': 'Meeting debrief',
+  '/_app/debriefs': 'Meeting trends',
   '/_app/goals': 'Goals',
   '/_app/integrations': 'Manage Integrations',
   '/_app/knowledge-base': 'User Knowledge Base',

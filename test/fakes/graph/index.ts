@@ -19,7 +19,12 @@ import { addresses, parseMime } from './mime.js';
 // headers are recorded);
 // $search="participants:..." on /me/messages; /subscriptions with Graph's validation handshake
 // (a POST to notificationUrl?validationToken=... that must echo the token) and notify() to deliver
-// change notifications. Requests are recorded with their query, Prefer header and JSON body.
+// change notifications. Teams meetings: /me/onlineMeetings?$filter=JoinWebUrl eq '...' finds the
+// online meeting of an online event by its join URL, /me/onlineMeetings/{id}/transcripts lists the
+// transcripts planted with addTranscript, and .../transcripts/{tid}/content?$format=text/vtt
+// answers one as text/vtt; denyTranscripts() makes those paths answer 403 as Graph does for a
+// token without OnlineMeetings.Read or OnlineMeetingTranscript.Read.All.
+// Requests are recorded with their query, Prefer header and JSON body.
 
 export type SeedMessage = {
   subject?: string;
@@ -111,6 +116,10 @@ export type FakeMailbox = {
   eventBody(eventId: string): string | null;
   /** Messages sent with /me/sendMail. */
   sentMail: FakeSentMail[];
+  /** Plants a transcript (WebVTT) of an online event's meeting (an occurrence id for a series); answers its id. */
+  addTranscript(eventId: string, vtt: string, createdDateTime?: string): string;
+  /** The token lacks the meetings permission ('meetings': OnlineMeetings.Read) or the transcripts one; null: both allowed. */
+  denyTranscripts(missing: 'meetings' | 'transcripts' | null): void;
 };
 
 export type FakeGraphRequest = {
@@ -181,6 +190,9 @@ class MailboxState implements FakeMailbox {
   /** Bodies written with PATCH, by event or occurrence id. */
   readonly bodies = new Map<string, string>();
   readonly sentMail: FakeSentMail[] = [];
+  /** Transcripts by the occurrence id of their online event. */
+  readonly transcripts = new Map<string, Array<{ id: string; createdDateTime: string; content: string }>>();
+  transcriptsDenied: 'meetings' | 'transcripts' | null = null;
   inFlight = 0;
   clock = Date.UTC(2026, 10, 20, 9, 0, 0);
 
@@ -303,6 +315,20 @@ class MailboxState implements FakeMailbox {
     return undefined;
   }
 
+  addTranscript(eventId: string, vtt: string, createdDateTime?: string): string {
+    const found = this.findOccurrence(eventId);
+    if (!found?.event.isOnline) throw new Error('a transcript needs an online event');
+    const list = this.transcripts.get(found.occurrence.id) ?? [];
+    const id = `MSMjMCMj${crypto.randomBytes(12).toString('base64url')}`;
+    list.push({ id, createdDateTime: createdDateTime ?? found.occurrence.start.toISOString(), content: vtt });
+    this.transcripts.set(found.occurrence.id, list);
+    return id;
+  }
+
+  denyTranscripts(missing: 'meetings' | 'transcripts' | null) {
+    this.transcriptsDenied = missing;
+  }
+
   eventBody(eventId: string): string | null {
     const found = this.findOccurrence(eventId);
     if (!found) return null;
@@ -390,7 +416,7 @@ function eventView(box: MailboxState, event: StoredEvent, occurrence: FakeOccurr
     attendees: event.attendees.map((a) => ({ type: 'required', status: { response: a.response ?? 'none', time: '0001-01-01T00:00:00Z' }, emailAddress: { name: a.name, address: a.email } })),
     location: { displayName: event.location, locationType: 'default' },
     isOnlineMeeting: event.isOnline,
-    onlineMeeting: event.isOnline ? { joinUrl: `https://teams.microsoft.com/l/meetup-join/${occurrence.id.slice(-12)}` } : null,
+    onlineMeeting: event.isOnline ? { joinUrl: joinUrlOf(occurrence.id) } : null,
   };
 }
 
@@ -401,7 +427,12 @@ function select(item: Record<string, unknown>, fields: string | null): Record<st
   return Object.fromEntries(Object.entries(item).filter(([key]) => wanted.has(key) || key.startsWith('@odata')));
 }
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; text?: { contentType: string; content: string } };
+
+const joinUrlOf = (occurrenceId: string) => `https://teams.microsoft.com/l/meetup-join/${occurrenceId.slice(-12)}`;
+/** An online meeting's id, as Graph's (base64 of the organizer and thread), from its occurrence. */
+const onlineMeetingIdOf = (occurrenceId: string) => `MSo${Buffer.from(occurrenceId).toString('base64url')}`;
+const occurrenceOfMeetingId = (meetingId: string) => (meetingId.startsWith('MSo') ? Buffer.from(meetingId.slice(3), 'base64url').toString('utf8') : '');
 
 export type FakeGraphOptions = {
   port?: number;
@@ -474,6 +505,36 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         return { status: 200, body: eventView(box, found.event, found.occurrence, timeZone, textBodies) };
       }
       return graphError(405, 'ErrorInvalidRequest', 'The OData request is not supported.');
+    }
+    if (rest[0] === 'onlineMeetings' && method === 'GET') {
+      const denied = graphError(403, 'Forbidden', 'Insufficient privileges to complete the operation.');
+      if (box.transcriptsDenied === 'meetings') return denied;
+      if (rest.length === 1) {
+        const joinUrl = /^JoinWebUrl eq '((?:[^']|'')*)'$/i.exec(query.get('$filter') ?? '')?.[1]?.replace(/''/g, "'");
+        if (joinUrl === undefined) return graphError(400, 'BadRequest', 'Filter on JoinWebUrl is required.');
+        const found = [...box.events.values()]
+          .filter((event) => event.isOnline)
+          .flatMap((event) => box.occurrencesOf(event.id).map((o) => ({ event, o })))
+          .find(({ o }) => joinUrlOf(o.id) === joinUrl);
+        const value = found ? [{ id: onlineMeetingIdOf(found.o.id), subject: found.o.subject, joinWebUrl: joinUrl, startDateTime: found.o.start.toISOString(), endDateTime: found.o.end.toISOString() }] : [];
+        return { status: 200, body: { '@odata.context': `${origin}/v1.0/$metadata#users('me')/onlineMeetings`, value } };
+      }
+      const occurrenceId = occurrenceOfMeetingId(rest[1]!);
+      if (!box.findOccurrence(occurrenceId)?.event.isOnline) return graphError(404, 'NotFound', 'The meeting was not found.');
+      if (rest[2] !== 'transcripts') return graphError(400, 'BadRequest', 'Unsupported request.');
+      if (box.transcriptsDenied === 'transcripts') return denied;
+      const list = box.transcripts.get(occurrenceId) ?? [];
+      if (rest.length === 3) {
+        return { status: 200, body: { value: list.map((t) => ({ id: t.id, meetingId: rest[1], createdDateTime: t.createdDateTime, endDateTime: null, transcriptContentUrl: `${origin}/v1.0/me/onlineMeetings/${rest[1]}/transcripts/${t.id}/content` })) } };
+      }
+      const transcript = list.find((t) => t.id === rest[3]);
+      if (!transcript) return graphError(404, 'NotFound', 'The transcript was not found.');
+      if (rest[4] === 'content' && rest.length === 5) {
+        const format = query.get('$format') ?? 'text/vtt';
+        if (format !== 'text/vtt') return graphError(400, 'BadRequest', `Unsupported format ${format}.`);
+        return { status: 200, text: { contentType: 'text/vtt', content: transcript.content } };
+      }
+      return graphError(400, 'BadRequest', 'Unsupported request.');
     }
     if (rest[0] === 'sendMail' && rest.length === 1 && method === 'POST' && body instanceof MimeBody) {
       // Graph's MIME form: the message base64-encoded; anything else is refused as Graph does.
@@ -605,6 +666,11 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   }
 
   function send(res: ServerResponse, answer: Answer) {
+    if (answer.text) {
+      res.writeHead(answer.status, { 'content-type': answer.text.contentType, ...(answer.headers ?? {}) });
+      res.end(answer.text.content);
+      return;
+    }
     // Graph answers 202/204 without a body and without a content type (sendMail, DELETE).
     res.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...(answer.headers ?? {}) });
     res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));

@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
+import { RecentMeetings } from '../debriefs/RecentMeetings';
 import { useMicrosoftStatus } from '../microsoft/useMicrosoftStatus';
 import { MeetingCard, type Meeting } from './MeetingCard';
 import { browserTimeZone, dayHeading, timeZoneOptions, wallDate } from './meetingFormat';
@@ -125,6 +126,7 @@ function MeetingsList() {
       ) : (
         <Days meetings={meetings.data.meetings} timeZone={timeZone} />
       )}
+      <RecentMeetings />
     </Stack>
   );
 }

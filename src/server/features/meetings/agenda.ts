@@ -8,7 +8,7 @@ import { asPublicError, openMicrosoft365 } from '../microsoft/index.js';
 import type { GraphEventWithBody } from '../../providers/microsoft/graphCalendar.js';
 import { GraphRequestError } from '../../providers/microsoft/graphMail.js';
 import { forgetCalendar, requireCalendar } from './calendar.js';
-import { inviteOf, ownEvent } from './prepMeeting.js';
+import { htmlToText, inviteOf, ownEvent } from './prepMeeting.js';
 import { isSampleMeetingId, sampleMeeting, seesSampleMeetings } from './sampleMeetings.js';
 
 // The agenda acts on the real meeting: written into the invite's body (only the
@@ -162,4 +162,28 @@ async function recordAgenda(ctx: AuthedContext, event: GraphEventWithBody, done:
     if (!(error instanceof UniqueConstraintViolationException)) throw error;
     await ctx.em.nativeUpdate(MeetingPrep, where, done);
   }
+}
+
+/**
+ * The items of the agenda saved into an invite's body (the section between our markers, or our
+ * element where Exchange dropped them): one per line, without list marks or bold; null when the
+ * body holds no agenda of ours.
+ */
+export function agendaItemsOf(html: string): string[] | null {
+  let section: string | null = null;
+  const start = html.indexOf(startMarker);
+  const end = start < 0 ? -1 : html.indexOf(endMarker, start + startMarker.length);
+  if (end >= 0) section = html.slice(start + startMarker.length, end);
+  else {
+    const lower = html.toLowerCase();
+    const at = sectionIds.map((id) => lower.indexOf(id)).find((i) => i >= 0);
+    const close = at === undefined ? -1 : lower.indexOf('</div>', at);
+    if (at !== undefined && close >= 0) section = html.slice(html.lastIndexOf('<', at), close);
+  }
+  if (section === null) return null;
+  return htmlToText(section)
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(/\*\*/g, '').trim())
+    .filter((line) => line && line.toLowerCase() !== meetingsTexts.agendaHeading.toLowerCase())
+    .slice(0, 30);
 }

@@ -39,6 +39,9 @@ export const exportRules: Record<string, ExportRule> = {
   MeetingPrep: { export: true, section: 'meetingPreps', title: 'Meeting preparations' },
   // Conversations the user rehearsed: the set-up they gave (the other person, situation, goal) and the report.
   Rehearsal: { export: true, section: 'rehearsals', title: 'Rehearsals' },
+  // Debriefs of real meetings: the numbers and the coach's quotes of the user's own words (the transcript is never stored).
+  Debrief: { export: true, section: 'debriefs', title: 'Meeting debriefs' },
+  DebriefSetting: { export: true, section: 'debriefSettings', title: 'Meeting debrief settings' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Nudges: the settings, and each nudge planned or sent; the queue's lease is bookkeeping.

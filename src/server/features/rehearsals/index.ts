@@ -3,3 +3,4 @@
 export { offlineJudgement } from './judge.js';
 export { reportText } from './reportText.js';
 export { setUpOf } from './setUp.js';
+export { startRehearsal } from './rehearsals.js';

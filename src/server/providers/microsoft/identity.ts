@@ -15,20 +15,24 @@ const serviceScopes: Record<ScopedService, readonly string[]> = {
   calendar: ['Calendars.ReadWrite'],
   teams: ['Chat.Read'],
 };
+// With meeting debriefs on, the calendar also reads the user's Teams meetings and their transcripts.
+export const debriefScopes = ['OnlineMeetings.Read', 'OnlineMeetingTranscript.Read.All'] as const;
+export type ScopeOptions = { meetingDebriefs?: boolean };
 /** The scopes one service's sign-in asks for (the default: email, the spec's default service). */
-export function microsoftScopes(service: ScopedService = 'email'): string[] {
-  return [baseScopes[0], ...serviceScopes[service], baseScopes[1]];
+export function microsoftScopes(service: ScopedService = 'email', options: ScopeOptions = {}): string[] {
+  const extra = service === 'calendar' && options.meetingDebriefs ? debriefScopes : [];
+  return [baseScopes[0], ...serviceScopes[service], ...extra, baseScopes[1]];
 }
 // MSAL adds openid, profile and offline_access itself and refuses them in a request.
-const msalScopes = (service?: ScopedService) => microsoftScopes(service).filter((scope) => scope !== 'offline_access');
+const msalScopes = (service?: ScopedService, options?: ScopeOptions) => microsoftScopes(service, options).filter((scope) => scope !== 'offline_access');
 /**
  * 'Sign in with Microsoft' asks once for what the login, the mail and the calendar need:
  * openid profile email offline_access, and the email and calendar services' scopes.
  */
-export function signInScopes(): string[] {
-  return ['openid', 'profile', 'email', 'offline_access', ...new Set([...microsoftScopes('email'), ...microsoftScopes('calendar')].filter((scope) => scope !== 'offline_access'))];
+export function signInScopes(options: ScopeOptions = {}): string[] {
+  return ['openid', 'profile', 'email', 'offline_access', ...new Set([...microsoftScopes('email'), ...microsoftScopes('calendar', options)].filter((scope) => scope !== 'offline_access'))];
 }
-const msalSignInScopes = () => signInScopes().filter((scope) => !['openid', 'profile', 'offline_access'].includes(scope));
+const msalSignInScopes = (options?: ScopeOptions) => signInScopes(options).filter((scope) => !['openid', 'profile', 'offline_access'].includes(scope));
 
 /** Who signed in, from the ID token MSAL checked (its nonce) and this module checked (issuer, audience). */
 export type SignedInAccount = { tenantId: string; objectId: string; name: string | null; username: string | null };
@@ -99,7 +103,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
     authorityHost,
     async authCodeUrl(params: { redirectUri: string; state: string; codeChallenge: string; loginHint?: string; service?: ScopedService }): Promise<string> {
       return application().getAuthCodeUrl({
-        scopes: msalScopes(params.service),
+        scopes: msalScopes(params.service, config),
         redirectUri: params.redirectUri,
         state: params.state,
         codeChallenge: params.codeChallenge,
@@ -111,7 +115,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
     /** The authorize URL of 'Sign in with Microsoft': OpenID Connect, code with PKCE S256, a nonce. */
     async signInUrl(params: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): Promise<string> {
       return application().getAuthCodeUrl({
-        scopes: msalSignInScopes(),
+        scopes: msalSignInScopes(config),
         redirectUri: params.redirectUri,
         state: params.state,
         nonce: params.nonce,
@@ -129,7 +133,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
       const app = application();
       let result: AuthenticationResult | null;
       try {
-        result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalSignInScopes(), nonce: params.nonce });
+        result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalSignInScopes(config), nonce: params.nonce });
       } catch (error) {
         return wrapError(error);
       }
@@ -152,7 +156,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
     async redeemCode(params: { code: string; codeVerifier: string; redirectUri: string; service?: ScopedService }): Promise<ProviderTokens> {
       const app = application();
       try {
-        const result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalScopes(params.service) });
+        const result = await app.acquireTokenByCode({ code: params.code, codeVerifier: params.codeVerifier, redirectUri: params.redirectUri, scopes: msalScopes(params.service, config) });
         return fromResult(app, result);
       } catch (error) {
         return wrapError(error);
@@ -162,7 +166,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
     async refresh(refreshToken: string, service?: ScopedService): Promise<ProviderTokens> {
       const app = application();
       try {
-        const result = await app.acquireTokenByRefreshToken({ refreshToken, scopes: msalScopes(service), forceCache: true });
+        const result = await app.acquireTokenByRefreshToken({ refreshToken, scopes: msalScopes(service, config), forceCache: true });
         const tokens = fromResult(app, result);
         // Entra ID may not rotate the refresh token: keep the one we had.
         return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
@@ -172,7 +176,7 @@ export function createIdentity(config: MicrosoftConfig & { clientId: string }) {
     },
 
     async startDeviceCode(service?: ScopedService): Promise<DeviceCodeStart> {
-      const body = new URLSearchParams({ client_id: config.clientId, scope: microsoftScopes(service).join(' ') });
+      const body = new URLSearchParams({ client_id: config.clientId, scope: microsoftScopes(service, config).join(' ') });
       const answer = await postForm(endpoint('devicecode'), body);
       if (!answer.ok || typeof answer.json.device_code !== 'string' || typeof answer.json.user_code !== 'string') {
         throw new IdentityError(`Microsoft refused the device code request (${answer.status})`);

@@ -1,0 +1,4 @@
+// The debriefs feature's public surface: what other features may use. A feature reaches another
+// only through its index.ts (npm run depcheck, rule features-through-index).
+export { computeDebrief, turnsOf } from './computeDebrief.js';
+export { parseTranscript } from './transcript.js';
