@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { TestClock } from 'pg-boss';
 import { Debrief } from '../../src/server/db/entities/Debrief.js';
 import { tickAutoDebriefs } from '../../src/server/features/debriefs/autoDebriefs.js';
+import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { debriefTexts } from '../../src/shared/texts/debriefs.js';
+import { nudgesTexts } from '../../src/shared/texts/nudges.js';
 import { startFakeEntra } from '../fakes/entra/index.js';
 import { startFakeGraph, type FakeGraph, type FakeMailbox } from '../fakes/graph/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -436,6 +438,10 @@ describe('automatic debriefs, on the queue after the meeting ends', () => {
     const box = graph.addMailbox({ tokens: [token], displayName: 'Dana Reyes', mail: 'db_auto@contoso.example' });
     const { http, user } = await signUp(auto.url, 'db_auto', 'User db_auto');
     expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    expect((await http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_email' })).status).toBe(200);
+    // Nudges by email, with quiet hours well away from the queue's clock (the user's time zone is UTC).
+    const hourOf = (offset: number) => `${String((new Date(clock.now()).getUTCHours() + offset) % 24).padStart(2, '0')}:00`;
+    expect((await http.put('/api/nudges/settings', { ...defaultNudgeSettings, channels: { email: true, push: false, call: false }, quietHours: { start: hourOf(10), end: hourOf(11) } })).status).toBe(200);
     const endsAt = Math.floor((clock.now() + 10 * minute) / minute) * minute;
     const [id] = box.addEvents([{ subject: 'Budget review', start: new Date(endsAt - 30 * minute).toISOString(), end: new Date(endsAt).toISOString(), isOnline: true, attendees: [sam, kim] }]);
     expect((await http.get('/api/debriefs/settings')).json).toEqual({ automatic: false });
@@ -460,7 +466,31 @@ describe('automatic debriefs, on the queue after the meeting ends', () => {
     const [made] = await debriefs();
     expect(made).toMatchObject({ eventId: id, subject: 'Budget review' });
     expect(made!.report.you.talkShare).toBe(0.51);
-    expect((await http.get(`/api/meetings/${id}/debrief`)).json.debrief.chatId).toEqual(expect.any(Number));
+    const { chatId } = (await http.get(`/api/meetings/${id}/debrief`)).json.debrief;
+    expect(chatId).toEqual(expect.any(Number));
+
+    // The user is told by their nudge channels, as a scheduled nudge (so within quiet hours and the
+    // weekly cap): here by email from their own mailbox, with a link to the debrief's chat.
+    await auto.deps.nudges.tick();
+    const runs = await eventually(async () => {
+      const found = ((await http.get('/api/nudges/runs')).json.runs as Array<{ kind: string; status: string }>).filter((r) => r.kind === 'meeting_debrief');
+      return found.length && found.every((r) => r.status !== 'queued') ? found : null;
+    }, 20_000);
+    expect(runs).toEqual([expect.objectContaining({ kind: 'meeting_debrief', trigger: 'scheduled', status: 'sent', channels: ['app', 'email'], chatId })]);
+    const mail = box.sentMail.find((m) => m.subject === nudgesTexts.debriefTitle('Budget review'));
+    expect(mail?.to).toEqual(['db_auto@contoso.example']);
+    expect(mail!.body).toContain(`/app?chat=${chatId}`);
+    expect(mail!.body).toContain(nudgesTexts.debriefBody);
+    // Only the user's own numbers leave the app: no transcript line is in the mail.
+    expect(mail!.body).not.toContain('hiring plan');
+    // Its unsubscribe link turns automatic debriefs off.
+    const unsubscribe = /^<(https?:\/\/[^>\s]+)>$/.exec(mail!.headers['list-unsubscribe'] ?? '')?.[1];
+    const confirm = await (await fetch(unsubscribe!)).text();
+    expect(confirm).toContain(nudgesTexts.unsubscribeDebriefButton);
+    const off = await fetch(unsubscribe!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(off.status).toBe(200);
+    expect(await off.text()).toContain(nudgesTexts.unsubscribedDebriefBody);
+    expect((await http.get('/api/debriefs/settings')).json).toEqual({ automatic: false });
   });
 });
 

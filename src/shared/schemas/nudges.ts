@@ -3,8 +3,10 @@ import { nudgesTexts } from '../texts/nudges.js';
 
 // Proactive coaching: the nudge settings, run now, and the run history. The same
 // schemas validate tRPC, REST (/api/nudges/...) and the client's form.
-export const nudgeKinds = ['weekly_review', 'meeting_brief'] as const;
+export const nudgeKinds = ['weekly_review', 'meeting_brief', 'meeting_debrief'] as const;
 export type NudgeKind = (typeof nudgeKinds)[number];
+/** What a user may run now: a debrief's nudge follows its automatic debrief and is never asked for. */
+export const manualNudgeKinds = ['weekly_review', 'meeting_brief'] as const;
 export const nudgeStatuses = ['queued', 'sent', 'skipped', 'failed'] as const;
 export type NudgeStatus = (typeof nudgeStatuses)[number];
 export const weekDays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -64,7 +66,7 @@ export const defaultNudgeSettings: NudgeSettings = {
   maxPerWeek: 5,
 };
 
-export const runNudgeSchema = z.object({ kind: z.enum(nudgeKinds, { message: nudgesTexts.kindInvalid }) }, { message: nudgesTexts.kindInvalid });
+export const runNudgeSchema = z.object({ kind: z.enum(manualNudgeKinds, { message: nudgesTexts.kindInvalid }) }, { message: nudgesTexts.kindInvalid });
 
 export type NudgeSettingsView = NudgeSettings & { timeZone: string; nextRun: { kind: NudgeKind; at: string } | null };
 

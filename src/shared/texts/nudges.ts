@@ -17,6 +17,11 @@ export const nudgesTexts = {
   unsubscribeConfirmTitle: 'Turn this nudge off?',
   unsubscribeConfirmBody: (kind: string) => `The ${kind.toLowerCase()} will no longer be sent. You can turn it on again in Settings, Notifications.`,
   unsubscribeButton: (kind: string) => `Turn off the ${kind.toLowerCase()}`,
+  // A debrief's nudge follows its automatic debrief: its link turns automatic debriefs off (Meetings page).
+  unsubscribeDebriefBody: 'Your Teams meetings will no longer be debriefed automatically, and no debrief will be sent. You can turn it on again on the Meetings page.',
+  unsubscribeDebriefButton: 'Turn off automatic debriefs',
+  unsubscribedDebriefBody: 'Automatic debriefs are off. You can turn them on again on the Meetings page.',
+  emailUnsubscribeDebrief: 'Turn off automatic debriefs',
   pushHostNotAllowed: 'endpoint: this is not the address of a push service this server sends to. Turn notifications on from the browser (Settings), which gives its push service’s address.',
   pushEndpointTaken: 'This browser’s notifications are turned on for another account. Turn them off there first (Settings, Nudges), then here again.',
   tooManyPushSubscriptions: (max: number) => `You have push notifications on in ${max} browsers, the most an account may have: turn them off in one you no longer use first.`,
@@ -28,6 +33,7 @@ export const nudgesTexts = {
   reasonQuietHours: (until: string) => `Quiet hours: waiting until ${until}.`,
   reasonWeeklyCap: (max: number) => `Weekly cap reached: ${max} nudges in the last 7 days.`,
   reasonTurnedOff: 'This nudge is turned off.',
+  reasonDebriefGone: 'The debrief’s chat was deleted before the nudge was sent.',
   reasonNoCalendar: 'No calendar: connect Microsoft Calendar for meeting briefs.',
   reasonNoMeeting: 'No meeting with other attendees in the next 24 hours.',
   reasonRetrying: (attempt: number, error: string) => `Delivery failed (attempt ${attempt}), retrying: ${error}`,
@@ -79,7 +85,7 @@ export const nudgesTexts = {
   pushUnsupported: 'This browser cannot take push notifications.',
   pushDenied: 'Notifications are blocked for this site: allow them in the browser, then save again.',
   pushFailedTitle: 'Push notifications not turned on',
-  kindLabel: { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief' } as Record<string, string>,
+  kindLabel: { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief', meeting_debrief: 'Meeting debrief' } as Record<string, string>,
   statusLabel: { queued: 'Queued', sent: 'Sent', skipped: 'Skipped', failed: 'Failed' } as Record<string, string>,
   days: { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' } as Record<string, string>,
 
@@ -114,6 +120,9 @@ export const nudgesTexts = {
   unsubscribeInvalidTitle: 'This link does not work',
   unsubscribeInvalidBody: 'The unsubscribe link is incomplete or was changed. Turn nudges off in Settings, Notifications.',
   briefTitle: (subject: string) => `Meeting brief: ${subject}`,
+  // An automatic debrief's nudge: the debrief itself is in the app, in the meeting's chat.
+  debriefTitle: (subject: string) => `Meeting debrief: ${subject}`,
+  debriefBody: 'Your coach has debriefed the meeting from its Teams transcript: how much you spoke, the questions you asked, what went well and a moment to try differently. Only you can see it.',
   briefIntro: (subject: string, when: string) => `Your meeting "${subject}" is ${when}.`,
   briefPeopleHeading: '**Who will be there**',
   briefPerson: (name: string, known: string[]) => `- ${name}${known.length ? `: ${known.join('; ')}` : ''}`,

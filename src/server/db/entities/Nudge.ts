@@ -40,8 +40,10 @@ export const NudgeRunSchema = defineEntity({
     dueAt: p.datetime(),
     lockedUntil: p.datetime().nullable(),
     attempts: p.integer().default(0),
-    /** A scheduled meeting brief's Graph event. */
+    /** A scheduled meeting brief's (or an automatic debrief's) Graph event. */
     eventId: p.string().length(512).nullable(),
+    /** A nudge written before it was queued (an automatic debrief's): its title; the others are titled as they run. */
+    title: p.string().length(300).nullable(),
     /** The demo's example weekly review (the template's, or a visitor's copy of it): never queued. */
     isSample: p.boolean().default(false),
     createdAt: p.datetime(),

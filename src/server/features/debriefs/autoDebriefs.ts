@@ -11,15 +11,17 @@ import { startPeriodicJob } from '../../jobs/periodicJob.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { meetingView } from '../meetings/index.js';
 import { openMicrosoft365 } from '../microsoft/index.js';
+import { queueDebriefNudge } from '../nudges/index.js';
 import { createDebrief, isTeamsJoinUrl } from './debriefs.js';
 
 // Automatic debriefs, once the user turns them on: the user's Teams meetings of the coming day
 // (and the last half day) each get a job on the queue, due a few minutes after the meeting ends;
 // the job asks Graph for the transcript and makes the debrief (posted into the user's own chat).
 // A transcript Teams has not finished yet fails the job, which the queue retries with its
-// back-off (jobQueue.ts); a meeting without the user, or not on Teams, ends the job quietly.
+// back-off (jobQueue.ts); a meeting without the user, or not on Teams, ends the job quietly. A
+// debrief made is a nudge too (nudges' queueDebriefNudge): the user's channels carry it.
 
-type AutoDeps = Pick<AppDeps, 'config' | 'log' | 'orm' | 'microsoft' | 'chatBus' | 'sessions'>;
+type AutoDeps = Pick<AppDeps, 'config' | 'log' | 'orm' | 'microsoft' | 'chatBus' | 'sessions' | 'nudges'>;
 type Job = { userId: number; eventId: string };
 
 /** A job starts this long after the meeting's end: Teams needs a few minutes to write the transcript. */
@@ -67,7 +69,9 @@ async function runJob(deps: AutoDeps, queue: JobQueue, job: Job): Promise<'done'
   if (!user || !(await autoDebriefsOn(em, user.id))) return 'done';
   if (await em.count(Debrief, { owner: user.id, eventId: job.eventId })) return 'done';
   try {
-    await createDebrief({ deps: deps as AppDeps, em, user } as Pick<AuthedContext, 'deps' | 'em' | 'user'>, { id: job.eventId }, queue.clock.now());
+    const { debrief } = await createDebrief({ deps: deps as AppDeps, em, user } as Pick<AuthedContext, 'deps' | 'em' | 'user'>, { id: job.eventId }, queue.clock.now());
+    // The user is told by their nudge channels (within the weekly cap and quiet hours); the debrief is in the app already.
+    if (debrief.chatId !== null) await queueDebriefNudge(em, deps.nudges.enqueue, user, { chatId: debrief.chatId, eventId: job.eventId, subject: debrief.subject }, deps.nudges.clock());
     return 'done';
   } catch (error) {
     if (error instanceof TRPCError && (error.message === debriefTexts.noTranscript || error.message === debriefTexts.stillAhead || error.code === 'TOO_MANY_REQUESTS' || error.code === 'BAD_GATEWAY')) return 'retry';

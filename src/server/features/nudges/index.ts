@@ -2,6 +2,6 @@
 // only through its index.ts (npm run depcheck, rule features-through-index).
 export { nudgeCallStatus } from './nudgeCall.js';
 export { chooseFocus, renderWeeklyReview, type ReviewMeeting, routineMeeting, weeklyReviewFacts } from './nudgeContent.js';
-export { planWeeklyReview } from './nudgePlans.js';
+export { planWeeklyReview, queueDebriefNudge } from './nudgePlans.js';
 export { loadNudgeSettings } from './nudgeSettings.js';
 export { setWeeklyReview } from './nudges.js';

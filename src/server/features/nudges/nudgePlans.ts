@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { NudgeKind, NudgeSettings } from '../../../shared/schemas/nudges.js';
+import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import { queueNames } from '../../jobs/jobQueue.js';
@@ -43,6 +44,33 @@ export async function planNextReview(em: EntityManager, send: RunSender, userId:
 export async function queueManualRun(em: EntityManager, send: RunSender, owner: { id: number; isGuest: boolean; isDemo: boolean }, kind: NudgeKind, now: Date): Promise<number> {
   const settings = settingsFor(owner, await loadNudgeSettings(em, owner.id));
   const run = em.create(NudgeRun, { owner: owner.id, kind, status: 'queued', trigger: 'manual', channels: activeChannels(settings), dueAt: now, attempts: 0, createdAt: now, updatedAt: now });
+  await em.flush();
+  await send(run.id, now);
+  return run.id;
+}
+
+/**
+ * The nudge of an automatic debrief, already posted into chat `chatId`: it carries the debrief to
+ * the user's channels as a scheduled run (so within quiet hours and the weekly cap). One per
+ * meeting: a debrief made again queues none.
+ */
+export async function queueDebriefNudge(em: EntityManager, send: RunSender, owner: { id: number; isGuest: boolean; isDemo: boolean }, debrief: { chatId: number; eventId: string; subject: string }, now: Date): Promise<number | null> {
+  if (await em.count(NudgeRun, { owner: owner.id, kind: 'meeting_debrief', eventId: debrief.eventId })) return null;
+  const settings = settingsFor(owner, await loadNudgeSettings(em, owner.id));
+  const run = em.create(NudgeRun, {
+    owner: owner.id,
+    kind: 'meeting_debrief',
+    status: 'queued',
+    trigger: 'scheduled',
+    channels: activeChannels(settings),
+    chat: debrief.chatId,
+    eventId: debrief.eventId.slice(0, 512),
+    title: nudgesTexts.debriefTitle(debrief.subject).slice(0, 300),
+    dueAt: now,
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
   await em.flush();
   await send(run.id, now);
   return run.id;

@@ -44,7 +44,8 @@ export async function processRun(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 
   };
 
   if (run.trigger === 'scheduled') {
-    const enabled = run.kind === 'weekly_review' ? settings.weeklyReview.enabled : settings.meetingBrief.enabled;
+    // A debrief's nudge is planned only while automatic debriefs are on (their link turns them off).
+    const enabled = run.kind === 'weekly_review' ? settings.weeklyReview.enabled : run.kind === 'meeting_brief' ? settings.meetingBrief.enabled : true;
     if (!enabled) return finish('skipped', nudgesTexts.reasonTurnedOff);
     if (inQuietHours(now, timeZone, settings.quietHours)) {
       // A new job for the run, starting at the end of the quiet hours; this one ends.
@@ -64,7 +65,12 @@ export async function processRun(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 
   try {
     let title: string;
     let content: string;
-    if (run.kind === 'weekly_review') {
+    if (run.kind === 'meeting_debrief') {
+      // Written before it was queued: the debrief is in its chat; the channels carry its title and a line about it.
+      if (!run.chat) return await finish('skipped', nudgesTexts.reasonDebriefGone);
+      title = run.title ?? nudgesTexts.kindLabel.meeting_debrief!;
+      content = nudgesTexts.debriefBody;
+    } else if (run.kind === 'weekly_review') {
       const facts = await weeklyReviewFacts(deps, em, userId, now, timeZone);
       title = nudgesTexts.weeklyReviewTitle(facts.date);
       // A retry (a failed email) sends the review its chat holds: the model writes it once.

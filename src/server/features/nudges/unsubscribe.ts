@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { NudgeKind } from '../../../shared/schemas/nudges.js';
-import { NudgeSetting } from '../../db/entities/Nudge.js';
+import { nudgesTexts } from '../../../shared/texts/nudges.js';
+import { DebriefSetting } from '../../db/entities/DebriefSetting.js';
+import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import { planWeeklyReview } from './nudgePlans.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { loadNudgeSettings } from './nudgeSettings.js';
@@ -10,6 +12,7 @@ import { timeZoneOf } from '../../db/userTimeZone.js';
 
 /** Turns the nudge off (and its planned run away); false when the account is gone. */
 export async function turnNudgeOff(em: EntityManager, send: RunSender, userId: number, kind: NudgeKind, now: Date): Promise<boolean> {
+  if (kind === 'meeting_debrief') return turnAutomaticDebriefsOff(em, userId, now);
   const settings = structuredClone(await loadNudgeSettings(em, userId));
   if (kind === 'weekly_review') settings.weeklyReview.enabled = false;
   else settings.meetingBrief.enabled = false;
@@ -22,5 +25,19 @@ export async function turnNudgeOff(em: EntityManager, send: RunSender, userId: n
   }
   await em.flush();
   await planWeeklyReview(em, send, userId, settings, await timeZoneOf(em, userId), now);
+  return true;
+}
+
+/** A debrief's link: automatic debriefs off, and the debrief nudges still waiting (quiet hours) skipped. */
+async function turnAutomaticDebriefsOff(em: EntityManager, userId: number, now: Date): Promise<boolean> {
+  const row = await em.findOne(DebriefSetting, { owner: userId });
+  if (row) row.automatic = false;
+  else {
+    const exists = await em.getConnection().execute(`select 1 from "app_user" where "id" = ?`, [userId]);
+    if (!exists.length) return false;
+    em.create(DebriefSetting, { owner: userId, automatic: false });
+  }
+  await em.flush();
+  await em.nativeUpdate(NudgeRun, { owner: userId, kind: 'meeting_debrief', status: 'queued' }, { status: 'skipped', reason: nudgesTexts.reasonTurnedOff, updatedAt: now });
   return true;
 }
