@@ -22,6 +22,7 @@ import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/Flex.css';
 import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/ColorSwatch.css';
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/CheckboxIndicator.css';
