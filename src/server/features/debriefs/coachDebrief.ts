@@ -67,7 +67,9 @@ export function offlineDebriefCoach(turns: Turn[], report: DebriefReport): Debri
   }
   const questions = userTurns.filter((turn) => asksQuestion(turn.text));
   const quoted = (turn: Turn) => turn === acknowledged || turn === committed?.turn;
-  const open = questions.filter((turn) => !quoted(turn)).find((turn) => /\b(?:what|how|why)\b[^?]*\?/i.test(turn.text)) ?? questions.find((turn) => !quoted(turn));
+  // An open question: a sentence asking what, how or why (sentence by sentence, so the test stays linear).
+  const asksOpen = (text: string) => sentencesOf(text).some((sentence) => sentence.includes('?') && /\b(?:what|how|why)\b/i.test(sentence));
+  const open = questions.filter((turn) => !quoted(turn)).find((turn) => asksOpen(turn.text)) ?? questions.find((turn) => !quoted(turn));
   if (open) {
     const sentence = sentencesOf(open.text).find((s) => s.includes('?')) ?? firstSentence(open.text);
     const quote = quoteOf(sentence);
