@@ -151,10 +151,24 @@ export async function finishMicrosoftSignIn(
   const guest = current?.isGuest ? current : null;
   // Either way the demo's samples stay behind: the account keeps what the visitor made.
   if (guest) await dropGuestSamples(em, guest);
+  // An account the organisation provisioned (SCIM) is this person's on their first sign-in.
+  const provisioned = linked ? null : await provisionedAccountOf(em, account);
+  const existing = linked ?? provisioned;
+  if (existing && !existing.active) return fail('deprovisioned');
   let user: User;
-  if (linked) {
-    if (guest) await mergeGuestInto(deps, guest.id, linked.id);
-    user = linked;
+  if (existing) {
+    if (provisioned) {
+      em.assign(provisioned, { entraTenantId: account.tenantId, entraObjectId: account.objectId, entraUsername: account.username });
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) return fail('linkedElsewhere');
+        throw error;
+      }
+      await recordSecurityEvent(em, requestEvent(ctx, 'microsoft_linked', provisioned.id));
+    }
+    if (guest) await mergeGuestInto(deps, guest.id, existing.id);
+    user = existing;
   } else {
     user = await createAccount(em, account, guest);
     await recordSecurityEvent(em, requestEvent(ctx, 'microsoft_linked', user.id));
@@ -163,6 +177,20 @@ export async function finishMicrosoftSignIn(
   await ctx.session.start(user.id);
   await recordSecurityEvent(em, requestEvent(ctx, 'sign_in', user.id));
   return '/app';
+}
+
+/**
+ * The provisioned account, not yet linked to any Microsoft account, that names this one: by the
+ * externalId Entra's provisioning sent (its object id, in the mapping docs/organisations.md
+ * recommends), else by the userName (the UPN) or the work email matching the sign-in's username.
+ */
+async function provisionedAccountOf(em: EntityManager, account: SignedInAccount): Promise<User | null> {
+  const base = { entraObjectId: null, isGuest: false, isDemo: false, scimUserNameKey: { $ne: null } };
+  const byObjectId = await em.findOne(User, { ...base, scimExternalId: account.objectId });
+  if (byObjectId) return byObjectId;
+  const name = account.username?.trim().toLowerCase();
+  if (!name) return null;
+  return (await em.findOne(User, { ...base, scimUserNameKey: name })) ?? (await em.findOne(User, { ...base, email: name }));
 }
 
 function sameText(a: string, b: string): boolean {

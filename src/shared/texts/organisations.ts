@@ -1,0 +1,27 @@
+// The organisation's administration and SCIM provisioning: the answers of /api/admin/* and /scim/v2.
+export const organisationTexts = {
+  adminsOnly: 'Only an admin of your organisation can do this.',
+  unknownRole: 'A role is member or admin',
+  unknownRetention: 'Retention is keep or delete',
+  seatsRange: 'Seats are a whole number from 0 to 1,000,000 (or none for no limit)',
+  memberNotFound: 'No such member in your organisation',
+  tooManyTokens: 'An organisation has at most 10 active provisioning tokens: revoke one first.',
+  scimTokenNotFound: 'No such provisioning token',
+  scim: {
+    invalidToken: 'The provisioning token is missing, wrong or revoked.',
+    userNameRequired: 'userName is required',
+    displayNameRequired: 'displayName is required',
+    notBoolean: 'must be true or false',
+    unknownOp: 'op must be add, remove or replace',
+    noOperations: 'Operations must hold at least one operation',
+    userNameTaken: (userName: string) => `userName ${userName} is taken in this organisation`,
+    seatsTaken: (seats: number) => `All ${seats} seats of the organisation are taken: free a seat or add seats before provisioning another active member.`,
+    invalidFilter: 'The filter could not be read; supported: userName, externalId, id, displayName (eq) and their and/or.',
+    invalidPatch: (reason: string) => `The patch could not be applied: ${reason}`,
+    notFound: (what: string, id: string) => `${what} ${id} not found`,
+    memberNotFound: (id: string) => `No user ${id} to add to the group`,
+    badBody: (reason: string) => `The request body is not valid: ${reason}`,
+    badJson: 'The request body is not JSON',
+    unsupported: 'This is not supported',
+  },
+} as const;
