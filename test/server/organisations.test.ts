@@ -52,7 +52,7 @@ afterAll(async () => {
   await graph?.close();
 });
 
-const adminProcedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: 'query' | 'mutation' | 'subscription' } }>)
+const adminProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: 'query' | 'mutation' | 'subscription' } }>)
   .filter(([path]) => path.startsWith('admin.'))
   .map(([path, procedure]) => ({ path, type: procedure._def.type }));
 
@@ -95,6 +95,8 @@ describe('who may administer', () => {
   });
 
   it('makes the one ORG_ADMINS names an admin, and an admin can name another', async () => {
+    expect((await boss.get('/trpc/auth.session')).json.result.data.orgAdmin).toBe(true);
+    expect((await member.get('/trpc/auth.session')).json.result.data.orgAdmin).toBe(false);
     const members = (await boss.get('/api/admin/members')).json.members as Array<{ id: number; username: string; role: string; adminByOperator: boolean; state: string }>;
     expect(members.find((m) => m.username === 'boss')).toMatchObject({ role: 'admin', adminByOperator: true, state: 'active' });
     expect(members.find((m) => m.id === memberId)).toMatchObject({ role: 'member', state: 'active' });
