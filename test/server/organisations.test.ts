@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
 import { User } from '../../src/server/db/entities/User.js';
+import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
+import { userIdOfVerifiedPhone } from '../../src/server/features/phone/index.js';
 import { appRouter } from '../../src/server/trpc/root.js';
 import { microsoftSignInTexts, organisationTexts } from '../../src/shared/texts/index.js';
 import { startFakeEntra, type FakeEntra } from '../fakes/entra/index.js';
@@ -115,6 +117,24 @@ describe('who may administer', () => {
   });
 });
 
+describe('what an admin reads', () => {
+  it("never holds a member's text: no chat, message, goal or knowledge base of theirs in any admin answer", async () => {
+    const marker = `private-${Date.now().toString(36)}`;
+    const chat = await member.post('/api/chats', { title: `Chat ${marker}` });
+    expect(chat.status).toBe(201);
+    expect((await member.post(`/api/chats/${chat.json.id}/messages`, { content: `My secret worry ${marker}` })).status).toBe(201);
+    expect((await member.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2027-01-31', keyResults: [] })).status).toBe(201);
+    const answers = [];
+    for (const procedure of adminProcedures.filter((p) => p.type === 'query')) {
+      const res = await call(boss, procedure);
+      expect(res.status, procedure.path).toBe(200);
+      answers.push(res.text);
+    }
+    for (const path of ['/api/admin/members', '/api/admin/organisation', '/api/admin/scim-tokens']) answers.push((await boss.get(path)).text);
+    for (const text of answers) expect(text).not.toContain(marker);
+  });
+});
+
 describe('a provisioned person', () => {
   let token: string;
   const scim = async (method: string, path: string, body?: unknown) => {
@@ -181,11 +201,15 @@ describe('a provisioned person', () => {
     expect(row.entraTenantId).toBe(tenant);
   });
 
-  it('refuses a password sign-in of a deprovisioned account', async () => {
+  it('refuses a password sign-in of a deprovisioned account, and its verified phone names nobody', async () => {
     const { user } = await signUp(server.url, 'goes_away', 'Goes Away');
     const em = server.deps.orm.em.fork();
+    const phone = '+15550009999';
+    await em.upsert(UserSettings, { user: user.id, phone, phoneVerifiedAt: new Date() } as never);
+    expect(await userIdOfVerifiedPhone(server.deps.orm.em.fork(), phone)).toBe(user.id);
     await em.nativeUpdate(User, { id: user.id }, { active: false });
     const login = await new HttpClient(server.url).post('/api/auth/login', { username: 'goes_away', password: 'secret123' });
     expect(login.status).toBe(403);
+    expect(await userIdOfVerifiedPhone(server.deps.orm.em.fork(), phone)).toBeNull();
   });
 });
