@@ -198,6 +198,16 @@ describe('the errors, in SCIM error format', () => {
     expect(unknownMember).toMatchObject({ status: 400, json: { scimType: 'invalidValue' } });
   });
 
+  it('reads a body over 100 KB for a live token only', async () => {
+    const members = Array.from({ length: 6000 }, () => ({ value: '999999' }));
+    const big = { displayName: 'Everyone', members };
+    expect(JSON.stringify(big).length).toBeGreaterThan(100 * 1024);
+    // Read, and refused for what it says (no such member), not for its size.
+    expect(await scim('POST', '/Groups', big)).toMatchObject({ status: 400, json: { scimType: 'invalidValue' } });
+    const anonymous = await fetch(`${server.url}/scim/v2/Groups`, { method: 'POST', headers: { 'content-type': 'application/scim+json', authorization: 'Bearer scim_wrong' }, body: JSON.stringify(big) });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('refuses an active user past the seats, and a removed member frees a seat', async () => {
     const used = (await admin.get('/api/admin/organisation')).json.seatsInUse as number;
     expect((await admin.request('PATCH', '/api/admin/organisation', { seats: used + 1 })).status).toBe(200);

@@ -78,7 +78,8 @@ export function scimRestRoutes(deps: AppDeps): Router {
   const param = (req: Request, name: string) => String(req.params[name] ?? '');
   const query = (req: Request) => req.query as Record<string, unknown>;
   const routes = Router();
-  routes.use(scimBasePath, express.json({ type: ['application/scim+json', 'application/json'], limit: '100kb' }));
+  // A group's members can be many: up to 1 MB, read only for a live token (http/largeBodyGate.ts).
+  routes.use(scimBasePath, express.json({ type: ['application/scim+json', 'application/json'], limit: '1mb' }));
   routes.get(`${scimBasePath}/ServiceProviderConfig`, route((ctx) => serviceProviderConfig(ctx.baseUrl)));
   routes.get(`${scimBasePath}/ResourceTypes`, route((ctx) => listResourceTypes(ctx.baseUrl)));
   routes.get(`${scimBasePath}/ResourceTypes/:id`, route((ctx, req) => getResourceType(ctx.baseUrl, param(req, 'id'))));
