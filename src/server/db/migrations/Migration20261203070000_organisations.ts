@@ -9,7 +9,9 @@ export class Migration20261203070000_organisations extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`create table "organisation" ("id" serial primary key, "name" varchar(200) not null, "seats" int null, "retention" text not null default 'keep', "created_at" timestamptz not null);`);
     this.addSql(`alter table "organisation" add constraint "organisation_retention_check" check ("retention" in ('keep', 'delete'));`);
-    this.addSql(`insert into "organisation" ("id", "name", "created_at") values (1, 'Organisation', now());`);
+    // The existing accounts join the deployment's organisation (id 1), made here when there are
+    // any; a new database stays empty (db:move moves into an empty one) and the first start makes it.
+    this.addSql(`insert into "organisation" ("id", "name", "created_at") select 1, 'Organisation', now() where exists (select 1 from "app_user");`);
     this.addSql(`select setval(pg_get_serial_sequence('organisation', 'id'), 1);`);
 
     this.addSql(`alter table "app_user" add column "organisation_id" int not null default 1, add column "org_role" text not null default 'member', add column "active" boolean not null default true, add column "deprovisioned_at" timestamptz null, add column "email" varchar(320) null, add column "scim_user_name" varchar(320) null, add column "scim_user_name_key" varchar(320) null, add column "scim_external_id" varchar(320) null, add column "scim_profile" jsonb null;`);

@@ -1,13 +1,25 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { LockMode } from '@mikro-orm/core';
 import type { UpdateOrganisationInput } from '../../../shared/schemas/organisations.js';
-import { Organisation } from '../../db/entities/Organisation.js';
+import { deploymentOrganisationId, Organisation } from '../../db/entities/Organisation.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
 
 // The organisation's settings and its seats. A seat is taken by every active member (a registered
 // account, provisioned or not, that is neither a guest space nor the demo account); a
 // deprovisioned member frees theirs.
+
+/**
+ * The deployment's organisation, made at the first start (its migration makes it only for a
+ * database that already holds accounts, so that a new database stays empty for `db:move`).
+ */
+export async function ensureDeploymentOrganisation(orm: MikroORM): Promise<void> {
+  await orm.em.fork().getConnection().execute(
+    `insert into "organisation" ("id", "name", "created_at") values (?, 'Organisation', now()) on conflict ("id") do nothing`,
+    [deploymentOrganisationId],
+  );
+  await orm.em.fork().getConnection().execute(`select setval(pg_get_serial_sequence('organisation', 'id'), greatest((select max("id") from "organisation"), 1))`);
+}
 
 export async function seatsInUse(em: EntityManager, organisationId: number): Promise<number> {
   return em.count(User, { organisationId, active: true, isGuest: false, isDemo: false });
