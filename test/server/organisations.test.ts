@@ -213,3 +213,25 @@ describe('a provisioned person', () => {
     expect(await userIdOfVerifiedPhone(server.deps.orm.em.fork(), phone)).toBeNull();
   });
 });
+
+describe('seats for new accounts', () => {
+  it('refuses a registration and a first Sign in with Microsoft when every seat is taken', async () => {
+    const used = (await boss.get('/api/admin/organisation')).json.seatsInUse as number;
+    expect((await boss.request('PATCH', '/api/admin/organisation', { seats: used })).status).toBe(200);
+    try {
+      const registered = await new HttpClient(server.url).post('/api/auth/register', { username: 'one_too_many', password: 'secret123', fullName: 'One Too Many' });
+      expect(registered.status).toBe(403);
+      expect(registered.json.message).toBe(organisationTexts.noSeat);
+      entra.setAccount({ username: 'newcomer@contoso.example', tenantId: tenant });
+      const http = new HttpClient(server.url);
+      const start = await http.get('/api/auth/microsoft/sign-in');
+      const authorize = await fetch(start.headers.get('location')!, { redirect: 'manual' });
+      const back = new URL(authorize.headers.get('location')!);
+      expect((await http.get(back.pathname + back.search)).headers.get('location')).toBe('/login?microsoft_error=noSeat');
+      // Someone who has an account still signs in.
+      expect((await new HttpClient(server.url).post('/api/auth/login', { username: 'plain_member', password: 'secret123' })).status).toBe(200);
+    } finally {
+      expect((await boss.request('PATCH', '/api/admin/organisation', { seats: null })).status).toBe(200);
+    }
+  });
+});

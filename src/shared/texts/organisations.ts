@@ -1,6 +1,7 @@
 // The organisation's administration and SCIM provisioning: the answers of /api/admin/* and /scim/v2.
 export const organisationTexts = {
   adminsOnly: 'Only an admin of your organisation can do this.',
+  noSeat: 'Every seat of your organisation is taken. Ask an admin of your organisation for a seat.',
   unknownRole: 'A role is member or admin',
   unknownRetention: 'Retention is keep or delete',
   seatsRange: 'Seats are a whole number from 0 to 1,000,000 (or none for no limit)',

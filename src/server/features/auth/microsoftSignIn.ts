@@ -11,6 +11,7 @@ import { httpContext, isSecureRequest } from '../../http/requestContext.js';
 import type { SignedInAccount, ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { Context } from '../../trpc/context.js';
 import { saveConnection } from '../microsoft/index.js';
+import { hasFreeSeat } from '../organisations/index.js';
 import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { dropGuestSamples } from './guestAccount.js';
 import { mergeGuestInto } from './guestMerge.js';
@@ -149,12 +150,14 @@ export async function finishMicrosoftSignIn(
   // A visitor in a guest space keeps it: it becomes the new account, or joins the existing one.
   const current = ctx.session.userId ? await em.findOne(User, ctx.session.userId) : null;
   const guest = current?.isGuest ? current : null;
-  // Either way the demo's samples stay behind: the account keeps what the visitor made.
-  if (guest) await dropGuestSamples(em, guest);
   // An account the organisation provisioned (SCIM) is this person's on their first sign-in.
   const provisioned = linked ? null : await provisionedAccountOf(em, account);
   const existing = linked ?? provisioned;
   if (existing && !existing.active) return fail('deprovisioned');
+  // A new member takes a seat of the organisation (refused before the guest space is touched).
+  if (!existing && !(await hasFreeSeat(em, guest?.organisationId ?? 1))) return fail('noSeat');
+  // Either way the demo's samples stay behind: the account keeps what the visitor made.
+  if (guest) await dropGuestSamples(em, guest);
   let user: User;
   if (existing) {
     if (provisioned) {

@@ -26,6 +26,17 @@ export async function seatsInUse(em: EntityManager, organisationId: number): Pro
 }
 
 /**
+ * Whether one more active member fits the seats. For a new account made by registration or a first
+ * Sign in with Microsoft: read without a lock, so registrations racing for the last seat may pass
+ * it by one; provisioning (SCIM) counts under the lock (withSeatCheck).
+ */
+export async function hasFreeSeat(em: EntityManager, organisationId: number): Promise<boolean> {
+  const organisation = await em.findOne(Organisation, organisationId);
+  const seats = organisation?.seats ?? null;
+  return seats === null || (await seatsInUse(em, organisationId)) < seats;
+}
+
+/**
  * Runs `work` with the organisation's row locked, after checking a seat is free for one more active
  * member: parallel provisioning cannot pass the count. `free` is false when every seat is taken.
  */
