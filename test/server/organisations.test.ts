@@ -3,6 +3,7 @@ import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
 import { userIdOfVerifiedPhone } from '../../src/server/features/phone/index.js';
+import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
 import { appRouter } from '../../src/server/trpc/root.js';
 import { microsoftSignInTexts, organisationTexts } from '../../src/shared/texts/index.js';
 import { startFakeEntra, type FakeEntra } from '../fakes/entra/index.js';
@@ -167,6 +168,7 @@ describe('a provisioned person', () => {
     const session = (await http.get('/api/auth/session')).json;
     expect(session.user).toMatchObject({ id: userId, fullName: 'Sam Provisioned' });
     const key = (await http.post('/api/api-keys', { name: 'script' })).json.key as string;
+    expect((await http.post('/api/goals', { title: 'Weekly one-to-ones', framework: 'SMART', dueDate: '2027-01-31', keyResults: [], cadence: 'weekly' })).status).toBe(201);
     const script = new HttpClient(server.url, { origin: false, headers: { authorization: `Bearer ${key}` } });
     expect((await script.get('/api/chats')).status).toBe(200);
     const socket = openSocket('/ws', http.cookieHeader, server.url);
@@ -184,6 +186,9 @@ describe('a provisioned person', () => {
     expect((await script.get('/api/chats')).status).toBe(401);
     const runs = await server.deps.orm.em.fork().find(NudgeRun, { owner: userId });
     expect(runs.map((r) => r.status)).toEqual(['skipped']);
+    // A goal's weekly check-in (and its call) is never claimed for them.
+    await server.deps.orm.em.fork().getConnection().execute(`update "goal" set "next_reminder_at" = now() - interval '1 hour' where "owner_id" = ?`, [userId]);
+    expect((await claimDueReminders(server.deps.orm, new Date())).filter((r) => r.ownerId === userId)).toEqual([]);
     // And no new sign-in: Microsoft answers with the reason.
     const again = await signInWithMicrosoft('sam.other-upn@contoso.example', objectId);
     expect(again.location).toBe('/login?microsoft_error=deprovisioned');
