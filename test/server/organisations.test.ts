@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MicrosoftConnection } from '../../src/server/db/entities/MicrosoftConnection.js';
 import { NudgeRun } from '../../src/server/db/entities/Nudge.js';
 import { User } from '../../src/server/db/entities/User.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
@@ -178,6 +179,9 @@ describe('a provisioned person', () => {
     run.create(NudgeRun, { owner: userId, kind: 'weekly_review', status: 'queued', trigger: 'manual', channels: ['app', 'call'], dueAt: new Date(now.getTime() + 3_600_000), attempts: 0, createdAt: now, updatedAt: now });
     await run.flush();
 
+    // The sign-in connected their mail and calendar.
+    expect(await server.deps.orm.em.fork().count(MicrosoftConnection, { user: userId })).toBe(2);
+
     const patched = await scim('PATCH', `/Users/${userId}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
     expect(patched.status).toBe(200);
 
@@ -186,6 +190,7 @@ describe('a provisioned person', () => {
     expect((await script.get('/api/chats')).status).toBe(401);
     const runs = await server.deps.orm.em.fork().find(NudgeRun, { owner: userId });
     expect(runs.map((r) => r.status)).toEqual(['skipped']);
+    expect(await server.deps.orm.em.fork().count(MicrosoftConnection, { user: userId })).toBe(0);
     // A goal's weekly check-in (and its call) is never claimed for them.
     await server.deps.orm.em.fork().getConnection().execute(`update "goal" set "next_reminder_at" = now() - interval '1 hour' where "owner_id" = ?`, [userId]);
     expect((await claimDueReminders(server.deps.orm, new Date())).filter((r) => r.ownerId === userId)).toEqual([]);

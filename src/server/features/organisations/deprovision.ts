@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/core';
 import { ApiKey } from '../../db/entities/ApiKey.js';
-import { NudgeRun } from '../../db/entities/Nudge.js';
+import { CalendarSubscription } from '../../db/entities/CalendarSubscription.js';
+import { MicrosoftConnection } from '../../db/entities/MicrosoftConnection.js';
+import { NudgeRun, PushSubscription } from '../../db/entities/Nudge.js';
 import { Organisation } from '../../db/entities/Organisation.js';
 import { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
@@ -9,8 +11,10 @@ import { deleteUserRows } from '../privacy/index.js';
 // A person the identity provider deprovisions (active false, or DELETE) loses every way in at once:
 // the account is marked inactive first (every request reads the user, and an inactive one signs
 // nobody in: currentUser.ts), then their sessions end on every instance (their sockets close with
-// them), their API keys go, and their queued nudges (calls included) are cancelled. DELETE then
-// keeps or deletes their data as the organisation's retention says.
+// them), their API keys go, their queued nudges (calls included) are cancelled, and what reaches
+// out for them in the background goes too: the Microsoft 365 connections (their tokens), the
+// calendar's change subscription and the browsers' push subscriptions. DELETE then keeps or deletes
+// their data as the organisation's retention says.
 
 export const deprovisionedReason = 'The organisation removed this account';
 
@@ -23,9 +27,12 @@ export async function deprovisionUser(deps: Pick<AppDeps, 'sessions' | 'log'>, e
   await endAccess(deps, em, user.id);
 }
 
-/** Sessions (and their sockets), API keys and queued nudges of a deprovisioned user. */
+/** Sessions (and their sockets), API keys, queued nudges and background connections of a deprovisioned user. */
 async function endAccess(deps: Pick<AppDeps, 'sessions' | 'log'>, em: EntityManager, userId: number): Promise<void> {
   await em.nativeDelete(ApiKey, { owner: userId });
+  await em.nativeDelete(MicrosoftConnection, { user: userId });
+  await em.nativeDelete(CalendarSubscription, { user: userId });
+  await em.nativeDelete(PushSubscription, { owner: userId });
   const now = new Date();
   const cancelled = await em.nativeUpdate(NudgeRun, { owner: userId, status: 'queued' }, { status: 'skipped', reason: deprovisionedReason, updatedAt: now });
   const sessions = await deps.sessions.endOthers(userId, undefined);
