@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { organisationTexts } from '../../src/shared/texts/index.js';
 
@@ -43,6 +44,10 @@ test('an admin sees members and seats, creates a SCIM token shown once, and revo
   await page.reload();
   await expect(members.getByRole('row', { name: /Pat Provisioned/ })).toContainText(texts.provisioned);
   await page.screenshot({ path: test.info().outputPath('admin-console.png'), fullPage: true });
+  // Axe finds nothing critical, serious or moderate on the console.
+  const results = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+  const problems = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
 
   await tokenItem.getByRole('button', { name: texts.revokeLabel(token.slice(0, 11)) }).click();
   await expect(page.getByText(texts.revokedToast)).toBeVisible();

@@ -76,7 +76,7 @@ function Console() {
                     </Table.Td>
                     <Table.Td>{texts.roles[member.role]}</Table.Td>
                     <Table.Td>
-                      <Badge color={member.state === 'active' ? 'teal' : 'gray'} variant="light">
+                      <Badge color={member.state === 'active' ? 'teal.9' : 'gray.7'} variant="outline">
                         {texts.states[member.state]}
                       </Badge>
                     </Table.Td>
