@@ -146,6 +146,16 @@ describe("Entra's provisioning sequence", () => {
     expect(second.json.Resources[0].userName).toBe('pager3@contoso.example');
   });
 
+  it('applies a Replace without a path whose value names attributes by dotted paths and the extension URN', async () => {
+    const created = await scim('POST', '/Users', entraUser('no.path@contoso.example'));
+    const patched = await scim('PATCH', `/Users/${created.json.id}`, {
+      schemas: [patchOp],
+      Operations: [{ op: 'Replace', value: { 'name.givenName': 'Noor', [`${enterprise}:department`]: 'Finance', active: 'False' } }],
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json).toMatchObject({ name: { givenName: 'Noor' }, [enterprise]: { department: 'Finance' }, active: false });
+  });
+
   it('replaces a user with PUT', async () => {
     const created = await scim('POST', '/Users', entraUser('put.me@contoso.example'));
     const replaced = await scim('PUT', `/Users/${created.json.id}`, entraUser('put.me@contoso.example', { displayName: 'Put Me', active: true }));
