@@ -47,7 +47,7 @@ function baseUrlOf(deps: Pick<AppDeps, 'config'>, req: Request): string {
 
 type Handler = (ctx: ScimContext, req: Request) => Promise<ScimAnswer> | ScimAnswer;
 
-export function scimRestRoutes(deps: AppDeps): Router {
+export function scimRestRoutes(deps: Pick<AppDeps, 'orm' | 'log' | 'sessions' | 'config' | 'rateLimits'>): Router {
   const authenticate = async (req: Request): Promise<number> => {
     const token = bearerOf(req);
     const organisationId = token ? await organisationOfScimToken(deps.orm, token) : null;
