@@ -138,7 +138,8 @@ function e2eServers(): E2EServer[] {
     fakeModel('voice-model-fake', ports.voiceFake, `--reply "${voiceReply}" --speech-ms 3000 --speech-chunks 6`),
     { name: 'twilio-fake', command: `node --import tsx test/fakes/twilio-cli.ts --port ${ports.twilioFake}`, url: `http://127.0.0.1:${ports.twilioFake}/healthz`, timeout: 60_000 },
     server('demo', ports.demo, { DEMO_MODE: 'true', ACCESS_KEY: e2eAccessKey }),
-    server('no-demo', ports.noDemo, { DEMO_MODE: 'false' }),
+    // e2e-admin is the organisation's admin (admin.nodemo.spec.ts).
+    server('no-demo', ports.noDemo, { DEMO_MODE: 'false', ORG_ADMINS: 'e2e-admin' }),
     server('slow-model', ports.slowModel, modelEnv(ports.slowFake)),
     server('failing-model', ports.failingModel, modelEnv(ports.failingFake)),
     server('microsoft', ports.microsoft, microsoftEnv(ports.graphFake, ports.entraFake)),

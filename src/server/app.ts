@@ -21,6 +21,8 @@ import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { nudgesRestRoutes } from './features/nudges/nudges.rest.js';
+import { adminRestRoutes } from './features/organisations/admin.rest.js';
+import { scimBasePath, scimRestRoutes } from './features/organisations/scim.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
 import { authenticateLargeBodies } from './http/largeBodyGate.js';
 import { httpContext } from './http/requestContext.js';
@@ -132,6 +134,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // With their own body parsers: recordings up to 25 MB, Twilio's form-encoded webhooks.
   app.use(under(['/api/voice'], voiceRestRoutes(deps)));
   app.use(under(['/api/twilio'], twilioRestRoutes(deps)));
+  // The identity provider's provisioning (SCIM 2.0), with its own parser for application/scim+json.
+  app.use(under([scimBasePath], scimRestRoutes(deps)));
   app.use(onlyUnder(['/api'], express.json({ limit: '100kb' })));
   app.use(under(['/api/chats'], chatRestRoutes(deps)));
   app.use(under(['/api/auth'], authRestRoutes(deps)));
@@ -147,6 +151,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/phone'], phoneRestRoutes(deps)));
   app.use(under(['/api/nudges', '/api/push'], nudgesRestRoutes(deps)));
   app.use(under(['/api/rehearsals'], rehearsalRestRoutes(deps)));
+  app.use(under(['/api/admin'], adminRestRoutes(deps)));
   app.use(under(['/api/openapi.json', '/api/docs'], apiDocsRoutes()));
   app.use('/api', notFoundJson);
 

@@ -84,6 +84,7 @@ const envSchema = z.object({
       .optional(),
   ),
   PASSWORD_LOGIN: booleanFlag.default(true),
+  ORG_ADMINS: z.preprocess(emptyAsUndefined, z.string().max(10_000).optional()),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://coach.example.com' }).optional()),
   TOKEN_ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -210,6 +211,11 @@ export type Config = {
    * resolve to public addresses at each delivery; any other the operator listed is trusted as configured.
    */
   webPushAllowedHosts: string[];
+  /**
+   * The deployment's organisation: who the operator names its admins (usernames, emails or Entra
+   * object ids, lower case), beside those an admin named.
+   */
+  organisation: { admins: string[] };
 };
 
 export type TelemetryConfig = {
@@ -326,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     webPushAllowedHosts: splitList(e.WEB_PUSH_ALLOWED_HOSTS).map((host) => host.toLowerCase()),
+    organisation: { admins: splitList(e.ORG_ADMINS ?? '').map((name) => name.toLowerCase()) },
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }

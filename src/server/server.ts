@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { lockDataDir } from './db/dataDirLock.js';
 import { databaseTarget, type EmbeddedDatabase } from './db/embedded.js';
 import { openDatabase } from './db/orm.js';
+import { ensureDeploymentOrganisation } from './features/organisations/organisation.js';
 import type { AppDeps } from './deps.js';
 import { routeUpgrades, type UpgradeRoutes } from './http/upgrades.js';
 import { startJobs } from './jobs/startJobs.js';
@@ -73,6 +74,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
     });
     teardown.defer('database', () => database.close());
+    // Before anything makes an account: every account belongs to it.
+    await ensureDeploymentOrganisation(database.orm);
 
     let upgrades: UpgradeRoutes | undefined;
     // The address it listens on, known once it listens (below); until then, the loopback address.

@@ -36,6 +36,7 @@ test('every client route, loaded directly, names its page in the title, from the
     ['/login', documentTitle(pageTitles['/login'])],
     ['/terms', documentTitle(pageTitles['/terms'])],
     ['/privacy', documentTitle(pageTitles['/privacy'])],
+    ['/admin', documentTitle(pageTitles['/_app/admin'])],
     ['/app', documentTitle(pageTitles['/_app/app'])],
     [`/app?chat=${chats[0]!.id}`, documentTitle(chats[0]!.title)],
     ['/goals', 'Goals · AI Coach'],

@@ -241,7 +241,7 @@ describe('session and logout', () => {
     const { client } = await registeredClient(noDemo);
     const signedIn = await client.get('/trpc/auth.session');
 
-    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false, guest: false, microsoftSignIn: false, passwordLogin: true });
+    expect(anonymous.json.result.data).toEqual({ user: null, demoMode: false, signedIn: false, guest: false, microsoftSignIn: false, passwordLogin: true, orgAdmin: false });
     expect(signedIn.json.result.data).toMatchObject({ demoMode: false, signedIn: true, guest: false });
   });
 

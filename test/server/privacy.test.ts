@@ -101,6 +101,10 @@ async function userWithEverything(server: TestServer = app) {
   );
   // The automatic debrief setting, as PUT /api/debriefs/settings stores it.
   await server.deps.orm.em.fork().getConnection().execute('insert into debrief_setting (owner_id, automatic, updated_at) values (?, true, now())', [user.id]);
+  // A group the organisation's identity provider put them in (SCIM), as the provisioning stores it.
+  const groupId = crypto.randomUUID();
+  await server.deps.orm.em.fork().getConnection().execute("insert into scim_group (id, organisation_id, display_name, created_at, updated_at) values (?, 1, 'Managers', now(), now())", [groupId]);
+  await server.deps.orm.em.fork().getConnection().execute('insert into scim_group_member (group_id, user_id) values (?, ?)', [groupId, user.id]);
   // A Microsoft connection and a writing style profile, stored as the app stores them (the real
   // connect and analysis paths are tested in microsoft.*.test.ts and writingStyle.test.ts).
   const em = server.deps.orm.em.fork();

@@ -3,7 +3,7 @@ import { LoginPage } from '../features/auth/LoginPage';
 import { optionalOneOf } from '../lib/searchParams';
 
 // Why a 'Sign in with Microsoft' came back here (the server's redirect names it).
-const microsoftErrors = ['state', 'declined', 'failed', 'tenant', 'linkedElsewhere', 'notConfigured', 'signedOut'] as const;
+const microsoftErrors = ['state', 'declined', 'failed', 'tenant', 'linkedElsewhere', 'notConfigured', 'signedOut', 'deprovisioned', 'noSeat'] as const;
 
 export const Route = createFileRoute('/login')({
   validateSearch: (search: Record<string, unknown>): { microsoft_error?: (typeof microsoftErrors)[number] } => ({

@@ -4,6 +4,8 @@ import { authTexts, commonTexts } from '../../shared/texts/index.js';
 import type { AppDeps } from '../deps.js';
 import { apiKeyOf, apiKeySession } from '../features/apiKeys/apiKeyAuth.js';
 import { RateLimitError } from '../features/limits/rateLimits.js';
+import { scimBasePath } from '../features/organisations/scim.rest.js';
+import { organisationOfScimToken } from '../features/organisations/scimTokens.js';
 import { clientIpOf, upgradeSession } from './requestContext.js';
 
 // A body is read only after its sender is known. Every body parser may read up to
@@ -28,8 +30,15 @@ function wantsContinue(req: Request): boolean {
   return (req.headers.expect ?? '').toLowerCase() === '100-continue';
 }
 
-/** Whether the request is signed in (a live cookie session or a valid API key), reading no body. */
+/**
+ * Whether the request is signed in (a live cookie session or a valid API key; under /scim/v2 a live
+ * provisioning token), reading no body.
+ */
 async function signedIn(deps: Pick<AppDeps, 'config' | 'orm' | 'sessionPassword' | 'rateLimits' | 'sessions'>, req: Request): Promise<boolean> {
+  if (req.path.toLowerCase().startsWith(`${scimBasePath.toLowerCase()}/`)) {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    return token !== undefined && (await organisationOfScimToken(deps.orm, token)) !== null;
+  }
   const key = apiKeyOf(req.headers);
   if (key !== undefined) return (await apiKeySession(deps, key, clientIpOf(req, deps.config.trustProxy))).userId !== undefined;
   return (await upgradeSession(deps, req)).userId !== undefined;

@@ -9,6 +9,7 @@ import { loginSchema, registerSchema } from '../../shared/schemas/auth.js';
 import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchema } from '../../shared/schemas/chats.js';
 import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js';
 import { autoDebriefsSchema } from '../../shared/schemas/debriefs.js';
+import { setMemberRoleSchema, updateOrganisationSchema } from '../../shared/schemas/organisations.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -159,6 +160,14 @@ export const restOperations: Operation[] = [
   { method: 'post', path: webhookPaths.nudgeCallStatus, tag: 'Twilio webhooks', summary: 'How a nudge\'s call ended (Twilio status callback): busy, no answer, failed or canceled fails its run', auth: 'twilio', ok: { status: 204, description: 'Nothing' } },
   { method: 'post', path: webhookPaths.goalCheckIn, tag: 'Twilio webhooks', summary: 'A goal check-in call the coach placed (Twilio)', auth: 'twilio', ok: { status: 200, description: 'TwiML', contentType: 'text/xml' } },
   { method: 'post', path: webhookPaths.status, tag: 'Twilio webhooks', summary: 'Call status updates (Twilio)', auth: 'twilio', ok: { status: 200, description: 'Empty TwiML', contentType: 'text/xml' } },
+  // The organisation's administration: an admin's own session only (403 for a member and for any API key).
+  { method: 'post', path: '/api/admin/scim-tokens', tag: 'Organisation', summary: 'Create a SCIM provisioning token for the identity provider (the token is in this answer only)', auth: 'session', ok: { status: 201, description: '{ id, token, prefix, createdAt, lastUsedAt, revokedAt }' } },
+  { method: 'get', path: '/api/admin/scim-tokens', tag: 'Organisation', summary: 'List the SCIM provisioning tokens (never the tokens themselves)', auth: 'session', ok: { status: 200, description: '{ tokens: [{ id, prefix, createdAt, lastUsedAt, revokedAt }] }' } },
+  { method: 'delete', path: '/api/admin/scim-tokens/:id', tag: 'Organisation', summary: 'Revoke a SCIM provisioning token (its next request answers 401)', auth: 'session', ok: { status: 204, description: 'Revoked' } },
+  { method: 'get', path: '/api/admin/members', tag: 'Organisation', summary: "The organisation's members and their state (never what they coach on)", auth: 'session', ok: { status: 200, description: '{ members: [{ id, username, fullName, email, role, adminByOperator, state, provisioned, createdAt, deprovisionedAt }] }' } },
+  { method: 'put', path: '/api/admin/members/:id/role', tag: 'Organisation', summary: 'Name a member admin, or make an admin a member again (those ORG_ADMINS names stay admins)', auth: 'session', body: setMemberRoleSchema.pick({ role: true }), ok: { status: 200, description: 'The member' } },
+  { method: 'get', path: '/api/admin/organisation', tag: 'Organisation', summary: "The organisation's settings and seats", auth: 'session', ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
+  { method: 'patch', path: '/api/admin/organisation', tag: 'Organisation', summary: "Change the organisation's name, seat count (null: no limit) or retention (keep or delete a removed member's data)", auth: 'session', body: updateOrganisationSchema, ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
 ];
 
 /** Routes that answer but are no operation of their own: documented here, not in the list. */

@@ -1,10 +1,11 @@
 import { NotFoundError } from '@mikro-orm/core';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { z, ZodError } from 'zod';
-import { apiKeyTexts, authTexts, commonTexts } from '../../shared/texts/index.js';
+import { apiKeyTexts, authTexts, commonTexts, organisationTexts } from '../../shared/texts/index.js';
 import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
+import { isOrgAdmin } from '../features/organisations/roles.js';
 import { refuseUnscopedKey, type ProcedureMeta } from './apiKeyScopes.js';
 import { actAs, type OutsideWorld } from './principal.js';
 export type { OutsideWorld } from './principal.js';
@@ -129,3 +130,18 @@ export const accountProcedure = publicProcedure.use(async ({ ctx, type, path, me
 // of these declares a key scope). A demo visitor's export or session change acts on the guest
 // space their first write makes, never on the template.
 export const browserSessionProcedure = protectedProcedure;
+
+// What administers the organisation (its members, roles, seats, settings, provisioning tokens): an
+// admin's own signed-in session only. An allow-list: a procedure is reachable by an admin because it
+// is declared with this, and by nobody else. Any API key is refused (403, whatever its scopes or
+// owner: a leaked key must not administer anything), a request without a session answers 401, and
+// a member, a guest space or the demo account 403. Admin procedures read the organisation's
+// members and settings, never anyone's conversations, memories, goals or any other text of theirs.
+export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
+  if (!ctx.session.userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  const user = await resolveUser(ctx);
+  if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
+  if (!isOrgAdmin(user, ctx.deps.config.organisation.admins)) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.adminsOnly });
+  return next({ ctx: { user } });
+});

@@ -19,6 +19,7 @@ import { voiceRouter } from '../features/voice/voice.router.js';
 import { nudgesRouter } from '../features/nudges/nudges.router.js';
 import { pushRouter } from '../features/nudges/push.router.js';
 import { debriefsRouter } from '../features/debriefs/debriefs.router.js';
+import { adminRouter } from '../features/organisations/admin.router.js';
 import { createCallerFactory, router } from './init.js';
 
 export const appRouter = router({
@@ -43,6 +44,7 @@ export const appRouter = router({
   push: pushRouter,
   rehearsals: rehearsalsRouter,
   debriefs: debriefsRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,6 +27,7 @@ export { rehearsalChatTexts, stepsOutOfRole } from './rehearsalChat.js';
 export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';
+export { organisationTexts } from './organisations.js';
 export {
   authShellTexts,
   goalShellTexts,

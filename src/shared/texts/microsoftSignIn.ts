@@ -15,6 +15,8 @@ export const microsoftSignInTexts = {
     tenant: 'Your organisation has not enabled AI Coach',
     linkedElsewhere: 'This Microsoft account is already linked to another AI Coach user.',
     notConfigured: 'Signing in with Microsoft is not switched on for this app yet',
+    deprovisioned: 'Your organisation has removed your access to AI Coach.',
+    noSeat: 'Every seat of your organisation is taken. Ask an admin of your organisation for a seat.',
     signedOut: microsoftSignedOut,
   },
   // Settings, Profile tab

@@ -11,6 +11,7 @@ export const pageTitles: Record<string, string> = {
   '/login': 'Log in',
   '/terms': 'Terms of Service',
   '/privacy': 'Privacy Policy',
+  '/_app/admin': 'Organisation',
   '/_app/app': 'New Chat',
   '/_app/debrief': 'Meeting debrief',
   '/_app/debriefs': 'Meeting trends',

@@ -12,10 +12,11 @@ import { IconMail } from '@tabler/icons-react';
 import { IconFolder } from '@tabler/icons-react';
 import { IconWriting } from '@tabler/icons-react';
 import { IconMicrophone, IconPhoneCall } from '@tabler/icons-react';
-import { IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
+import { IconBuilding, IconCalendarEvent, IconMasksTheater } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { chatViewTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, nudgesShellTexts, rehearsalShellTexts } from '../../../shared/texts';
+import { chatViewTexts, goalShellTexts, meetingsShellTexts, memoryShellTexts, nudgesShellTexts, organisationTexts, rehearsalShellTexts } from '../../../shared/texts';
+import { useSession } from '../../features/auth/useSession';
 import { RecentChats } from '../../features/chat/RecentChats';
 import { IntegrationsBadge } from '../../features/microsoft/SidebarMicrosoft';
 import { openSearch } from '../../features/search/SearchDialog';
@@ -50,6 +51,8 @@ const coachingTools = [
 ];
 
 export function Sidebar(props: { onNavigate: () => void }) {
+  // The organisation's console, for its admins only.
+  const { orgAdmin } = useSession();
   return (
     <Stack h="100%" gap={0}>
       <Stack p="md" pb="xs" gap="xs">
@@ -95,6 +98,9 @@ export function Sidebar(props: { onNavigate: () => void }) {
               {menuItems.map((item) => (
                 <NavLink key={item.to} component={Link} to={item.to} label={item.label} leftSection={item.icon} rightSection={item.to === '/integrations' ? <IntegrationsBadge /> : undefined} onClick={props.onNavigate} />
               ))}
+              {orgAdmin && (
+                <NavLink component={Link} to="/admin" label={organisationTexts.console.navLabel} leftSection={<IconBuilding size={18} aria-hidden />} onClick={props.onNavigate} />
+              )}
             </nav>
           )}
           <nav aria-labelledby="coaching-tools-heading">

@@ -14,6 +14,8 @@ export function useSession() {
     microsoftSignIn: query.data?.microsoftSignIn ?? false,
     /** Username and password sign-in and registration (PASSWORD_LOGIN); on until the server says otherwise. */
     passwordLogin: query.data?.passwordLogin ?? true,
+    /** An admin of the organisation: the console at /admin is theirs. */
+    orgAdmin: query.data?.orgAdmin ?? false,
     isLoading: query.isPending,
     error: query.error,
   };

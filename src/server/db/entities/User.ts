@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { organisationRoles } from '../../../shared/schemas/organisations.js';
 
 export const guestOrigins = ['demo', 'access-key'] as const;
 
@@ -28,9 +29,38 @@ export const UserSchema = defineEntity({
     entraTenantId: p.string().length(64).nullable().hidden(),
     entraObjectId: p.string().length(64).nullable().hidden(),
     entraUsername: p.string().length(320).nullable().hidden(),
+    // The organisation the account belongs to: the deployment's one organisation (row 1, the
+    // column's default), so every way an account is made joins it.
+    organisationId: p.integer().default(1),
+    // 'admin': may administer the organisation (members, seats, provisioning tokens), never read
+    // anyone's conversations. Operators also name admins in ORG_ADMINS (roles.ts).
+    orgRole: p.enum(organisationRoles).default('member'),
+    // false once the identity provider deprovisioned the person: no session, key or socket acts as them.
+    active: p.boolean().default(true),
+    deprovisionedAt: p.datetime().nullable(),
+    // The work address (from provisioning); a first Sign in with Microsoft with it finds this account.
+    email: p.string().length(320).nullable(),
+    // Provisioned by SCIM: its userName (unique in the organisation regardless of case, by
+    // scimUserNameKey), its externalId (Entra's object id in the recommended mapping) and the
+    // attributes kept as sent (name, emails, the enterprise extension's department and manager).
+    scimUserName: p.string().length(320).nullable().hidden(),
+    scimUserNameKey: p.string().length(320).nullable().hidden(),
+    scimExternalId: p.string().length(320).nullable().hidden(),
+    scimProfile: p.json<ScimProfile>().nullable().hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
+
+/** What the identity provider said of a person besides the columns above (SCIM core and enterprise attributes). */
+export type ScimProfile = {
+  name?: { givenName?: string; familyName?: string; formatted?: string };
+  displayName?: string;
+  emails?: Array<{ value: string; type?: string; primary?: boolean }>;
+  department?: string;
+  manager?: string;
+  /** When provisioning last changed the person (SCIM's meta.lastModified). */
+  lastModified?: string;
+};
 
 export class User extends UserSchema.class {
   toPublic() {

@@ -19,6 +19,7 @@ import { WritingStyleProfile } from './WritingStyleProfile.js';
 import { SecurityEvent } from './SecurityEvent.js';
 import { SpentToken } from './SpentToken.js';
 import { NudgeRun, NudgeSetting, PushSubscription } from './Nudge.js';
+import { Organisation, ScimGroup, ScimGroupMember, ScimToken } from './Organisation.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -36,4 +37,5 @@ export { SpentToken };
 export { NudgeRun, NudgeSetting, PushSubscription };
 export { Rehearsal };
 export { Debrief, DebriefSetting };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting];
+export { Organisation, ScimGroup, ScimGroupMember, ScimToken };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting, Organisation, ScimToken, ScimGroup, ScimGroupMember];

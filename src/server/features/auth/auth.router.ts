@@ -8,6 +8,7 @@ import { checkAccess } from './checkAccess.js';
 import { login } from './login.js';
 import { logout } from './logout.js';
 import { register } from './register.js';
+import { isOrgAdmin } from '../organisations/index.js';
 
 export const authRouter = router({
   register: publicProcedure.input(registerSchema).mutation(({ ctx, input }) => register(ctx, input)),
@@ -25,6 +26,8 @@ export const authRouter = router({
     // username and password forms unless PASSWORD_LOGIN=false.
     microsoftSignIn: Boolean(ctx.deps.microsoft.identity),
     passwordLogin: ctx.deps.config.passwordLogin,
+    // Whether the app shows the organisation's console (/admin); the admin procedures decide for themselves.
+    orgAdmin: ctx.user ? isOrgAdmin(ctx.user, ctx.deps.config.organisation.admins) : false,
   })),
   microsoftLink: accountProcedure.query(({ ctx }) => microsoftLinkStatus(ctx)),
   unlinkMicrosoft: accountProcedure.mutation(({ ctx }) => unlinkMicrosoft(ctx)),

@@ -24,6 +24,8 @@ export async function login(ctx: DbContext, input: LoginInput) {
     if (user && !user.isDemo) await recordSecurityEvent(ctx.em, requestEvent(ctx, 'sign_in_failed', user.id));
     throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.invalidCredentials });
   }
+  // A deprovisioned account signs in no more (told only to whoever knows its password).
+  if (!user.active) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.errors.deprovisioned });
   await Promise.all([rateLimits.loginPerUsername.reset(usernameKey), rateLimits.loginPerAddress.refund(address)]);
   // Hashes of an older, cheaper cost are replaced now that the password is at hand.
   if (needsRehash(user.passwordHash)) {

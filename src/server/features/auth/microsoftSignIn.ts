@@ -11,6 +11,7 @@ import { httpContext, isSecureRequest } from '../../http/requestContext.js';
 import type { SignedInAccount, ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { Context } from '../../trpc/context.js';
 import { saveConnection } from '../microsoft/index.js';
+import { hasFreeSeat } from '../organisations/index.js';
 import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { dropGuestSamples } from './guestAccount.js';
 import { mergeGuestInto } from './guestMerge.js';
@@ -149,12 +150,28 @@ export async function finishMicrosoftSignIn(
   // A visitor in a guest space keeps it: it becomes the new account, or joins the existing one.
   const current = ctx.session.userId ? await em.findOne(User, ctx.session.userId) : null;
   const guest = current?.isGuest ? current : null;
+  // An account the organisation provisioned (SCIM) is this person's on their first sign-in.
+  const provisioned = linked ? null : await provisionedAccountOf(em, account);
+  const existing = linked ?? provisioned;
+  if (existing && !existing.active) return fail('deprovisioned');
+  // A new member takes a seat of the organisation (refused before the guest space is touched).
+  if (!existing && !(await hasFreeSeat(em, guest?.organisationId ?? 1))) return fail('noSeat');
   // Either way the demo's samples stay behind: the account keeps what the visitor made.
   if (guest) await dropGuestSamples(em, guest);
   let user: User;
-  if (linked) {
-    if (guest) await mergeGuestInto(deps, guest.id, linked.id);
-    user = linked;
+  if (existing) {
+    if (provisioned) {
+      em.assign(provisioned, { entraTenantId: account.tenantId, entraObjectId: account.objectId, entraUsername: account.username });
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) return fail('linkedElsewhere');
+        throw error;
+      }
+      await recordSecurityEvent(em, requestEvent(ctx, 'microsoft_linked', provisioned.id));
+    }
+    if (guest) await mergeGuestInto(deps, guest.id, existing.id);
+    user = existing;
   } else {
     user = await createAccount(em, account, guest);
     await recordSecurityEvent(em, requestEvent(ctx, 'microsoft_linked', user.id));
@@ -163,6 +180,20 @@ export async function finishMicrosoftSignIn(
   await ctx.session.start(user.id);
   await recordSecurityEvent(em, requestEvent(ctx, 'sign_in', user.id));
   return '/app';
+}
+
+/**
+ * The provisioned account, not yet linked to any Microsoft account, that names this one: by the
+ * externalId Entra's provisioning sent (its object id, in the mapping docs/organisations.md
+ * recommends), else by the userName (the UPN) or the work email matching the sign-in's username.
+ */
+async function provisionedAccountOf(em: EntityManager, account: SignedInAccount): Promise<User | null> {
+  const base = { entraObjectId: null, isGuest: false, isDemo: false, scimUserNameKey: { $ne: null } };
+  const byObjectId = await em.findOne(User, { ...base, scimExternalId: account.objectId });
+  if (byObjectId) return byObjectId;
+  const name = account.username?.trim().toLowerCase();
+  if (!name) return null;
+  return (await em.findOne(User, { ...base, scimUserNameKey: name })) ?? (await em.findOne(User, { ...base, email: name }));
 }
 
 function sameText(a: string, b: string): boolean {

@@ -2,13 +2,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { registerSchema } from '../../../shared/schemas/auth.js';
-import { authTexts, microsoftSignInTexts } from '../../../shared/texts/index.js';
+import { authTexts, microsoftSignInTexts, organisationTexts } from '../../../shared/texts/index.js';
 import { User } from '../../db/entities/User.js';
 import type { DbContext } from '../../trpc/context.js';
 import { dropGuestSamples } from './guestAccount.js';
 import { hashPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { rateLimitAddressKey } from '../limits/index.js';
+import { hasFreeSeat } from '../organisations/index.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
   if (!ctx.deps.config.passwordLogin) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.passwordLoginDisabled });
@@ -20,6 +21,8 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
   // Registering from a guest space keeps it: the guest becomes the account, its chats, goals,
   // memories and knowledge base included, and the demo's samples go (dropGuestSamples).
   const current = ctx.session.userId ? await ctx.em.findOne(User, { id: ctx.session.userId, isGuest: true }) : null;
+  // A new member takes a seat of the organisation (a guest space took none).
+  if (!(await hasFreeSeat(ctx.em, current?.organisationId ?? 1))) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.noSeat });
   const fields = {
     username: input.username,
     usernameKey,

@@ -20,6 +20,8 @@ export async function claimDueReminders(orm: MikroORM, now = new Date(), batch =
     `with due as (
        select "id" from "goal"
        where "next_reminder_at" <= ?::timestamptz and "cadence" <> 'off' and "done_at" is null
+         -- No reminder (nor its check-in call) for an account the organisation deprovisioned.
+         and exists (select 1 from "app_user" u where u."id" = "goal"."owner_id" and u."active")
        order by "next_reminder_at" limit ? for update skip locked
      ), claimed as (
        update "goal" as g set "next_reminder_at" = ?::timestamptz + ${weekInterval}

@@ -85,7 +85,7 @@ export async function planMeetingBriefs(deps: Pick<AppDeps, 'config' | 'orm' | '
   const em = deps.orm.em.fork();
   const rows: Array<{ user_id: number }> = await em.getConnection().execute(
     `select s."user_id" from "nudge_setting" s join "app_user" u on u."id" = s."user_id"
-     where not u."is_demo" and not u."is_guest" and (s."settings" -> 'meetingBrief' ->> 'enabled')::boolean
+     where not u."is_demo" and not u."is_guest" and u."active" and (s."settings" -> 'meetingBrief' ->> 'enabled')::boolean
      order by s."user_id" limit 1000`,
   );
   let planned = 0;
@@ -120,7 +120,7 @@ export async function planMeetingBriefs(deps: Pick<AppDeps, 'config' | 'orm' | '
 }
 
 /**
- * Users (not demo, not guests) whose weekly review is on but not planned: planned now. Then every
+ * Users (not demo, not guests, not deprovisioned) whose weekly review is on but not planned: planned now. Then every
  * queued run gets its job again: the queue keeps one per run (its singleton key), so this only
  * adds those lost between a run's row and its job (an instance that died in between) and those
  * of runs planned before the queue held them.
@@ -130,7 +130,7 @@ export async function planMissingReviews(orm: MikroORM, send: RunSender, now: Da
   const rows: Array<{ id: number }> = await em.getConnection().execute(
     `select u."id" from "app_user" u
      left join "nudge_setting" s on s."user_id" = u."id"
-     where not u."is_demo" and not u."is_guest"
+     where not u."is_demo" and not u."is_guest" and u."active"
        and coalesce((s."settings" -> 'weeklyReview' ->> 'enabled')::boolean, true)
        and not exists (select 1 from "nudge_run" r where r."owner_id" = u."id" and r."kind" = 'weekly_review' and r."status" = 'queued' and r."trigger" = 'scheduled')
      order by u."id" limit 1000`,

@@ -18,7 +18,8 @@ export function phonePinMatches(pin: string, stored: string | null | undefined):
 
 /** The id of the user whose verified phone is `phone` (E.164), or null. */
 export async function userIdOfVerifiedPhone(em: EntityManager, phone: string): Promise<number | null> {
-  const settings = await em.findOne(UserSettings, { phone, phoneVerifiedAt: { $ne: null } }, { fields: ['user'] });
+  // A deprovisioned account's phone names nobody: its calls are a stranger's.
+  const settings = await em.findOne(UserSettings, { phone, phoneVerifiedAt: { $ne: null }, user: { active: true } }, { fields: ['user'] });
   return settings ? settings.user.id : null;
 }
 

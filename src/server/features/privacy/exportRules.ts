@@ -15,7 +15,9 @@ export type ExportRule =
   | { export: false; reason: string };
 
 export const exportRules: Record<string, ExportRule> = {
-  User: { export: true, section: 'account', title: 'Account', omit: ['passwordHash', 'usernameKey', 'isDemo', 'isGuest'] },
+  User: { export: true, section: 'account', title: 'Account', omit: ['passwordHash', 'usernameKey', 'isDemo', 'isGuest', 'scimUserNameKey'] },
+  // The organisation's groups the person is in (from the identity provider's provisioning).
+  ScimGroupMember: { export: true, section: 'organisationGroups', title: 'Groups in your organisation' },
   UserSettings: { export: true, section: 'settings', title: 'Profile and settings' },
   KnowledgeBase: { export: true, section: 'knowledgeBase', title: 'Knowledge base' },
   Chat: { export: true, section: 'chats', title: 'Chats' },

@@ -1,0 +1,21 @@
+import { Router } from 'express';
+import type { AppDeps } from '../../deps.js';
+import { restRoute } from '../../http/rest.js';
+
+// The organisation's administration over REST (the admin procedures): 403 for a member and for any
+// API key, 401 without a session.
+// POST /api/admin/scim-tokens -> 201 { token, ... } (the token in this answer only); GET -> the
+// list, never a token; DELETE /api/admin/scim-tokens/{id} -> 204 (revoked).
+export function adminRestRoutes(deps: AppDeps): Router {
+  const routes = Router();
+  routes.post('/api/admin/scim-tokens', restRoute(deps, (caller) => caller.admin.createScimToken(), 201));
+  routes.get('/api/admin/scim-tokens', restRoute(deps, (caller) => caller.admin.scimTokens()));
+  routes.delete('/api/admin/scim-tokens/:id', restRoute(deps, async (caller, req) => {
+    await caller.admin.revokeScimToken({ id: req.params.id as unknown as number });
+  }));
+  routes.get('/api/admin/members', restRoute(deps, (caller) => caller.admin.members()));
+  routes.put('/api/admin/members/:id/role', restRoute(deps, (caller, req) => caller.admin.setMemberRole({ ...(req.body ?? {}), userId: req.params.id })));
+  routes.get('/api/admin/organisation', restRoute(deps, (caller) => caller.admin.organisation()));
+  routes.patch('/api/admin/organisation', restRoute(deps, (caller, req) => caller.admin.updateOrganisation(req.body ?? {})));
+  return routes;
+}

@@ -1,0 +1,18 @@
+import { scimTokenIdSchema, setMemberRoleSchema, updateOrganisationSchema } from '../../../shared/schemas/organisations.js';
+import { adminProcedure, router } from '../../trpc/init.js';
+import { listMembers, setMemberRole } from './members.js';
+import { getOrganisation, updateOrganisation } from './organisation.js';
+import { createScimToken, listScimTokens, revokeScimToken } from './scimTokens.js';
+
+// The organisation's administration: every procedure here is an adminProcedure (an admin's own
+// session; 403 for a member and for any API key, 401 without a session). A test calls each one of
+// this router as a member, with a key and without a session.
+export const adminRouter = router({
+  organisation: adminProcedure.query(({ ctx }) => getOrganisation(ctx)),
+  updateOrganisation: adminProcedure.input(updateOrganisationSchema).mutation(({ ctx, input }) => updateOrganisation(ctx, input)),
+  members: adminProcedure.query(({ ctx }) => listMembers(ctx)),
+  setMemberRole: adminProcedure.input(setMemberRoleSchema).mutation(({ ctx, input }) => setMemberRole(ctx, input)),
+  scimTokens: adminProcedure.query(({ ctx }) => listScimTokens(ctx)),
+  createScimToken: adminProcedure.mutation(({ ctx }) => createScimToken(ctx)),
+  revokeScimToken: adminProcedure.input(scimTokenIdSchema).mutation(({ ctx, input }) => revokeScimToken(ctx, input)),
+});

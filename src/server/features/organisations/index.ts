@@ -1,0 +1,4 @@
+// The organisations feature's public surface: what other features may use. A feature reaches
+// another only through its index.ts (npm run depcheck, rule features-through-index).
+export { isOrgAdmin } from './roles.js';
+export { hasFreeSeat } from './organisation.js';

@@ -1,0 +1,77 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
+import type { UpdateOrganisationInput } from '../../../shared/schemas/organisations.js';
+import { deploymentOrganisationId, Organisation } from '../../db/entities/Organisation.js';
+import { User } from '../../db/entities/User.js';
+import type { AuthedContext } from '../../trpc/context.js';
+
+// The organisation's settings and its seats. A seat is taken by every active member (a registered
+// account, provisioned or not, that is neither a guest space nor the demo account); a
+// deprovisioned member frees theirs.
+
+/**
+ * The deployment's organisation, made at the first start (its migration makes it only for a
+ * database that already holds accounts, so that a new database stays empty for `db:move`).
+ */
+export async function ensureDeploymentOrganisation(orm: MikroORM): Promise<void> {
+  await orm.em.fork().getConnection().execute(
+    `insert into "organisation" ("id", "name", "created_at") values (?, 'Organisation', now()) on conflict ("id") do nothing`,
+    [deploymentOrganisationId],
+  );
+  await orm.em.fork().getConnection().execute(`select setval(pg_get_serial_sequence('organisation', 'id'), greatest((select max("id") from "organisation"), 1))`);
+}
+
+export async function seatsInUse(em: EntityManager, organisationId: number): Promise<number> {
+  return em.count(User, { organisationId, active: true, isGuest: false, isDemo: false });
+}
+
+/**
+ * Whether one more active member fits the seats. For a new account made by registration or a first
+ * Sign in with Microsoft: read without a lock, so registrations racing for the last seat may pass
+ * it by one; provisioning (SCIM) counts under the lock (withSeatCheck).
+ */
+export async function hasFreeSeat(em: EntityManager, organisationId: number): Promise<boolean> {
+  const organisation = await em.findOne(Organisation, organisationId);
+  const seats = organisation?.seats ?? null;
+  return seats === null || (await seatsInUse(em, organisationId)) < seats;
+}
+
+/**
+ * Runs `work` with the organisation's row locked, after checking a seat is free for one more active
+ * member: parallel provisioning cannot pass the count. `free` is false when every seat is taken.
+ */
+export async function withSeatCheck<T>(em: EntityManager, organisationId: number, work: (tx: EntityManager, free: { ok: boolean; seats: number | null }) => Promise<T>): Promise<T> {
+  return em.transactional(async (tx) => {
+    const organisation = await tx.findOneOrFail(Organisation, organisationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const seats = organisation.seats ?? null;
+    const ok = seats === null || (await seatsInUse(tx, organisationId)) < seats;
+    return work(tx, { ok, seats });
+  });
+}
+
+export function organisationView(organisation: Organisation, used: number) {
+  return {
+    id: organisation.id,
+    name: organisation.name,
+    seats: organisation.seats ?? null,
+    seatsInUse: used,
+    retention: organisation.retention,
+  };
+}
+export type OrganisationView = ReturnType<typeof organisationView>;
+
+export async function getOrganisation(ctx: AuthedContext): Promise<OrganisationView> {
+  const organisation = await ctx.em.findOneOrFail(Organisation, ctx.user.organisationId);
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+}
+
+/** Seats may be set below the seats in use: nobody is removed, but nobody more is provisioned active. */
+export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<OrganisationView> {
+  const organisation = await ctx.em.findOneOrFail(Organisation, ctx.user.organisationId);
+  if (input.name !== undefined) organisation.name = input.name;
+  if (input.seats !== undefined) organisation.seats = input.seats;
+  if (input.retention !== undefined) organisation.retention = input.retention;
+  await ctx.em.flush();
+  ctx.deps.log.info({ organisationId: organisation.id, by: ctx.user.id, seats: organisation.seats, retention: organisation.retention }, 'organisation settings changed');
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { organisationTexts } from '../texts/organisations.js';
+
+// The organisation's administration (the admin procedures, /api/admin/*) and the bodies of SCIM 2.0
+// provisioning (/scim/v2, RFC 7643 and 7644), as Entra ID's provisioning service sends them.
+
+export const organisationRoles = ['member', 'admin'] as const;
+export type OrganisationRole = (typeof organisationRoles)[number];
+/** What a removed member's data becomes: kept under the deactivated account, or deleted with it. */
+export const organisationRetentions = ['keep', 'delete'] as const;
+export type OrganisationRetention = (typeof organisationRetentions)[number];
+
+export const organisationLimits = { maxSeats: 1_000_000, maxScimTokens: 10, pageSizeMax: 200 } as const;
+
+export const setMemberRoleSchema = z.object({
+  userId: z.coerce.number().int().positive(),
+  role: z.enum(organisationRoles, { message: organisationTexts.unknownRole }),
+});
+export type SetMemberRoleInput = z.infer<typeof setMemberRoleSchema>;
+
+export const updateOrganisationSchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  /** null: no seat limit. */
+  seats: z.number().int().min(0).max(organisationLimits.maxSeats, organisationTexts.seatsRange).nullable().optional(),
+  retention: z.enum(organisationRetentions, { message: organisationTexts.unknownRetention }).optional(),
+});
+export type UpdateOrganisationInput = z.infer<typeof updateOrganisationSchema>;
+
+export const scimTokenIdSchema = z.object({ id: z.coerce.number().int().positive() });
+
+// --- SCIM 2.0 --------------------------------------------------------------------------------
+
+export const scimSchemas = {
+  user: 'urn:ietf:params:scim:schemas:core:2.0:User',
+  enterpriseUser: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+  group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
+  listResponse: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
+  patchOp: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
+  error: 'urn:ietf:params:scim:api:messages:2.0:Error',
+  serviceProviderConfig: 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig',
+  resourceType: 'urn:ietf:params:scim:schemas:core:2.0:ResourceType',
+  schema: 'urn:ietf:params:scim:schemas:core:2.0:Schema',
+} as const;
+
+/** SCIM's booleans as Entra sends them: true/false, or the strings "True"/"False". */
+export const scimBooleanSchema = z.preprocess(
+  (value) => (typeof value === 'string' && /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value),
+  z.boolean({ message: organisationTexts.scim.notBoolean }),
+);
+
+const text = (max: number) => z.string().max(max);
+const scimEmailSchema = z.looseObject({ value: text(320), type: text(40).optional(), primary: scimBooleanSchema.optional() });
+const scimManagerSchema = z.union([z.looseObject({ value: text(320).nullish() }), text(320)]);
+
+export const scimUserSchema = z.looseObject({
+  schemas: z.array(text(200)).max(10).optional(),
+  userName: z.string({ message: organisationTexts.scim.userNameRequired }).trim().min(1, organisationTexts.scim.userNameRequired).max(320),
+  externalId: text(320).nullish(),
+  name: z.looseObject({ givenName: text(100).nullish(), familyName: text(100).nullish(), formatted: text(256).nullish() }).nullish(),
+  displayName: text(256).nullish(),
+  emails: z.array(scimEmailSchema).max(10).nullish(),
+  active: scimBooleanSchema.optional(),
+  [scimSchemas.enterpriseUser]: z.looseObject({ department: text(256).nullish(), manager: scimManagerSchema.nullish() }).nullish(),
+});
+export type ScimUserInput = z.infer<typeof scimUserSchema>;
+
+const scimMemberSchema = z.looseObject({ value: text(64), display: text(256).nullish() });
+export const scimGroupSchema = z.looseObject({
+  schemas: z.array(text(200)).max(10).optional(),
+  displayName: z.string({ message: organisationTexts.scim.displayNameRequired }).trim().min(1, organisationTexts.scim.displayNameRequired).max(256),
+  externalId: text(320).nullish(),
+  members: z.array(scimMemberSchema).max(50_000).nullish(),
+});
+export type ScimGroupInput = z.infer<typeof scimGroupSchema>;
+
+export const scimPatchSchema = z.object({
+  schemas: z.array(text(200)).max(10).optional(),
+  Operations: z
+    .array(
+      z.object({
+        op: z.string().refine((op) => /^(add|remove|replace)$/i.test(op), organisationTexts.scim.unknownOp),
+        path: text(1000).optional(),
+        value: z.unknown().optional(),
+      }),
+    )
+    .min(1, organisationTexts.scim.noOperations)
+    .max(1000),
+});
+export type ScimPatchInput = z.infer<typeof scimPatchSchema>;
+
+export const scimListQuerySchema = z.object({
+  filter: text(1000).optional(),
+  startIndex: z.coerce.number().int().optional(),
+  count: z.coerce.number().int().optional(),
+});

@@ -1,0 +1,65 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { organisationTexts } from '../../src/shared/texts/index.js';
+
+// The organisation's console at /admin: the admin (named by ORG_ADMINS on this server) sees the
+// members with their state and the seats, creates a SCIM token shown once, Entra-like provisioning
+// with it shows the new member, and revoking it locks the provisioning out. A member is refused.
+
+const texts = organisationTexts.console;
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+});
+
+test('an admin sees members and seats, creates a SCIM token shown once, and revoking it refuses the provisioning', async ({ page, baseURL }) => {
+  const registered = await page.request.post('/api/auth/register', { data: { username: 'e2e-admin', password: 'secret-pass', fullName: 'Erin Admin' } });
+  // A retry finds the admin registered already.
+  if (registered.status() !== 201) expect((await page.request.post('/api/auth/login', { data: { username: 'e2e-admin', password: 'secret-pass' } })).status()).toBe(200);
+
+  await page.goto('/app');
+  await page.getByRole('link', { name: texts.navLabel }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: texts.title, level: 1 })).toBeVisible();
+  const members = page.getByRole('table', { name: texts.membersHeading });
+  await expect(members.getByRole('row', { name: /Erin Admin/ })).toContainText(texts.roles.admin);
+  await expect(members.getByRole('row', { name: /Erin Admin/ })).toContainText(texts.states.active);
+  await expect(page.getByText(/in use, no limit/)).toBeVisible();
+
+  await page.getByRole('button', { name: texts.createToken }).click();
+  const dialog = page.getByRole('dialog', { name: texts.tokenCreated });
+  await expect(dialog.getByText(texts.tokenShownOnce)).toBeVisible();
+  const token = (await dialog.getByLabel(texts.tokenLabel).textContent())!.trim();
+  expect(token).toMatch(/^scim_[A-Za-z0-9_-]{43}$/);
+  await dialog.getByRole('button', { name: texts.done }).click();
+  await expect(page.getByText(token)).toHaveCount(0);
+  const tokenItem = page.getByRole('list', { name: texts.tokensHeading }).getByRole('listitem', { name: token.slice(0, 11) });
+  await expect(tokenItem).toBeVisible();
+
+  // The identity provider provisions someone with the token.
+  const scim = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' } });
+  const userName = `pat.${Date.now().toString(36)}@contoso.example`;
+  const created = await scim.post('/scim/v2/Users', { data: { userName, displayName: 'Pat Provisioned', active: true, emails: [{ value: userName, primary: true }] } });
+  expect(created.status()).toBe(201);
+  await page.reload();
+  await expect(members.getByRole('row', { name: /Pat Provisioned/ })).toContainText(texts.provisioned);
+  await page.screenshot({ path: test.info().outputPath('admin-console.png'), fullPage: true });
+  // Axe finds nothing critical, serious or moderate on the console.
+  const results = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+  const problems = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
+
+  await tokenItem.getByRole('button', { name: texts.revokeLabel(token.slice(0, 11)) }).click();
+  await expect(page.getByText(texts.revokedToast)).toBeVisible();
+  await expect(tokenItem).toContainText(texts.tokenRevoked);
+  expect((await scim.get('/scim/v2/Users')).status()).toBe(401);
+});
+
+test('a member has no console: no menu entry, and /admin says it is for admins', async ({ page }) => {
+  const username = `member${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+  expect((await page.request.post('/api/auth/register', { data: { username, password: 'secret-pass', fullName: 'Mo Member' } })).status()).toBe(201);
+  await page.goto('/admin');
+  await expect(page.getByText(organisationTexts.adminsOnly)).toBeVisible();
+  await expect(page.getByRole('link', { name: texts.navLabel })).toHaveCount(0);
+  expect((await page.request.get('/api/admin/members')).status()).toBe(403);
+});
