@@ -1,6 +1,8 @@
 import { meetingsNavLabel } from './appShell.js';
 // Meetings: the calendar page, prep chats, agenda actions and reflections.
 export const meetingsTexts = {
+  /** A meeting whose invite has no subject. */
+  noSubject: '(no subject)',
   navLabel: meetingsNavLabel,
   pageTitle: 'Meetings',
   pageDescription: 'Your coming meetings from Microsoft Calendar. Prepare each one with your coach, and reflect after it.',

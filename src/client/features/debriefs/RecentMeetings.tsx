@@ -1,12 +1,13 @@
-import { Badge, Button, Card, Group, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconChartLine } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { commonTexts, debriefTexts } from '../../../shared/texts';
+import { debriefTexts, meetingsTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
 import { browserTimeZone, wallDate, wallTime } from '../meetings/meetingFormat';
+import { SampleBadge } from '../../components/SampleBadge';
 
 // On /meetings: the Teams meetings of the last week that have ended, each with 'Debrief' (made
 // from its transcript) or 'Open debrief'.
@@ -52,14 +53,12 @@ export function RecentMeetings() {
                     {wallDate(meeting.start)} · {wallTime(meeting.start)}–{wallTime(meeting.end)}
                   </Text>
                   <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                    {meeting.subject || '(no subject)'}
+                    {meeting.subject || meetingsTexts.noSubject}
                   </Text>
                 </div>
                 <Group gap="xs">
                   {meeting.sample && (
-                    <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-                      {commonTexts.sampleBadge}
-                    </Badge>
+                    <SampleBadge />
                   )}
                   {meeting.debriefedAt ? (
                     <Button size="xs" variant="light" onClick={() => void navigate({ to: '/debrief', search: { meeting: meeting.id } })} aria-label={`${debriefTexts.openDebrief}: ${meeting.subject}`}>

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import type { DebriefTrendPoint } from '../../../shared/schemas/debriefs';
-import { debriefTexts } from '../../../shared/texts';
+import { debriefTexts, meetingsTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { trpc } from '../../lib/trpc';
 import { wallDate } from '../meetings/meetingFormat';
@@ -14,7 +14,7 @@ import { wallDate } from '../meetings/meetingFormat';
 export function groupTrends(points: DebriefTrendPoint[], by: 'person' | 'series') {
   const groups = new Map<string, DebriefTrendPoint[]>();
   for (const p of points) {
-    const key = by === 'person' ? (p.mainSpeaker ?? '—') : p.subject || '(no subject)';
+    const key = by === 'person' ? (p.mainSpeaker ?? '—') : p.subject || meetingsTexts.noSubject;
     groups.set(key, [...(groups.get(key) ?? []), p]);
   }
   const mean = (list: number[]) => Math.round((list.reduce((a, b) => a + b, 0) / list.length) * 10) / 10;

@@ -2,11 +2,12 @@ import { Anchor, Badge, Button, Grid, Group, Paper, Progress, Skeleton, Stack, T
 import { IconCheck, IconMessageCircle, IconPencil, IconPlus, IconRotate, IconTrash } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import type { GoalView } from '../../../shared/schemas/goals';
-import { commonTexts, goalTexts } from '../../../shared/texts';
+import { goalTexts } from '../../../shared/texts';
 import { keyResultPercent, percentOf } from '../../../shared/goalProgress';
 import { formatDueDate, statusColors, statusLabels, withUnit } from './goalFormat';
 import { lazy, Suspense } from 'react';
 import { useNearViewport } from './useNearViewport';
+import { SampleBadge } from '../../components/SampleBadge';
 
 // The charting library is most of the page's code: it loads on its own, after the goals show.
 const GoalProgressChart = lazy(() => import('./GoalProgressChart').then((module) => ({ default: module.GoalProgressChart })));
@@ -57,9 +58,7 @@ export function GoalCard(props: {
                 {statusLabels[goal.status]}
               </Badge>
               {goal.sample && (
-                <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-                  {commonTexts.sampleBadge}
-                </Badge>
+                <SampleBadge />
               )}
               <Text size="sm" c="dimmed">
                 {goalTexts.due(formatDueDate(goal.dueDate))}

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { Meeting as SharedMeeting, MeetingPerson } from '../../../shared/meeting';
-import { commonTexts, meetingsTexts, rehearsalTexts } from '../../../shared/texts';
+import { meetingsTexts, rehearsalTexts } from '../../../shared/texts';
 import type { AppRouter } from '../../../server/trpc/root';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc';
 import { browserTimeZone, wallTime } from './meetingFormat';
 import { ReflectionForm } from './ReflectionForm';
 import { RehearseButton } from '../rehearsals/StartRehearsalDialog';
+import { SampleBadge } from '../../components/SampleBadge';
 
 export type Meeting = inferRouterOutputs<AppRouter>['meetings']['list']['meetings'][number];
 
@@ -46,14 +47,12 @@ export function MeetingCard(props: { meeting: Meeting }) {
               {meeting.location ? ` · ${meeting.location}` : ''}
             </Text>
             <Title order={3} size="h4" style={{ overflowWrap: 'anywhere' }}>
-              {meeting.subject || '(no subject)'}
+              {meeting.subject || meetingsTexts.noSubject}
             </Title>
           </div>
           <Group gap="xs">
             {meeting.sample && (
-              <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-                {commonTexts.sampleBadge}
-              </Badge>
+              <SampleBadge />
             )}
             {meeting.isOnline && <Badge variant="light">{meetingsTexts.online}</Badge>}
             {meeting.agendaSavedAt && (

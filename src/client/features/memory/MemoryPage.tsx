@@ -8,6 +8,7 @@ import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
+import { SampleBadge } from '../../components/SampleBadge';
 
 // /memory: every memory grouped by kind, to edit or delete; the on/off switch; and
 // 'Forget everything', confirmed.
@@ -95,9 +96,7 @@ export function MemoryPage() {
                       {(memory.dueAt || memory.doneAt || memory.sample) && (
                         <Group gap="xs">
                           {memory.sample && (
-                            <Badge size="xs" color="grape" variant="outline" title={commonTexts.sampleBadgeLabel}>
-                              {commonTexts.sampleBadge}
-                            </Badge>
+                            <SampleBadge size="xs" />
                           )}
                           {memory.dueAt && (
                             <Text size="xs" c="dimmed">

@@ -1,12 +1,13 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { commonTexts, nudgesTexts } from '../../../shared/texts';
+import { nudgesTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
 import { GuestNudgesNote } from './GuestNudgesNote';
 import { useRunNow } from './useRunNow';
+import { SampleBadge } from '../../components/SampleBadge';
 
 const statusColor: Record<string, string> = { queued: 'blue', sent: 'green', skipped: 'gray', failed: 'red' };
 
@@ -53,9 +54,7 @@ export function NudgeHistoryPage() {
                       <Group gap="xs">
                         {nudgesTexts.kindLabel[r.kind] ?? r.kind}
                         {r.sample && (
-                          <Badge size="xs" variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-                            {commonTexts.sampleBadge}
-                          </Badge>
+                          <SampleBadge size="xs" />
                         )}
                       </Group>
                     </Table.Td>

@@ -2,10 +2,11 @@ import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text } from '@manti
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { commonTexts, rehearsalTexts } from '../../../shared/texts';
+import { rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { trpc } from '../../lib/trpc';
 import { StartRehearsalDialog } from './StartRehearsalDialog';
+import { SampleBadge } from '../../components/SampleBadge';
 
 /** /rehearsals: the user's rehearsals, newest first, and the start form. */
 export function RehearsalsPage() {
@@ -41,9 +42,7 @@ export function RehearsalsPage() {
                   </div>
                   <Group gap="xs">
                     {r.sample && (
-                      <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-                        {commonTexts.sampleBadge}
-                      </Badge>
+                      <SampleBadge />
                     )}
                     <Badge variant="light">{t.difficulties[r.difficulty]}</Badge>
                     {r.report?.judged && <Badge color={r.report.judged.goalMet === 'yes' ? 'teal' : r.report.judged.goalMet === 'partly' ? 'yellow' : 'red'}>{t.goalMet[r.report.judged.goalMet]}</Badge>}

@@ -4,11 +4,12 @@ import { useNavigate } from '@tanstack/react-router';
 import { findFillers } from '../../../shared/rehearsalReport';
 import { checkNameValues, type RehearsalCheck, type RehearsalReport } from '../../../shared/schemas/rehearsals';
 import { lazy, Suspense } from 'react';
-import { commonTexts, rehearsalTexts } from '../../../shared/texts';
+import { rehearsalTexts } from '../../../shared/texts';
 import { PageFrame } from '../../components/shell/PageFrame';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
+import { SampleBadge } from '../../components/SampleBadge';
 
 const t = rehearsalTexts;
 // 'Try again from here' beside where it went wrong: the chat bar's module, loaded when shown.
@@ -169,9 +170,7 @@ export function ReportPage(props: { id: number }) {
       <Stack gap="md" p="md" maw={820}>
         <Group gap="xs">
           {r.sample && (
-            <Badge variant="outline" color="grape" title={commonTexts.sampleBadgeLabel}>
-              {commonTexts.sampleBadge}
-            </Badge>
+            <SampleBadge />
           )}
           <Badge variant="light">{t.difficulties[r.difficulty]}</Badge>
           <Button size="xs" variant="light" onClick={() => void navigate({ to: '/app', search: { chat: r.chatId } })}>
