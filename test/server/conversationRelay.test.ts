@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Message } from '../../src/server/db/entities/Message.js';
 import { PhoneCall } from '../../src/server/db/entities/PhoneCall.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
@@ -275,8 +275,10 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     const callSid = newCallSid();
     const params = { CallSid: callSid, From: '+15552221111', To: '+15550001111', Direction: 'inbound', StirVerstat: attested };
     const first = await answer(params);
-    // Replayed, even after the user's number lost its attestation: the same call, same answer.
-    const replayed = await answer({ ...params });
+    // Replayed, even after the user's number lost its attestation, and seconds later: the same
+    // call, the same answer (its relay URL's window runs from the first webhook, not the replay).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1_500 });
+    const replayed = await answer({ ...params }).finally(() => vi.useRealTimers());
     expect(replayed).toEqual(first);
     const em = server.deps.orm.em.fork();
     expect(await em.count(PhoneCall, { callSid })).toBe(1);

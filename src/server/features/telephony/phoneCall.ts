@@ -61,7 +61,7 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
   const voice = rehearsal ? { voice: relay.counterpart.voice, ttsProvider: relay.counterpart.ttsProvider } : relay.voice ? { voice: relay.voice } : {};
   const connect = response.connect();
   const conversation = connect.conversationRelay({
-    url: boundRelayUrl(ctx.deps, ctx.publicUrl, call.id),
+    url: boundRelayUrl(ctx.deps, ctx.publicUrl, call),
     welcomeGreeting: greeting,
     language: relay.language,
     ...voice,

@@ -20,13 +20,14 @@ function relayGrantMac(deps: Pick<AppDeps, 'sessionPassword'>, callId: number, e
 }
 
 /**
- * The relay URL a call's TwiML names: bound to the call (its id) and valid for relayGrantSeconds,
- * under the server's secret. Twilio signs the handshake over this exact URL, so a captured
- * signature is good for that call only, and only for a short while.
+ * The relay URL a call's TwiML names: bound to the call (its id) and valid for relayGrantSeconds
+ * from the call's first webhook (its state's creation), under the server's secret. Twilio signs
+ * the handshake over this exact URL, so a captured signature is good for that call only, and only
+ * for a short while; a replayed webhook gets the same URL, not a fresh window.
  */
-export function boundRelayUrl(deps: Pick<AppDeps, 'sessionPassword'>, publicUrl: string, callId: number): string {
-  const expires = Math.floor(Date.now() / 1000) + relayGrantSeconds;
-  return `${relayUrlOf(publicUrl)}?call=${callId}&exp=${expires}&grant=${relayGrantMac(deps, callId, expires)}`;
+export function boundRelayUrl(deps: Pick<AppDeps, 'sessionPassword'>, publicUrl: string, call: { id: number; createdAt: Date }): string {
+  const expires = Math.floor(call.createdAt.getTime() / 1000) + relayGrantSeconds;
+  return `${relayUrlOf(publicUrl)}?call=${call.id}&exp=${expires}&grant=${relayGrantMac(deps, call.id, expires)}`;
 }
 
 /**
