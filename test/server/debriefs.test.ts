@@ -486,10 +486,10 @@ describe('automatic debriefs, on the queue after the meeting ends', () => {
     // Its unsubscribe link turns automatic debriefs off.
     const unsubscribe = /^<(https?:\/\/[^>\s]+)>$/.exec(mail!.headers['list-unsubscribe'] ?? '')?.[1];
     const confirm = await (await fetch(unsubscribe!)).text();
-    expect(confirm).toContain(nudgesTexts.unsubscribeDebriefButton);
+    expect(confirm).toContain(nudgesTexts.unsubscribeOf('meeting_debrief').button);
     const off = await fetch(unsubscribe!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(off.status).toBe(200);
-    expect(await off.text()).toContain(nudgesTexts.unsubscribedDebriefBody);
+    expect(await off.text()).toContain(nudgesTexts.unsubscribeOf('meeting_debrief').doneBody);
     expect((await http.get('/api/debriefs/settings')).json).toEqual({ automatic: false });
   });
 });

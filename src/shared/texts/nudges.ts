@@ -1,5 +1,32 @@
 import { nudgesNavLabel } from './appShell.js';
 
+const kindLabel: Record<string, string> = { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief', meeting_debrief: 'Meeting debrief' };
+const unsubscribeConfirmBody = (kind: string) => `The ${kind.toLowerCase()} will no longer be sent. You can turn it on again in Settings, Notifications.`;
+const unsubscribeButton = (kind: string) => `Turn off the ${kind.toLowerCase()}`;
+const emailUnsubscribe = (kind: string) => `Turn off ${kind.toLowerCase()} emails and nudges`;
+const unsubscribedBody = (kind: string) => `${kind} is off. You can turn it on again in Settings, Notifications.`;
+
+/** Where nudges are turned on again: Settings, Notifications. */
+const settingsLink = { href: '/settings?tab=notifications', label: 'Settings' };
+
+type UnsubscribeTexts = { email: string; confirmBody: string; button: string; doneBody: string; back: { href: string; label: string } };
+
+function unsubscribeOf(kind: string): UnsubscribeTexts {
+  // A debrief's nudge follows its automatic debrief: its link turns automatic debriefs off, which
+  // the Meetings page turns on again.
+  if (kind === 'meeting_debrief') {
+    return {
+      email: 'Turn off automatic debriefs',
+      confirmBody: 'Your Teams meetings will no longer be debriefed automatically, and no debrief will be sent. You can turn it on again on the Meetings page.',
+      button: 'Turn off automatic debriefs',
+      doneBody: 'Automatic debriefs are off. You can turn them on again on the Meetings page.',
+      back: { href: '/meetings', label: 'Meetings' },
+    };
+  }
+  const label = kindLabel[kind] ?? kind;
+  return { email: emailUnsubscribe(label), confirmBody: unsubscribeConfirmBody(label), button: unsubscribeButton(label), doneBody: unsubscribedBody(label), back: settingsLink };
+}
+
 // Proactive coaching: the nudge settings, the run history, and what the nudges say.
 export const nudgesTexts = {
   // Validation (each names its field)
@@ -15,13 +42,11 @@ export const nudgesTexts = {
   pushKeyInvalid: (field: string) => `${field}: send the key of the push subscription in URL-safe base64.`,
   pushNotFound: 'No push subscription with this endpoint.',
   unsubscribeConfirmTitle: 'Turn this nudge off?',
-  unsubscribeConfirmBody: (kind: string) => `The ${kind.toLowerCase()} will no longer be sent. You can turn it on again in Settings, Notifications.`,
-  unsubscribeButton: (kind: string) => `Turn off the ${kind.toLowerCase()}`,
-  // A debrief's nudge follows its automatic debrief: its link turns automatic debriefs off (Meetings page).
-  unsubscribeDebriefBody: 'Your Teams meetings will no longer be debriefed automatically, and no debrief will be sent. You can turn it on again on the Meetings page.',
-  unsubscribeDebriefButton: 'Turn off automatic debriefs',
-  unsubscribedDebriefBody: 'Automatic debriefs are off. You can turn them on again on the Meetings page.',
-  emailUnsubscribeDebrief: 'Turn off automatic debriefs',
+  unsubscribeConfirmBody,
+  unsubscribeButton,
+  /** What a nudge's unsubscribe link says, by kind (its email, its page, the page after, where it is turned on again). */
+  unsubscribeOf,
+  settingsLink,
   pushHostNotAllowed: 'endpoint: this is not the address of a push service this server sends to. Turn notifications on from the browser (Settings), which gives its push service’s address.',
   pushEndpointTaken: 'This browser’s notifications are turned on for another account. Turn them off there first (Settings, Nudges), then here again.',
   tooManyPushSubscriptions: (max: number) => `You have push notifications on in ${max} browsers, the most an account may have: turn them off in one you no longer use first.`,
@@ -85,7 +110,7 @@ export const nudgesTexts = {
   pushUnsupported: 'This browser cannot take push notifications.',
   pushDenied: 'Notifications are blocked for this site: allow them in the browser, then save again.',
   pushFailedTitle: 'Push notifications not turned on',
-  kindLabel: { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief', meeting_debrief: 'Meeting debrief' } as Record<string, string>,
+  kindLabel,
   statusLabel: { queued: 'Queued', sent: 'Sent', skipped: 'Skipped', failed: 'Failed' } as Record<string, string>,
   days: { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' } as Record<string, string>,
 
@@ -113,10 +138,10 @@ export const nudgesTexts = {
 
   reasonMailboxReconnect: 'Sent in the app only: the mailbox needs reconnecting (Microsoft Email, on the Integrations page).',
   emailOpenChat: 'Open the chat',
-  emailUnsubscribe: (kind: string) => `Turn off ${kind.toLowerCase()} emails and nudges`,
+  emailUnsubscribe,
   emailFooter: 'You get this because nudges by email are on in your AI Coach settings.',
   unsubscribedTitle: 'Nudge turned off',
-  unsubscribedBody: (kind: string) => `${kind} is off. You can turn it on again in Settings, Notifications.`,
+  unsubscribedBody,
   unsubscribeInvalidTitle: 'This link does not work',
   unsubscribeInvalidBody: 'The unsubscribe link is incomplete or was changed. Turn nudges off in Settings, Notifications.',
   briefTitle: (subject: string) => `Meeting brief: ${subject}`,

@@ -6,9 +6,6 @@ import { nudgesTexts } from '../../../shared/texts/nudges.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The unsubscribe link's words: a debrief's turns automatic debriefs off. */
-const unsubscribeLabel = (kind: NudgeKind) => (kind === 'meeting_debrief' ? nudgesTexts.emailUnsubscribeDebrief : nudgesTexts.emailUnsubscribe(nudgesTexts.kindLabel[kind] ?? kind));
-
 export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind, base: string): string {
   // The brief's '[Prepare or rehearse it](/meetings)' becomes a link to the app.
   const body = content
@@ -22,12 +19,12 @@ export function nudgeEmailHtml(content: string, chatLink: string, unsubscribeLin
   return [
     `<div>${body}</div>`,
     `<p><a href="${escapeHtml(chatLink)}">${nudgesTexts.emailOpenChat}</a></p>`,
-    `<p style="color:#666;font-size:12px">${nudgesTexts.emailFooter} <a href="${escapeHtml(unsubscribeLink)}">${escapeHtml(unsubscribeLabel(kind))}</a></p>`,
+    `<p style="color:#666;font-size:12px">${nudgesTexts.emailFooter} <a href="${escapeHtml(unsubscribeLink)}">${escapeHtml(nudgesTexts.unsubscribeOf(kind).email)}</a></p>`,
   ].join('\n');
 }
 
 /** The plain-text alternative of the same mail: the brief's links spelled out. */
 export function nudgeEmailText(content: string, chatLink: string, unsubscribeLink: string, kind: NudgeKind, base: string): string {
   const body = content.replace(/\*\*(.+?)\*\*/g, '$1').replace(/\[([^[\]]+)\]\((\/[^()\s]*)\)/g, (_all, label: string, href: string) => `${label} (${base}${href})`);
-  return [body, '', `${nudgesTexts.emailOpenChat}: ${chatLink}`, '', `${nudgesTexts.emailFooter} ${unsubscribeLabel(kind)}: ${unsubscribeLink}`, ''].join('\n');
+  return [body, '', `${nudgesTexts.emailOpenChat}: ${chatLink}`, '', `${nudgesTexts.emailFooter} ${nudgesTexts.unsubscribeOf(kind).email}: ${unsubscribeLink}`, ''].join('\n');
 }

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { NudgeKind } from '../../../shared/schemas/nudges.js';
 import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
@@ -30,15 +29,12 @@ export function nudgesRestRoutes(deps: AppDeps): Router {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function page(res: Response, status: number, title: string, body: string, form = '', back: { href: string; label: string } = { href: '/settings?tab=notifications', label: 'Settings' }) {
+function page(res: Response, status: number, title: string, body: string, form = '', back = nudgesTexts.settingsLink) {
   res
     .status(status)
     .type('html')
     .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>${form}<p><a href="${back.href}">${escapeHtml(back.label)}</a></p></main></body></html>`);
 }
-
-/** Where the nudge is turned on again: automatic debriefs on the Meetings page, the others in Settings. */
-const backTo = (kind: NudgeKind) => (kind === 'meeting_debrief' ? { href: '/meetings', label: 'Meetings' } : { href: '/settings?tab=notifications', label: 'Settings' });
 
 const tokenOf = (req: Request) => (typeof req.query.token === 'string' ? req.query.token : '');
 
@@ -49,11 +45,9 @@ async function confirmUnsubscribe(deps: Pick<AppDeps, 'sessionPassword'>, req: R
     page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);
     return;
   }
-  const kind = nudgesTexts.kindLabel[found.kind] ?? found.kind;
-  const debrief = found.kind === 'meeting_debrief';
-  const button = debrief ? nudgesTexts.unsubscribeDebriefButton : nudgesTexts.unsubscribeButton(kind);
-  const form = `<form method="post" action="/api/nudges/unsubscribe?token=${escapeHtml(encodeURIComponent(token))}"><button type="submit">${escapeHtml(button)}</button></form>`;
-  page(res, 200, nudgesTexts.unsubscribeConfirmTitle, debrief ? nudgesTexts.unsubscribeDebriefBody : nudgesTexts.unsubscribeConfirmBody(kind), form, backTo(found.kind));
+  const says = nudgesTexts.unsubscribeOf(found.kind);
+  const form = `<form method="post" action="/api/nudges/unsubscribe?token=${escapeHtml(encodeURIComponent(token))}"><button type="submit">${escapeHtml(says.button)}</button></form>`;
+  page(res, 200, nudgesTexts.unsubscribeConfirmTitle, says.confirmBody, form, says.back);
 }
 
 async function unsubscribe(deps: Pick<AppDeps, 'sessionPassword' | 'orm'> & { nudges: NudgeQueue }, req: Request, res: Response) {
@@ -63,6 +57,6 @@ async function unsubscribe(deps: Pick<AppDeps, 'sessionPassword' | 'orm'> & { nu
     page(res, 400, nudgesTexts.unsubscribeInvalidTitle, nudgesTexts.unsubscribeInvalidBody);
     return;
   }
-  const body = found.kind === 'meeting_debrief' ? nudgesTexts.unsubscribedDebriefBody : nudgesTexts.unsubscribedBody(nudgesTexts.kindLabel[found.kind] ?? found.kind);
-  page(res, 200, nudgesTexts.unsubscribedTitle, body, '', backTo(found.kind));
+  const says = nudgesTexts.unsubscribeOf(found.kind);
+  page(res, 200, nudgesTexts.unsubscribedTitle, says.doneBody, '', says.back);
 }
