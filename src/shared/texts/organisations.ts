@@ -40,6 +40,7 @@ export const organisationTexts = {
   },
   scim: {
     invalidToken: 'The provisioning token is missing, wrong or revoked.',
+    failed: 'The request could not be completed. Try again.',
     userNameRequired: 'userName is required',
     displayNameRequired: 'displayName is required',
     notBoolean: 'must be true or false',

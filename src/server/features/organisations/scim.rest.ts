@@ -71,7 +71,7 @@ export function scimRestRoutes(deps: Pick<AppDeps, 'orm' | 'log' | 'sessions' | 
     } catch (error) {
       if (error instanceof ScimError) return sendError(res, error);
       deps.log.error({ err: error, path: req.path }, 'SCIM request failed');
-      sendError(res, new ScimError(500, 'The request could not be completed'));
+      sendError(res, new ScimError(500, organisationTexts.scim.failed));
     }
   };
 
