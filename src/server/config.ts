@@ -85,6 +85,10 @@ const envSchema = z.object({
   ),
   PASSWORD_LOGIN: booleanFlag.default(true),
   ORG_ADMINS: z.preprocess(emptyAsUndefined, z.string().max(10_000).optional()),
+  ORG_ANALYTICS_MIN_GROUP: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int('must be a whole number').min(3, 'must be at least 3: a smaller group could single someone out').max(1000).default(5),
+  ),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://coach.example.com' }).optional()),
   TOKEN_ENCRYPTION_KEY: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -213,9 +217,10 @@ export type Config = {
   webPushAllowedHosts: string[];
   /**
    * The deployment's organisation: who the operator names its admins (usernames, emails or Entra
-   * object ids, lower case), beside those an admin named.
+   * object ids, lower case), beside those an admin named; the analytics' privacy floor (no figure
+   * counts fewer people).
    */
-  organisation: { admins: string[] };
+  organisation: { admins: string[]; analyticsMinGroup: number };
 };
 
 export type TelemetryConfig = {
@@ -332,7 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
     webPushAllowedHosts: splitList(e.WEB_PUSH_ALLOWED_HOSTS).map((host) => host.toLowerCase()),
-    organisation: { admins: splitList(e.ORG_ADMINS ?? '').map((name) => name.toLowerCase()) },
+    organisation: { admins: splitList(e.ORG_ADMINS ?? '').map((name) => name.toLowerCase()), analyticsMinGroup: e.ORG_ANALYTICS_MIN_GROUP },
     telemetry: { metricsToken: e.METRICS_TOKEN, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT === undefined ? undefined : trimEndChars(e.OTEL_EXPORTER_OTLP_ENDPOINT, '/'), serviceName: e.OTEL_SERVICE_NAME },
   };
 }

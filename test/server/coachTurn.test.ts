@@ -84,8 +84,8 @@ describe('one coach turn: what differs between chat and speech', () => {
   it('a spoken turn asks for a short spoken reply and carries the latest words; a chat turn does neither', async () => {
     const coach = scriptedCoach({ tokens: ['Fine.'] });
     const save = async (outcome: TurnOutcome) => outcome;
-    await runCoachTurn({ coach }, { kind: chatTurn, prepared, signal: new AbortController().signal, stallTimeoutMs: 5_000, onToken: () => {}, save });
-    await runCoachTurn({ coach }, { kind: spokenTurn('phone'), prepared, latest: 'And with a remote team?', signal: new AbortController().signal, stallTimeoutMs: 5_000, onToken: () => {}, save });
+    await runCoachTurn({ coach }, { kind: chatTurn, prepared, signal: new AbortController().signal, stallTimeoutMs: 5_000, onToken: () => {}, save, activity: null });
+    await runCoachTurn({ coach }, { kind: spokenTurn('phone'), prepared, latest: 'And with a remote team?', signal: new AbortController().signal, stallTimeoutMs: 5_000, onToken: () => {}, save, activity: null });
     const [chat, spoken] = coach.requests;
     expect(chat?.context?.spoken).toBe(false);
     expect(chat?.path).toBe('chat');
@@ -100,7 +100,7 @@ describe('one coach turn: what differs between chat and speech', () => {
     const stopped = new AbortController();
     stopped.abort();
     const tokens: string[] = [];
-    const outcome = await runCoachTurn({ coach }, { kind: chatTurn, prepared, signal: stopped.signal, stallTimeoutMs: 5_000, onToken: (t) => tokens.push(t), save: async (o) => o });
+    const outcome = await runCoachTurn({ coach }, { kind: chatTurn, prepared, signal: stopped.signal, stallTimeoutMs: 5_000, onToken: (t) => tokens.push(t), save: async (o) => o, activity: null });
     expect(outcome).toEqual({ ended: 'stopped', text: '' });
     expect(tokens).toEqual([]);
   });
@@ -111,7 +111,7 @@ describe('one coach turn: what differs between chat and speech', () => {
       const tokens: string[] = [];
       const outcome = await runCoachTurn(
         { coach },
-        { kind, prepared, latest: kind.spoken ? 'go on' : undefined, signal: new AbortController().signal, stallTimeoutMs: 200, onToken: (t) => tokens.push(t), save: async (o) => o },
+        { kind, prepared, latest: kind.spoken ? 'go on' : undefined, signal: new AbortController().signal, stallTimeoutMs: 200, onToken: (t) => tokens.push(t), save: async (o) => o, activity: null },
       );
       expect(outcome).toEqual({ ended: 'stalled', text: 'Half an' });
       expect(tokens).toEqual(['Half', ' an']);

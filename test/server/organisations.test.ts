@@ -66,7 +66,7 @@ function call(http: HttpClient, procedure: { path: string; type: string }, heade
 
 describe('who may administer', () => {
   it('lists the admin procedures (this test covers each one added later)', () => {
-    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.createScimToken', 'admin.members', 'admin.organisation', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
+    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.analytics', 'admin.createScimToken', 'admin.members', 'admin.organisation', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
   });
 
   it.each(adminProcedures)('$path answers 403 to a member, 403 to any API key and 401 without a session', async (procedure) => {
@@ -87,8 +87,9 @@ describe('who may administer', () => {
     expect((await member.post('/api/admin/scim-tokens')).status).toBe(403);
     expect((await new HttpClient(server.url, { origin: false, headers: { authorization: `Bearer ${bossKey}` } }).post('/api/admin/scim-tokens')).status).toBe(403);
     expect((await new HttpClient(server.url).post('/api/admin/scim-tokens')).status).toBe(401);
-    for (const path of ['/api/admin/scim-tokens', '/api/admin/members', '/api/admin/organisation']) {
+    for (const path of ['/api/admin/scim-tokens', '/api/admin/members', '/api/admin/organisation', '/api/admin/analytics']) {
       expect((await member.get(path)).status).toBe(403);
+      expect((await new HttpClient(server.url, { origin: false, headers: { authorization: `Bearer ${bossKey}` } }).get(path)).status).toBe(403);
       expect((await new HttpClient(server.url).get(path)).status).toBe(401);
     }
     // The token is kept hashed: the list has no token, the database no token either.
@@ -132,7 +133,7 @@ describe('what an admin reads', () => {
       expect(res.status, procedure.path).toBe(200);
       answers.push(res.text);
     }
-    for (const path of ['/api/admin/members', '/api/admin/organisation', '/api/admin/scim-tokens']) answers.push((await boss.get(path)).text);
+    for (const path of ['/api/admin/members', '/api/admin/organisation', '/api/admin/scim-tokens', '/api/admin/analytics', '/api/admin/analytics?by=department', '/api/admin/analytics?by=manager']) answers.push((await boss.get(path)).text);
     for (const text of answers) expect(text).not.toContain(marker);
   });
 });

@@ -10,6 +10,7 @@ import { createChatSchema, messageContentSchema, messagesQuerySchema, titleSchem
 import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js';
 import { autoDebriefsSchema } from '../../shared/schemas/debriefs.js';
 import { setMemberRoleSchema, updateOrganisationSchema } from '../../shared/schemas/organisations.js';
+import { analyticsQuerySchema } from '../../shared/schemas/analytics.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -168,6 +169,7 @@ export const restOperations: Operation[] = [
   { method: 'put', path: '/api/admin/members/:id/role', tag: 'Organisation', summary: 'Name a member admin, or make an admin a member again (those ORG_ADMINS names stay admins)', auth: 'session', body: setMemberRoleSchema.pick({ role: true }), ok: { status: 200, description: 'The member' } },
   { method: 'get', path: '/api/admin/organisation', tag: 'Organisation', summary: "The organisation's settings and seats", auth: 'session', ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
   { method: 'patch', path: '/api/admin/organisation', tag: 'Organisation', summary: "Change the organisation's name, seat count (null: no limit) or retention (keep or delete a removed member's data)", auth: 'session', body: updateOrganisationSchema, ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
+  { method: 'get', path: '/api/admin/analytics', tag: 'Organisation', summary: "How coaching is used, by week (active members, sessions by kind, goals set and completed) with the frameworks and themes of the last 12 weeks; every figure over at least ORG_ANALYTICS_MIN_GROUP people, else hidden. ?by=department|manager adds the same figures by group; 422 when such a breakdown could let a small group be worked out", auth: 'session', query: analyticsQuerySchema, ok: { status: 200, description: '{ minGroup, members, weeks: [{ week, active, sessions: { chat, voice, phone, rehearsal, debrief }, goalsSet, goalsCompleted }], frameworks, themes, labelWeeks, groups? }: each figure { value } or { hidden: small | withheld }' } },
 ];
 
 /** Routes that answer but are no operation of their own: documented here, not in the list. */

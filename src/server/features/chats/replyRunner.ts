@@ -5,7 +5,7 @@ import { Message, type MessageDto, type MessageStatus } from '../../db/entities/
 import type { User } from '../../db/entities/User.js';
 import type { Rehearsal } from '../../db/entities/Rehearsal.js';
 import type { CoachModel, CoachUser, CoachFacts, FactSources } from '../../providers/ai/contract.js';
-import { chatTurn, loadChatRehearsal, loadTurnHistory, runCoachTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
+import { chatTurn, loadChatRehearsal, loadTurnHistory, runCoachTurn, turnActivity, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
 import { loadUserCountry, type SafetyLine } from '../coach/index.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
@@ -129,6 +129,7 @@ export function createReplyRunner(deps: {
         deps.chatBus.publish(chatId, { type: 'message.delta', chatId, messageId, seq, text: delta });
       },
       save: (outcome) => settle(reply, em, userId, outcome),
+      activity: turnActivity(deps, em, userId, 'chat', () => chatId),
     });
   }
 

@@ -6,6 +6,7 @@ import type { ChatTurn, CoachModel, CoachRequest, CoachUser, CoachFacts } from '
 import { streamModel, type ModelStream } from './modelStream.js';
 import { assembleCoachContext } from './coachContext.js';
 import { defaultSafetyLine, type SafetyCategory, type SafetyLine } from './safety/index.js';
+import type { TurnActivity } from './coachingActivity.js';
 
 // One coach turn, whoever asks: the chat's reply runner, the browser's voice call and the phone
 // (and the turns to come: rehearsal, nudges). A turn loads the conversation so far, builds the
@@ -125,6 +126,11 @@ export type CoachTurnInput<Saved> = {
   onToken(delta: string): void;
   /** Stores the outcome as the caller stores turns; its result is the turn's result. */
   save(outcome: TurnOutcome): Promise<Saved>;
+  /**
+   * Counts the turn for the organisation's analytics once saved (coachingActivity.ts: its session
+   * and the coach's topic labels, never its words); null: a turn of nobody's (an unknown caller).
+   */
+  activity: TurnActivity<Saved> | null;
 };
 
 /**
@@ -140,6 +146,7 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
   const latest = input.latest ?? prepared.history.findLast((turn) => turn.role === 'user')?.content ?? '';
   let text = '';
   let outcome: TurnOutcome;
+  let answeredBySafety = false;
   // The model's stream, with the stall watch (modelStream.ts), once the safety line asks for it.
   let model: ModelStream | undefined;
   // The model's side of the turn, started only when the safety line asks for it: the context is
@@ -161,6 +168,7 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
       { latest, previous: previousReply(messages), role: prepared.facts?.rehearsal ? 'counterpart' : 'coach', spoken: kind.spoken, country: prepared.country ?? noCountry, modelKind: deps.coach.kind },
       askModel,
     );
+    answeredBySafety = reply.category !== null;
     for await (const delta of reply.deltas) {
       if (signal.aborted || stalled()) break;
       if (!delta) continue;
@@ -172,5 +180,7 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
     // A stall is its own outcome (what arrived is kept), not a failure.
     outcome = signal.aborted ? { ended: 'stopped', text, error } : stalled() ? { ended: 'stalled', text } : { ended: 'failed', text, error };
   }
-  return input.save(outcome);
+  const saved = await input.save(outcome);
+  await input.activity?.record(latest, answeredBySafety, saved);
+  return saved;
 }

@@ -17,5 +17,7 @@ export function adminRestRoutes(deps: AppDeps): Router {
   routes.put('/api/admin/members/:id/role', restRoute(deps, (caller, req) => caller.admin.setMemberRole({ ...(req.body ?? {}), userId: req.params.id })));
   routes.get('/api/admin/organisation', restRoute(deps, (caller) => caller.admin.organisation()));
   routes.patch('/api/admin/organisation', restRoute(deps, (caller, req) => caller.admin.updateOrganisation(req.body ?? {})));
+  // GET /api/admin/analytics[?by=department|manager]: 422 when the breakdown could single a small group out.
+  routes.get('/api/admin/analytics', restRoute(deps, (caller, req) => caller.admin.analytics({ by: req.query.by as never })));
   return routes;
 }

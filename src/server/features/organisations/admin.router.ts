@@ -1,5 +1,7 @@
 import { scimTokenIdSchema, setMemberRoleSchema, updateOrganisationSchema } from '../../../shared/schemas/organisations.js';
+import { analyticsQuerySchema } from '../../../shared/schemas/analytics.js';
 import { adminProcedure, router } from '../../trpc/init.js';
+import { organisationAnalytics } from './analytics.js';
 import { listMembers, setMemberRole } from './members.js';
 import { getOrganisation, updateOrganisation } from './organisation.js';
 import { createScimToken, listScimTokens, revokeScimToken } from './scimTokens.js';
@@ -14,5 +16,6 @@ export const adminRouter = router({
   setMemberRole: adminProcedure.input(setMemberRoleSchema).mutation(({ ctx, input }) => setMemberRole(ctx, input)),
   scimTokens: adminProcedure.query(({ ctx }) => listScimTokens(ctx)),
   createScimToken: adminProcedure.mutation(({ ctx }) => createScimToken(ctx)),
+  analytics: adminProcedure.input(analyticsQuerySchema.optional()).query(({ ctx, input }) => organisationAnalytics(ctx, input ?? {})),
   revokeScimToken: adminProcedure.input(scimTokenIdSchema).mutation(({ ctx, input }) => revokeScimToken(ctx, input)),
 });

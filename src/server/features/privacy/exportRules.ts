@@ -44,6 +44,9 @@ export const exportRules: Record<string, ExportRule> = {
   // Debriefs of real meetings: the numbers and the coach's quotes of the user's own words (the transcript is never stored).
   Debrief: { export: true, section: 'debriefs', title: 'Meeting debriefs' },
   DebriefSetting: { export: true, section: 'debriefSettings', title: 'Meeting debrief settings' },
+  // A week of coaching as the organisation's analytics count it: sessions by kind, and the frameworks
+  // and themes the coach recognised (bit sets of the labels in shared/schemas/analytics.ts).
+  CoachingActivity: { export: true, section: 'coachingActivity', title: 'Coaching activity by week (what your organisation’s analytics count)', omit: ['organisationId'] },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Nudges: the settings, and each nudge planned or sent; the queue's lease is bookkeeping.

@@ -7,7 +7,7 @@ import type { User } from '../../db/entities/User.js';
 import type { AppDeps } from '../../deps.js';
 import { takeModelTurn, takeUnknownCallerTurn, type ModelTurn } from '../ai/index.js';
 import { loadChatRehearsal, loadTurnHistory, runCoachTurn, spokenHistory, spokenTurn, type PreparedTurn, type TurnOutcome } from '../coach/index.js';
-import { coachUserOf } from '../coach/index.js';
+import { coachUserOf, turnActivity } from '../coach/index.js';
 import { countryOfPhone, loadUserCountry } from '../coach/index.js';
 import { consumeChatMessage } from '../limits/index.js';
 import { newChatIsTemporary } from '../privacy/index.js';
@@ -111,6 +111,13 @@ export async function runSpokenTurn(deps: Pick<AppDeps, 'replies' | 'coach' | 's
     stallTimeoutMs: deps.config.modelStallTimeoutMs,
     onToken: input.onToken,
     save: (outcome) => settleSpokenTurn(deps, em, input, outcome),
+    // A held turn (the browser's, kept once the speaker's turn ends) counts in the call's chat.
+    activity:
+      input.speaker.kind === 'user'
+        ? turnActivity<SpokenTurnResult>(deps, em, input.speaker.user.id, input.path, (saved) =>
+            saved.outcome === 'answered' ? (saved.chat?.id ?? null) : saved.outcome === 'held' ? (input.chat?.id ?? null) : null,
+          )
+        : null,
   });
 }
 
