@@ -63,3 +63,41 @@ test('a member has no console: no menu entry, and /admin says it is for admins',
   await expect(page.getByRole('link', { name: texts.navLabel })).toHaveCount(0);
   expect((await page.request.get('/api/admin/members')).status()).toBe(403);
 });
+
+test('the console charts how coaching is used, each figure over at least 5 people', async ({ page, baseURL }) => {
+  const analytics = organisationTexts.analytics;
+  // Five members coach this week (each in their own browser context, through the app's REST paths).
+  for (let index = 0; index < 5; index += 1) {
+    const person = await playwrightRequest.newContext({ baseURL });
+    const username = `coached${Date.now().toString(36)}${index}`;
+    expect((await person.post('/api/auth/register', { data: { username, password: 'secret-pass', fullName: `Coached ${index}` } })).status()).toBe(201);
+    const chat = await (await person.post('/api/chats', { data: { title: 'Feedback' } })).json();
+    expect((await person.post(`/api/chats/${chat.id}/messages`, { data: { content: 'How do I give feedback to my team about deadlines?' } })).status()).toBe(201);
+    await person.dispose();
+  }
+  const registered = await page.request.post('/api/auth/login', { data: { username: 'e2e-admin', password: 'secret-pass' } });
+  if (registered.status() !== 200) expect((await page.request.post('/api/auth/register', { data: { username: 'e2e-admin', password: 'secret-pass', fullName: 'Erin Admin' } })).status()).toBe(201);
+
+  await page.goto('/admin');
+  const section = page.getByRole('region', { name: analytics.heading });
+  await expect(section.getByText(analytics.description(5, 12))).toBeVisible();
+  const active = section.getByRole('region', { name: analytics.activeHeading });
+  await expect(active.getByRole('figure', { name: analytics.activeHeading }).locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await active.getByText(analytics.showTable).click();
+  const rows = active.getByRole('table', { name: analytics.activeHeading }).getByRole('row');
+  // Newest week first: this week's members (at least the five), and a year ago nobody: 'fewer than 5'.
+  await expect(rows).toHaveCount(53);
+  expect(Number((await rows.nth(1).getByRole('cell').nth(1).textContent())!.replace(/,/g, ''))).toBeGreaterThanOrEqual(5);
+  await expect(rows.nth(52).getByRole('cell').nth(1)).toHaveText(analytics.fewerThan(5));
+  await expect(section.getByRole('table', { name: analytics.themesHeading }).getByRole('row', { name: new RegExp(analytics.themes.feedback) })).toBeVisible();
+  await expect(section.getByRole('region', { name: analytics.sessionsHeading })).toBeVisible();
+  await expect(section.getByRole('region', { name: analytics.goalsHeading })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('admin-analytics-phone.png') });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const results = await new AxeBuilder({ page }).include('section[aria-labelledby="analytics-heading"]').analyze();
+  const problems = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
+});

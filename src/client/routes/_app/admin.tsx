@@ -8,6 +8,8 @@ export const Route = createFileRoute('/_app/admin')({
     const { trpc } = await import('../../lib/trpc');
     const session = await queryClient.ensureQueryData(trpc.auth.session.queryOptions());
     if (!session.orgAdmin) return;
+    // The analytics are fetched beside, not waited for: the members and seats come first.
+    void queryClient.prefetchQuery(trpc.admin.analytics.queryOptions({}));
     await Promise.all([
       queryClient.ensureQueryData(trpc.admin.organisation.queryOptions()),
       queryClient.ensureQueryData(trpc.admin.members.queryOptions()),
