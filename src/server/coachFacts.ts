@@ -9,11 +9,12 @@ import { loadCoachMemories } from './features/memories/memoryFacts.js';
 import { openMicrosoft365 } from './features/microsoft/microsoft365.js';
 import { loadRehearsalCounterpart } from './features/rehearsals/rehearsalFacts.js';
 import { readWritingStyle } from './features/writingStyle/writingStyleStore.js';
+import { loadCoachProgram } from './features/organisations/programs.js';
 import type { GraphDeps } from './features/microsoft/connections.js';
 
 // Where the features hand their facts to the coach: each feature loads its own (the knowledge base
-// only while it is switched on, the mailbox, the writing style, the active goals, the memories and
-// the meetings), and this gathers them. Every way the coach answers (chat, voice, phone) loads them
+// only while it is switched on, the mailbox, the writing style, the active goals, the memories,
+// the meetings and the organisation's program), and this gathers them. Every way the coach answers (chat, voice, phone) loads them
 // here, so none of them forgets one. Part of the wiring: the coach itself imports no feature.
 
 export type CoachFactsOptions = {
@@ -32,15 +33,16 @@ export async function loadCoachFacts(deps: Pick<AppDeps, 'config' | 'log' | 'ses
   if (rehearsal) return { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null, rehearsal };
   // The loaders read independent rows (and the mailbox may wait on Microsoft's token service), so
   // they run side by side: a turn waits for the slowest of them, not for their sum.
-  const [knowledgeBase, writingStyle, mail, goals, memories, meetings] = await Promise.all([
+  const [knowledgeBase, writingStyle, mail, goals, memories, meetings, program] = await Promise.all([
     loadCoachKnowledgeBase(em, userId),
     readWritingStyle(em, userId),
     leaveOut.mail ? null : openMailForCoach(deps, em, userId),
     loadCoachGoals(em, userId),
     loadCoachMemories(em, userId),
     leaveOut.meetings ? null : loadCoachMeetings(deps, em, userId, chatId),
+    loadCoachProgram(em, userId),
   ]);
-  return { knowledgeBase, writingStyle, mail, goals, memories, meetings, rehearsal: null };
+  return { knowledgeBase, writingStyle, mail, goals, memories, meetings, rehearsal: null, program };
 }
 
 // A mailbox that cannot be opened reads as "a problem" to the coach, never as a failed reply.

@@ -66,7 +66,7 @@ function call(http: HttpClient, procedure: { path: string; type: string }, heade
 
 describe('who may administer', () => {
   it('lists the admin procedures (this test covers each one added later)', () => {
-    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.analytics', 'admin.createScimToken', 'admin.members', 'admin.organisation', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
+    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.analytics', 'admin.createProgram', 'admin.createScimToken', 'admin.endProgram', 'admin.members', 'admin.organisation', 'admin.programs', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
   });
 
   it.each(adminProcedures)('$path answers 403 to a member, 403 to any API key and 401 without a session', async (procedure) => {
@@ -121,12 +121,15 @@ describe('who may administer', () => {
 });
 
 describe('what an admin reads', () => {
-  it("never holds a member's text: no chat, message, goal or knowledge base of theirs in any admin answer", async () => {
+  it("never holds a member's text: no chat, message, goal, memory or rehearsal of theirs in any admin answer (the analytics and their breakdowns included)", async () => {
     const marker = `private-${Date.now().toString(36)}`;
     const chat = await member.post('/api/chats', { title: `Chat ${marker}` });
     expect(chat.status).toBe(201);
     expect((await member.post(`/api/chats/${chat.json.id}/messages`, { content: `My secret worry ${marker}` })).status).toBe(201);
     expect((await member.post('/api/goals', { title: `Goal ${marker}`, framework: 'SMART', dueDate: '2027-01-31', keyResults: [] })).status).toBe(201);
+    expect((await member.post('/api/memories', { text: `Remember ${marker}` })).status).toBe(201);
+    const rehearsal = await member.post('/api/rehearsals', { counterpart: { name: `Casey ${marker}` }, situation: `Asking for ${marker}`, goal: `Agree ${marker}`, difficulty: 'realistic' });
+    expect(rehearsal.status, rehearsal.text).toBe(201);
     const answers = [];
     for (const procedure of adminProcedures.filter((p) => p.type === 'query')) {
       const res = await call(boss, procedure);

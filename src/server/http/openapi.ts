@@ -11,6 +11,7 @@ import { agendaSchema, reflectionSchema } from '../../shared/schemas/meetings.js
 import { autoDebriefsSchema } from '../../shared/schemas/debriefs.js';
 import { setMemberRoleSchema, updateOrganisationSchema } from '../../shared/schemas/organisations.js';
 import { analyticsQuerySchema } from '../../shared/schemas/analytics.js';
+import { createProgramSchema } from '../../shared/schemas/programs.js';
 import {
   createFolderSchema,
   disconnectSchema,
@@ -170,6 +171,9 @@ export const restOperations: Operation[] = [
   { method: 'get', path: '/api/admin/organisation', tag: 'Organisation', summary: "The organisation's settings and seats", auth: 'session', ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
   { method: 'patch', path: '/api/admin/organisation', tag: 'Organisation', summary: "Change the organisation's name, seat count (null: no limit) or retention (keep or delete a removed member's data)", auth: 'session', body: updateOrganisationSchema, ok: { status: 200, description: '{ id, name, seats, seatsInUse, retention }' } },
   { method: 'get', path: '/api/admin/analytics', tag: 'Organisation', summary: "How coaching is used, by week (active members, sessions by kind, goals set and completed) with the frameworks and themes of the last 12 weeks; every figure over at least ORG_ANALYTICS_MIN_GROUP people, else hidden. ?by=department|manager adds the same figures by group; 422 when such a breakdown could let a small group be worked out", auth: 'session', query: analyticsQuerySchema, ok: { status: 200, description: '{ minGroup, members, weeks: [{ week, active, sessions: { chat, voice, phone, rehearsal, debrief }, goalsSet, goalsCompleted }], frameworks, themes, labelWeeks, groups? }: each figure { value } or { hidden: small | withheld }' } },
+  { method: 'get', path: '/api/admin/programs', tag: 'Organisation', summary: "The organisation's coaching programs, each with its members' count and its progress by week (each figure over at least ORG_ANALYTICS_MIN_GROUP people; progress null when the group could be singled out), and the groups and departments a program can be for", auth: 'session', ok: { status: 200, description: '{ programs: [{ id, name, focus, group, department, weeks, cadence, startsOn, endedAt, state, week, members, progress }], groups, departments }' } },
+  { method: 'post', path: '/api/admin/programs', tag: 'Organisation', summary: 'Start a coaching program for a provisioned group (groupId) or a department: a focus the coach knows while it runs, nudges weekly, fortnightly or off, 1 to 52 weeks', auth: 'session', body: createProgramSchema, ok: { status: 201, description: 'The program' } },
+  { method: 'post', path: '/api/admin/programs/:id/end', tag: 'Organisation', summary: 'End a program early: the coach no longer brings its focus in, and its waiting nudges are not sent', auth: 'session', ok: { status: 200, description: 'The program' } },
 ];
 
 /** Routes that answer but are no operation of their own: documented here, not in the list. */

@@ -38,6 +38,8 @@ export const analyticsLimits = {
   weeks: 52,
   /** The weeks frameworks and themes are counted over, the current one included. */
   labelWeeks: 12,
+  /** The weeks a breakdown's groups are shown for, the current one included. */
+  groupWeeks: 12,
   /** The floor when ORG_ANALYTICS_MIN_GROUP is unset, and the lowest it may be set to. */
   defaultMinGroup: 5,
   lowestMinGroup: 3,
@@ -85,6 +87,6 @@ export type AnalyticsAnswer = {
   /** Members who coached on each theme over the last labelWeeks weeks. */
   themes: Array<{ theme: CoachingTheme; members: Figure }>;
   labelWeeks: number;
-  /** Present when asked with `by`: the same weekly figures for each group. */
+  /** Present when asked with `by`: the weekly figures of the last groupWeeks weeks for each group. */
   groups?: { by: AnalyticsGrouping; groups: AnalyticsGroup[] };
 };

@@ -3,7 +3,7 @@ import { nudgesTexts } from '../texts/nudges.js';
 
 // Proactive coaching: the nudge settings, run now, and the run history. The same
 // schemas validate tRPC, REST (/api/nudges/...) and the client's form.
-export const nudgeKinds = ['weekly_review', 'meeting_brief', 'meeting_debrief'] as const;
+export const nudgeKinds = ['weekly_review', 'meeting_brief', 'meeting_debrief', 'program'] as const;
 export type NudgeKind = (typeof nudgeKinds)[number];
 /** What a user may run now: a debrief's nudge follows its automatic debrief and is never asked for. */
 export const manualNudgeKinds = ['weekly_review', 'meeting_brief'] as const;

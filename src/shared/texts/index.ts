@@ -28,6 +28,7 @@ export { phoneVerificationTexts } from './phoneVerification.js';
 export { microsoftSignInTexts, type MicrosoftSignInErrorCode } from './microsoftSignIn.js';
 export { nudgesTexts } from './nudges.js';
 export { organisationTexts } from './organisations.js';
+export { programTexts } from './programs.js';
 export {
   authShellTexts,
   goalShellTexts,

@@ -1,6 +1,6 @@
 import { nudgesNavLabel } from './appShell.js';
 
-const kindLabel: Record<string, string> = { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief', meeting_debrief: 'Meeting debrief' };
+const kindLabel: Record<string, string> = { weekly_review: 'Weekly review', meeting_brief: 'Meeting brief', meeting_debrief: 'Meeting debrief', program: 'Program nudge' };
 const unsubscribeConfirmBody = (kind: string) => `The ${kind.toLowerCase()} will no longer be sent. You can turn it on again in Settings, Notifications.`;
 const unsubscribeButton = (kind: string) => `Turn off the ${kind.toLowerCase()}`;
 const emailUnsubscribe = (kind: string) => `Turn off ${kind.toLowerCase()} emails and nudges`;
@@ -21,6 +21,16 @@ function unsubscribeOf(kind: string): UnsubscribeTexts {
       button: 'Turn off automatic debriefs',
       doneBody: 'Automatic debriefs are off. You can turn them on again on the Meetings page.',
       back: { href: '/meetings', label: 'Meetings' },
+    };
+  }
+  // A program's nudge: the organisation's program goes on; only its nudges stop.
+  if (kind === 'program') {
+    return {
+      email: 'Turn off program nudges',
+      confirmBody: 'Your organisation’s coaching program will no longer send you nudges. The program’s focus still reaches your coach in your chats.',
+      button: 'Turn off program nudges',
+      doneBody: 'Program nudges are off. Your organisation’s program goes on in your chats with the coach.',
+      back: { href: '/app', label: 'Chat' },
     };
   }
   const label = kindLabel[kind] ?? kind;
@@ -51,6 +61,7 @@ export const nudgesTexts = {
   pushEndpointTaken: 'This browser’s notifications are turned on for another account. Turn them off there first (Settings, Nudges), then here again.',
   tooManyPushSubscriptions: (max: number) => `You have push notifications on in ${max} browsers, the most an account may have: turn them off in one you no longer use first.`,
   reasonPushRefused: 'the push service refused it',
+  reasonProgramOver: 'The program ended, or you are no longer in its group, or program nudges are off.',
   reasonPushUnreachable: 'unreachable',
   reasonNoPushSubscription: 'No browser takes push notifications: turn them on in Settings on each device.',
 

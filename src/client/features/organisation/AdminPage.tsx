@@ -10,6 +10,7 @@ import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
 import { AnalyticsSection } from './AnalyticsSection';
+import { ProgramsSection } from './ProgramsSection';
 
 const texts = organisationTexts.console;
 
@@ -92,6 +93,7 @@ function Console() {
       </Card>
       <ScimTokens />
       <AnalyticsSection />
+      <ProgramsSection />
     </Stack>
   );
 }

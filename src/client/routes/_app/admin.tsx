@@ -10,6 +10,7 @@ export const Route = createFileRoute('/_app/admin')({
     if (!session.orgAdmin) return;
     // The analytics are fetched beside, not waited for: the members and seats come first.
     void queryClient.prefetchQuery(trpc.admin.analytics.queryOptions({}));
+    void queryClient.prefetchQuery(trpc.admin.programs.queryOptions());
     await Promise.all([
       queryClient.ensureQueryData(trpc.admin.organisation.queryOptions()),
       queryClient.ensureQueryData(trpc.admin.members.queryOptions()),

@@ -14,6 +14,10 @@ export class Migration20261203112000_coaching_activity extends Migration {
     this.addSql(`alter table "coaching_activity" add constraint "coaching_activity_user_week_unique" unique ("user_id", "week");`);
     this.addSql(`alter table "coaching_activity" add constraint "coaching_activity_user_id_foreign" foreign key ("user_id") references "app_user" ("id") on delete cascade;`);
     this.addSql(`create index "coaching_activity_organisation_week_idx" on "coaching_activity" ("organisation_id", "week");`);
+    // The organisation's figures of each week that has ended, counted once (they no longer change):
+    // the analytics read these and count only the current week live.
+    this.addSql(`create table "organisation_week" ("organisation_id" int not null, "week" date not null, "cells" jsonb not null, "computed_at" timestamptz not null, primary key ("organisation_id", "week"));`);
+    this.addSql(`alter table "organisation_week" add constraint "organisation_week_organisation_id_foreign" foreign key ("organisation_id") references "organisation" ("id") on delete cascade;`);
     // The conversations so far, by the week of each user message: a debrief's chat, a rehearsal's,
     // a phone call's, else a written chat (a browser call left no mark of its own: it counts as one).
     this.addSql(`
@@ -39,6 +43,7 @@ export class Migration20261203112000_coaching_activity extends Migration {
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop table if exists "organisation_week" cascade;`);
     this.addSql(`drop table if exists "coaching_activity" cascade;`);
   }
 

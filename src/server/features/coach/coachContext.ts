@@ -71,6 +71,7 @@ export async function assembleCoachContext(input: CoachContextInput): Promise<Co
     writingStyle: draftRequested ? facts.writingStyle : null,
     meetingPrep: facts.meetings?.prep ?? null,
     week,
+    program: facts.program ?? null,
   };
 }
 

@@ -7,6 +7,7 @@ import { queueNames } from '../../jobs/jobQueue.js';
 import { timeZoneOf } from '../../db/userTimeZone.js';
 import { meetingView } from '../meetings/index.js';
 import { openMicrosoft365 } from '../microsoft/index.js';
+import { dueProgramNudges } from '../organisations/index.js';
 import { activeChannels, loadNudgeSettings, settingsFor } from './nudgeSettings.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { nextWeeklyRun } from './schedule.js';
@@ -147,4 +148,26 @@ export async function planMissingReviews(orm: MikroORM, send: RunSender, now: Da
   );
   for (const run of queued) await send(run.id, new Date(run.due_at));
   return rows.length;
+}
+
+/**
+ * The nudges of the organisation's programs due this week, one per member and program week
+ * (scheduled runs: within each member's quiet hours and weekly cap, on their own channels).
+ */
+export async function planProgramNudges(orm: MikroORM, send: RunSender, now: Date): Promise<number> {
+  const em = orm.em.fork();
+  let planned = 0;
+  for (const due of await dueProgramNudges(em, now)) {
+    for (const userId of due.members) {
+      const inserted: Array<{ id: number }> = await em.getConnection().execute(
+        `insert into "nudge_run" ("owner_id", "kind", "status", "trigger", "channels", "due_at", "attempts", "event_id", "title", "created_at", "updated_at")
+         values (?, 'program', 'queued', 'scheduled', '["app"]'::jsonb, ?::timestamptz, 0, ?, ?, ?::timestamptz, ?::timestamptz)
+         on conflict ("owner_id", "event_id") where "event_id" is not null do nothing returning "id"`,
+        [userId, now.toISOString(), due.event, due.title.slice(0, 300), now.toISOString(), now.toISOString()],
+      );
+      for (const { id } of inserted) await send(id, now);
+      planned += inserted.length;
+    }
+  }
+  return planned;
 }

@@ -6,6 +6,7 @@ import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import { timeZoneOf } from '../../db/userTimeZone.js';
 import { newChatIsTemporary } from '../privacy/index.js';
+import { programNudgeContent } from '../organisations/index.js';
 import { deliverOutside } from './nudgeChannels.js';
 import { meetingBriefFacts, renderMeetingBrief, weeklyReviewFacts } from './nudgeContent.js';
 import { briefLookAheadMs, planNextReview } from './nudgePlans.js';
@@ -65,7 +66,13 @@ export async function processRun(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 
   try {
     let title: string;
     let content: string;
-    if (run.kind === 'meeting_debrief') {
+    if (run.kind === 'program') {
+      // Read when it comes due: a program ended, over or left since it was planned sends nothing.
+      const said = await programNudgeContent(em, userId, run.eventId, now);
+      if (!said) return await finish('skipped', nudgesTexts.reasonProgramOver);
+      title = said.title;
+      content = said.content;
+    } else if (run.kind === 'meeting_debrief') {
       // Written before it was queued: the debrief is in its chat; the channels carry its title and a line about it.
       if (!run.chat) return await finish('skipped', nudgesTexts.reasonDebriefGone);
       title = run.title ?? nudgesTexts.kindLabel.meeting_debrief!;

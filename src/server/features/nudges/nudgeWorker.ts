@@ -3,7 +3,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import { NudgeRun } from '../../db/entities/Nudge.js';
 import type { AppDeps } from '../../deps.js';
 import { queueNames, type JobQueue } from '../../jobs/jobQueue.js';
-import { planMeetingBriefs, planMissingReviews } from './nudgePlans.js';
+import { planMeetingBriefs, planMissingReviews, planProgramNudges } from './nudgePlans.js';
 import type { NudgeClock, NudgeQueue, RunSender } from './nudgeQueuePort.js';
 import { processRun } from './nudgeRun.js';
 
@@ -129,7 +129,8 @@ export function createNudgeWorker(log: Logger, clock: NudgeClock = () => new Dat
     return begun - from;
   };
   const planMissing = async () => (deps && !stopped ? planMissingReviews(deps.orm, enqueue, clock()) : 0);
-  const planBriefs = async () => (deps && !stopped ? planMeetingBriefs(deps, enqueue, clock()) : 0);
+  // Meeting briefs and the organisation's program nudges, on the same ten-minute planning.
+  const planBriefs = async () => (deps && !stopped ? (await planMeetingBriefs(deps, enqueue, clock())) + (await planProgramNudges(deps.orm, enqueue, clock())) : 0);
   const quietly = (plan: () => Promise<number>, failure: string) => plan().catch((error) => void log.warn({ err: error }, failure));
   const loudly = (plan: () => Promise<number>, failure: string) => async () => {
     await plan().catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { nudgesTexts } from '../../../shared/texts/nudges.js';
 import { DebriefSetting } from '../../db/entities/DebriefSetting.js';
 import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import { planWeeklyReview } from './nudgePlans.js';
+import { turnProgramNudgesOff } from '../organisations/index.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { loadNudgeSettings } from './nudgeSettings.js';
 import { timeZoneOf } from '../../db/userTimeZone.js';
@@ -13,6 +14,11 @@ import { timeZoneOf } from '../../db/userTimeZone.js';
 /** Turns the nudge off (and its planned run away); false when the account is gone. */
 export async function turnNudgeOff(em: EntityManager, send: RunSender, userId: number, kind: NudgeKind, now: Date): Promise<boolean> {
   if (kind === 'meeting_debrief') return turnAutomaticDebriefsOff(em, userId, now);
+  if (kind === 'program') {
+    if (!(await turnProgramNudgesOff(em, userId))) return false;
+    await em.nativeUpdate(NudgeRun, { owner: userId, kind: 'program', status: 'queued' }, { status: 'skipped', reason: nudgesTexts.reasonTurnedOff, updatedAt: now });
+    return true;
+  }
   const settings = structuredClone(await loadNudgeSettings(em, userId));
   if (kind === 'weekly_review') settings.weeklyReview.enabled = false;
   else settings.meetingBrief.enabled = false;

@@ -19,5 +19,9 @@ export function adminRestRoutes(deps: AppDeps): Router {
   routes.patch('/api/admin/organisation', restRoute(deps, (caller, req) => caller.admin.updateOrganisation(req.body ?? {})));
   // GET /api/admin/analytics[?by=department|manager]: 422 when the breakdown could single a small group out.
   routes.get('/api/admin/analytics', restRoute(deps, (caller, req) => caller.admin.analytics({ by: req.query.by as never })));
+  // Programs: GET the list (with each one's progress under the floor), POST one (201), end one.
+  routes.get('/api/admin/programs', restRoute(deps, (caller) => caller.admin.programs()));
+  routes.post('/api/admin/programs', restRoute(deps, (caller, req) => caller.admin.createProgram(req.body ?? {}), 201));
+  routes.post('/api/admin/programs/:id/end', restRoute(deps, (caller, req) => caller.admin.endProgram({ id: req.params.id as unknown as number })));
   return routes;
 }

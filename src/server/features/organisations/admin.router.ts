@@ -2,6 +2,8 @@ import { scimTokenIdSchema, setMemberRoleSchema, updateOrganisationSchema } from
 import { analyticsQuerySchema } from '../../../shared/schemas/analytics.js';
 import { adminProcedure, router } from '../../trpc/init.js';
 import { organisationAnalytics } from './analytics.js';
+import { createProgram, endProgram, listPrograms } from './programs.js';
+import { createProgramSchema, programIdSchema } from '../../../shared/schemas/programs.js';
 import { listMembers, setMemberRole } from './members.js';
 import { getOrganisation, updateOrganisation } from './organisation.js';
 import { createScimToken, listScimTokens, revokeScimToken } from './scimTokens.js';
@@ -17,5 +19,8 @@ export const adminRouter = router({
   scimTokens: adminProcedure.query(({ ctx }) => listScimTokens(ctx)),
   createScimToken: adminProcedure.mutation(({ ctx }) => createScimToken(ctx)),
   analytics: adminProcedure.input(analyticsQuerySchema.optional()).query(({ ctx, input }) => organisationAnalytics(ctx, input ?? {})),
+  programs: adminProcedure.query(({ ctx }) => listPrograms(ctx)),
+  createProgram: adminProcedure.input(createProgramSchema).mutation(({ ctx, input }) => createProgram(ctx, input)),
+  endProgram: adminProcedure.input(programIdSchema).mutation(({ ctx, input }) => endProgram(ctx, input)),
   revokeScimToken: adminProcedure.input(scimTokenIdSchema).mutation(({ ctx, input }) => revokeScimToken(ctx, input)),
 });

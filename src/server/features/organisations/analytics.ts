@@ -75,9 +75,9 @@ const groupKeySql: Record<AnalyticsGrouping, string> = {
 };
 
 /** The members an analysis is over: the organisation's accounts (inactive ones' past coaching still counts). */
-const populationSql = `u."organisation_id" = ? and not u."is_guest" and not u."is_demo"`;
+export const populationSql = `u."organisation_id" = ? and not u."is_guest" and not u."is_demo"`;
 
-type Partition = {
+export type Partition = {
   /** The key of each group after merging (null key: no department; 'other': the small ones). */
   groups: Map<string, { name: string | null; kind: 'group' | 'other'; size: number }>;
   /** Which merged group each raw key falls in. */
@@ -89,7 +89,7 @@ type Partition = {
 const rawKey = (key: string | null) => (key === null ? '\u0000none' : `k:${key}`);
 const otherKey = '\u0000other';
 
-async function partition(em: EntityManager, organisationId: number, by: AnalyticsGrouping, minGroup: number): Promise<Partition> {
+export async function partition(em: EntityManager, organisationId: number, by: AnalyticsGrouping, minGroup: number): Promise<Partition> {
   const rows: Array<{ id: number; key: string | null }> = await em
     .getConnection()
     .execute(`select u."id", ${groupKeySql[by]} as "key" from "app_user" u where ${populationSql}`, [organisationId]);
@@ -117,7 +117,7 @@ async function partition(em: EntityManager, organisationId: number, by: Analytic
  * Whether a breakdown may be shown: every group at least the floor, and no group that differs from
  * a group of the other breakdown, or from the whole organisation, by fewer than the floor's people.
  */
-function breakdownIsSafe(asked: Partition, other: Partition, population: number, minGroup: number): boolean {
+export function breakdownIsSafe(asked: Partition, other: Partition, population: number, minGroup: number): boolean {
   const small = (difference: number) => difference > 0 && difference < minGroup;
   for (const group of asked.groups.values()) {
     if (group.size < minGroup || small(population - group.size)) return false;
@@ -144,25 +144,33 @@ type WeekRow = { week: string; key: string | null } & Record<string, string | nu
 
 /** The weekly cells of each raw group key ('' for the whole organisation). */
 async function weeklyCells(em: EntityManager, organisationId: number, from: string, by: AnalyticsGrouping | undefined): Promise<Map<string, Map<string, WeekCells>>> {
-  const key = by ? groupKeySql[by] : 'null';
   const connection = em.getConnection();
   const kindColumns = sessionKinds
     .map((kind) => `count(*) filter (where a."${kind}_sessions" > 0) as "${kind}_people", coalesce(sum(a."${kind}_sessions"), 0) as "${kind}_value"`)
     .join(', ');
+  // Each member's group read once (not once per week of theirs); the whole organisation needs no
+  // join: only members have activity rows.
+  const members = `with m as materialized (select u."id", ${by ? groupKeySql[by] : 'null::text'} as "key" from "app_user" u where ${populationSql})`;
   const [activity, goalsSet, goalsDone]: WeekRow[][] = await Promise.all([
-    connection.execute(
-      `select to_char(a."week", 'YYYY-MM-DD') as "week", ${key} as "key", count(*) as "active", ${kindColumns}
-       from "coaching_activity" a join "app_user" u on u."id" = a."user_id"
-       where a."organisation_id" = ? and a."week" >= ?::date and ${populationSql}
-       group by 1, 2`,
-      [organisationId, from, organisationId],
-    ),
+    by
+      ? connection.execute(
+          `${members} select a."week"::text as "week", m."key", count(*) as "active", ${kindColumns}
+           from "coaching_activity" a join m on m."id" = a."user_id"
+           where a."organisation_id" = ? and a."week" >= ?::date
+           group by a."week", m."key"`,
+          [organisationId, organisationId, from],
+        )
+      : connection.execute(
+          `select a."week"::text as "week", null as "key", count(*) as "active", ${kindColumns}
+           from "coaching_activity" a where a."organisation_id" = ? and a."week" >= ?::date group by a."week"`,
+          [organisationId, from],
+        ),
     ...(['created_at', 'done_at'] as const).map((column) =>
       connection.execute(
-        `select to_char(date_trunc('week', g."${column}" at time zone 'UTC'), 'YYYY-MM-DD') as "week", ${key} as "key", count(distinct g."owner_id") as "people", count(*) as "value"
-         from "goal" g join "app_user" u on u."id" = g."owner_id"
-         where ${populationSql} and not g."is_sample" and g."${column}" >= ?::date
-         group by 1, 2`,
+        `${members} select w."week"::date::text as "week", w."key", count(distinct w."owner_id") as "people", count(*) as "value"
+         from (select date_trunc('week', g."${column}" at time zone 'UTC') as "week", m."key", g."owner_id"
+               from "goal" g join m on m."id" = g."owner_id" where not g."is_sample" and g."${column}" >= ?::date) w
+         group by w."week", w."key"`,
         [organisationId, from],
       ),
     ),
@@ -186,6 +194,33 @@ async function weeklyCells(em: EntityManager, organisationId: number, from: stri
   return byKey;
 }
 
+/**
+ * The organisation's cells of each of `weeks` (oldest first, the current one last): a week that has
+ * ended is counted once and kept (organisation_week: nothing is added to an ended week, since
+ * coaching is counted in the week it happens); the current week is counted live.
+ */
+async function organisationWeeks(em: EntityManager, organisationId: number, weeks: string[]): Promise<Map<string, WeekCells>> {
+  const current = weeks[weeks.length - 1]!;
+  const connection = em.getConnection();
+  const kept: Array<{ week: string; cells: WeekCells | string }> = await connection.execute(
+    `select "week"::text as "week", "cells" from "organisation_week" where "organisation_id" = ? and "week" >= ?::date and "week" < ?::date`,
+    [organisationId, weeks[0]!, current],
+  );
+  const cells = new Map<string, WeekCells>(weeks.map((week) => [week, emptyWeek()]));
+  for (const row of kept) cells.set(row.week, typeof row.cells === 'string' ? (JSON.parse(row.cells) as WeekCells) : row.cells);
+  const missing = weeks.slice(0, -1).filter((week) => !kept.some((row) => row.week === week));
+  const counted = (await weeklyCells(em, organisationId, missing[0] ?? current, undefined)).get('') ?? new Map<string, WeekCells>();
+  for (const [week, weekCells] of counted) if (cells.has(week) && (week === current || missing.includes(week))) cells.set(week, weekCells);
+  if (missing.length) {
+    const values = missing.map(() => '(?, ?::date, ?::jsonb, now())').join(', ');
+    await connection.execute(
+      `insert into "organisation_week" ("organisation_id", "week", "cells", "computed_at") values ${values} on conflict do nothing`,
+      missing.flatMap((week) => [organisationId, week, JSON.stringify(cells.get(week))]),
+    );
+  }
+  return cells;
+}
+
 /** The frameworks and themes members used over the last weeks: how many members used each. */
 async function labelCounts(em: EntityManager, organisationId: number, from: string) {
   const goalBits = `case g."framework" when 'GROW' then ${labelBit(coachingFrameworks, 'grow')} when 'SMART' then ${labelBit(coachingFrameworks, 'smart')} when 'OKR' then ${labelBit(coachingFrameworks, 'okr')} else 0 end`;
@@ -193,14 +228,14 @@ async function labelCounts(em: EntityManager, organisationId: number, from: stri
     labels.map((label) => `count(*) filter (where ${column} & ${labelBit(labels, label)} <> 0) as "${column}_${label}"`).join(', ');
   const [row]: Array<Record<string, string | number>> = await em.getConnection().execute(
     `with labelled as (
-       select a."user_id", a."frameworks" as f, a."themes" as t from "coaching_activity" a join "app_user" u on u."id" = a."user_id"
-       where a."organisation_id" = ? and a."week" >= ?::date and ${populationSql}
+       select a."user_id", a."frameworks" as f, a."themes" as t from "coaching_activity" a
+       where a."organisation_id" = ? and a."week" >= ?::date
        union all
        select g."owner_id", ${goalBits}, 0 from "goal" g join "app_user" u on u."id" = g."owner_id"
        where ${populationSql} and not g."is_sample" and g."created_at" >= ?::date
      ), per_member as (select "user_id", bit_or(f) as f, bit_or(t) as t from labelled group by "user_id")
      select ${counts('f', coachingFrameworks)}, ${counts('t', coachingThemes)} from per_member`,
-    [organisationId, from, organisationId, organisationId, from],
+    [organisationId, from, organisationId, from],
   );
   return {
     frameworks: coachingFrameworks.map((framework) => ({ framework, people: Number(row?.[`f_${framework}`] ?? 0) })),
@@ -259,8 +294,28 @@ async function managerNames(em: EntityManager, organisationId: number, keys: Arr
   return new Map(rows.map((row) => [String(row.id), row.full_name]));
 }
 
+/** A partition of the organisation's members into those of `members` and the rest. */
+export function twoGroups(all: Partition, members: ReadonlySet<number>): Partition {
+  const groupOfMember = new Map<number, string>();
+  let inside = 0;
+  for (const member of all.groupOfMember.keys()) {
+    const key = members.has(member) ? 'in' : 'out';
+    if (key === 'in') inside += 1;
+    groupOfMember.set(member, key);
+  }
+  const groups: Partition['groups'] = new Map([
+    ['in', { name: 'in', kind: 'group' as const, size: inside }],
+    ['out', { name: 'out', kind: 'group' as const, size: groupOfMember.size - inside }],
+  ]);
+  if (groups.get('out')!.size === 0) groups.delete('out');
+  return { groups, groupOfKey: new Map(), groupOfMember };
+}
+
+/** The analytics' privacy floor: ORG_ANALYTICS_MIN_GROUP, never below 3. */
+export const minGroupOf = (ctx: AuthedContext) => Math.max(analyticsLimits.lowestMinGroup, ctx.deps.config.organisation.analyticsMinGroup);
+
 export async function organisationAnalytics(ctx: AuthedContext, query: AnalyticsQuery, now = new Date()): Promise<AnalyticsAnswer> {
-  const minGroup = Math.max(analyticsLimits.lowestMinGroup, ctx.deps.config.organisation.analyticsMinGroup);
+  const minGroup = minGroupOf(ctx);
   const organisationId = ctx.user.organisationId;
   const weeks = lastWeeks(now, analyticsLimits.weeks);
   const labelFrom = weeks[weeks.length - analyticsLimits.labelWeeks]!;
@@ -277,27 +332,26 @@ export async function organisationAnalytics(ctx: AuthedContext, query: Analytics
     breakdown = { asked, population };
   }
 
-  const [cellsByKey, labels, members] = await Promise.all([
-    weeklyCells(ctx.em, organisationId, weeks[0]!, by),
+  const groupWeeks = weeks.slice(-analyticsLimits.groupWeeks);
+  const [orgCells, cellsByKey, labels, members] = await Promise.all([
+    organisationWeeks(ctx.em, organisationId, weeks),
+    by ? weeklyCells(ctx.em, organisationId, groupWeeks[0]!, by) : Promise.resolve(new Map<string, Map<string, WeekCells>>()),
     labelCounts(ctx.em, organisationId, labelFrom),
     seatsInUse(ctx.em, organisationId),
   ]);
 
-  // The organisation's cells: the sum of its groups' (they are disjoint), or the one row set.
-  const total = new Map<string, WeekCells>(weeks.map((week) => [week, emptyWeek()]));
+  const total = orgCells;
+  // Each group's cells: the sum of the raw groups merged into it (they are disjoint).
   const grouped = new Map<string, Map<string, WeekCells>>();
   for (const [raw, byWeek] of cellsByKey) {
-    const group = breakdown ? breakdown.asked.groupOfKey.get(raw) : undefined;
+    const group = breakdown?.asked.groupOfKey.get(raw);
+    if (group === undefined) continue;
     for (const [week, cells] of byWeek) {
-      const into = total.get(week);
-      if (!into) continue;
+      const groupCells = grouped.get(group) ?? new Map<string, WeekCells>();
+      grouped.set(group, groupCells);
+      const into = groupCells.get(week) ?? emptyWeek();
+      groupCells.set(week, into);
       for (const metric of metrics) addCell(metric.get(into), metric.get(cells));
-      if (group === undefined) continue;
-      const groupWeeks = grouped.get(group) ?? new Map<string, WeekCells>();
-      grouped.set(group, groupWeeks);
-      const groupCells = groupWeeks.get(week) ?? emptyWeek();
-      groupWeeks.set(week, groupCells);
-      for (const metric of metrics) addCell(metric.get(groupCells), metric.get(cells));
     }
   }
 
@@ -314,7 +368,7 @@ export async function organisationAnalytics(ctx: AuthedContext, query: Analytics
     const keys = [...breakdown.asked.groups.keys()];
     const names = by === 'manager' ? await managerNames(ctx.em, organisationId, keys.map((key) => breakdown.asked.groups.get(key)!.name)) : new Map<string, string>();
     const perGroup = new Map<string, WeekFigures[]>(keys.map((key) => [key, []]));
-    for (const week of weeks) {
+    for (const week of groupWeeks) {
       const figures = groupWeekFigures(
         week,
         keys.map((key) => ({ key, cells: grouped.get(key)?.get(week) ?? emptyWeek() })),

@@ -2,3 +2,4 @@
 // another only through its index.ts (npm run depcheck, rule features-through-index).
 export { isOrgAdmin } from './roles.js';
 export { hasFreeSeat } from './organisation.js';
+export { dueProgramNudges, programNudgeContent, turnProgramNudgesOff } from './programs.js';

@@ -47,6 +47,8 @@ export const exportRules: Record<string, ExportRule> = {
   // A week of coaching as the organisation's analytics count it: sessions by kind, and the frameworks
   // and themes the coach recognised (bit sets of the labels in shared/schemas/analytics.ts).
   CoachingActivity: { export: true, section: 'coachingActivity', title: 'Coaching activity by week (what your organisation’s analytics count)', omit: ['organisationId'] },
+  // Whether the organisation's program nudges reach the person (the programs themselves are the organisation's).
+  ProgramSetting: { export: true, section: 'programSettings', title: 'Program nudge settings' },
   CalendarSubscription: { export: false, reason: 'a change-notification subscription is plumbing between this app and Microsoft, not what the user gave or made' },
   PhoneVerification: { export: false, reason: 'a pending SMS code lives 10 minutes and is a credential; the verified phone is in the settings' },
   // Nudges: the settings, and each nudge planned or sent; the queue's lease is bookkeeping.

@@ -187,7 +187,12 @@ export type CoachFacts = {
   meetings: CoachMeetings | null;
   /** In a rehearsal chat: the person the model plays; null in any other chat. */
   rehearsal: CoachCounterpart | null;
+  /** The coaching program the user's organisation runs for them now, if any (its admin's focus). */
+  program?: CoachProgram | null;
 };
+
+/** A program of the user's organisation: its name, focus and week. */
+export type CoachProgram = { name: string; focus: string; week: number; weeks: number };
 
 /** No facts at all: for a caller nobody knows, and for tests of the coach alone. */
 export const noFacts: CoachFacts = { knowledgeBase: null, writingStyle: null, mail: null, goals: [], memories: null, meetings: null, rehearsal: null };
@@ -226,6 +231,8 @@ export type CoachContext = {
   week: WeekFacts | null;
   /** A spoken turn (browser voice or phone): 2 to 3 short sentences, no formatting. */
   spoken: boolean;
+  /** The program the user's organisation runs for them (its focus the coach brings in where it fits). */
+  program?: CoachProgram | null;
 };
 
 /**
