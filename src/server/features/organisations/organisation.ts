@@ -1,6 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { LockMode } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
 import type { UpdateOrganisationInput } from '../../../shared/schemas/organisations.js';
+import { organisationTexts } from '../../../shared/texts/organisations.js';
+import type { ModelRegion } from '../../config.js';
 import { deploymentOrganisationId, Organisation } from '../../db/entities/Organisation.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
@@ -49,20 +52,27 @@ export async function withSeatCheck<T>(em: EntityManager, organisationId: number
   });
 }
 
-export function organisationView(organisation: Organisation, used: number) {
+/**
+ * The organisation's settings. `modelRegion` and `modelRegions` (the names the server is set up
+ * with) only when OPENAI_REGIONS is set: otherwise there is nothing to choose.
+ */
+export function organisationView(organisation: Organisation, used: number, regions: ModelRegion[]) {
   return {
     id: organisation.id,
     name: organisation.name,
     seats: organisation.seats ?? null,
     seatsInUse: used,
     retention: organisation.retention,
+    nudgeChannels: organisation.nudgeChannels,
+    phoneCalls: organisation.phoneCalls,
+    ...(regions.length ? { modelRegion: organisation.modelRegion ?? null, modelRegions: regions.map((region) => region.name) } : {}),
   };
 }
 export type OrganisationView = ReturnType<typeof organisationView>;
 
 export async function getOrganisation(ctx: AuthedContext): Promise<OrganisationView> {
   const organisation = await ctx.em.findOneOrFail(Organisation, ctx.user.organisationId);
-  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id), ctx.deps.config.openai.regions);
 }
 
 /** Seats may be set below the seats in use: nobody is removed, but nobody more is provisioned active. */
@@ -71,7 +81,20 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
   if (input.name !== undefined) organisation.name = input.name;
   if (input.seats !== undefined) organisation.seats = input.seats;
   if (input.retention !== undefined) organisation.retention = input.retention;
+  if (input.nudgeChannels !== undefined) organisation.nudgeChannels = input.nudgeChannels;
+  if (input.phoneCalls !== undefined) organisation.phoneCalls = input.phoneCalls;
+  if (input.modelRegion !== undefined) {
+    const regions = ctx.deps.config.openai.regions;
+    // Only a region the server is set up with (OPENAI_REGIONS); null is the default, OPENAI_BASE_URL.
+    if (input.modelRegion !== null && !regions.some((region) => region.name === input.modelRegion)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: organisationTexts.modelRegionNotConfigured(input.modelRegion, regions.map((region) => region.name)) });
+    }
+    organisation.modelRegion = input.modelRegion;
+  }
   await ctx.em.flush();
-  ctx.deps.log.info({ organisationId: organisation.id, by: ctx.user.id, seats: organisation.seats, retention: organisation.retention }, 'organisation settings changed');
-  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+  ctx.deps.log.info(
+    { organisationId: organisation.id, by: ctx.user.id, seats: organisation.seats, retention: organisation.retention, nudgeChannels: organisation.nudgeChannels, phoneCalls: organisation.phoneCalls, modelRegion: organisation.modelRegion ?? null },
+    'organisation settings changed',
+  );
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id), ctx.deps.config.openai.regions);
 }
