@@ -45,10 +45,11 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
     return response.toString();
   }
   const call = await callStateOf(ctx.em, callSid, query, params, boundChat);
-  // The caller's organisation turned phone calls with the coach off: a verified number (its PIN
-  // too) or a call placed before the change hears why, and the call ends.
-  const person = call.owner?.id ?? call.pinUser?.id ?? null;
-  if (person !== null && !(await organisationPolicyOf(ctx.em, person)).phoneCalls) {
+  // The caller's organisation turned phone calls with the coach off: a member calling from their
+  // verified, fully attested number (or a call placed before the change) hears why, and the call
+  // ends. A number not attested is greeted as every unknown caller (what it hears must not tell that
+  // the number is verified); its right PIN then ends the call the same way (relayPin.ts).
+  if (call.owner && !(await organisationPolicyOf(ctx.em, call.owner.id)).phoneCalls) {
     response.say(organisationTexts.member.callsTurnedOffSpoken);
     response.hangup();
     return response.toString();
