@@ -9,6 +9,7 @@ import { notify } from '../../lib/notify';
 import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
+import { OrganisationSettingsCard } from './OrganisationSettingsCard';
 
 const texts = organisationTexts.console;
 
@@ -90,6 +91,7 @@ function Console() {
         )}
       </Card>
       <ScimTokens />
+      <OrganisationSettingsCard />
     </Stack>
   );
 }
