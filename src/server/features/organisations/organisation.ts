@@ -1,5 +1,4 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { LockMode } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { UpdateOrganisationInput } from '../../../shared/schemas/organisations.js';
 import { organisationTexts } from '../../../shared/texts/organisations.js';
@@ -42,13 +41,21 @@ export async function hasFreeSeat(em: EntityManager, organisationId: number): Pr
 /**
  * Runs `work` with the organisation's row locked, after checking a seat is free for one more active
  * member: parallel provisioning cannot pass the count. `free` is false when every seat is taken.
+ * Every provisioning request of the organisation waits for this lock (bench/results/scim.md), so
+ * little runs under it: the lock, the count (none when the seats have no limit) and `work`, which
+ * should be the insert only. The count is its own statement after the lock: a statement's snapshot
+ * is taken when it starts, so a count in the locking statement would miss the rows committed while
+ * it waited (and let parallel requests pass the seats; test/server/scim.test.ts).
  */
 export async function withSeatCheck<T>(em: EntityManager, organisationId: number, work: (tx: EntityManager, free: { ok: boolean; seats: number | null }) => Promise<T>): Promise<T> {
   return em.transactional(async (tx) => {
-    const organisation = await tx.findOneOrFail(Organisation, organisationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const seats = organisation.seats ?? null;
-    const ok = seats === null || (await seatsInUse(tx, organisationId)) < seats;
-    return work(tx, { ok, seats });
+    const sql = (query: string) => tx.getConnection().execute(query, [organisationId], 'all', tx.getTransactionContext()) as Promise<Array<Record<string, unknown>>>;
+    const [row] = await sql(`select "seats" from "organisation" where "id" = ? for update`);
+    if (!row) throw new Error(`No organisation ${organisationId}`);
+    const seats = row.seats === null || row.seats === undefined ? null : Number(row.seats);
+    if (seats === null) return work(tx, { ok: true, seats });
+    const [count] = await sql(`select count(*)::int as "used" from "app_user" where "organisation_id" = ? and "active" and not "is_guest" and not "is_demo"`);
+    return work(tx, { ok: Number(count?.used ?? 0) < seats, seats });
   });
 }
 
