@@ -7,6 +7,7 @@ import { hashPhonePin } from '../../src/server/features/phone/phoneTrust.js';
 import { RelayPin } from '../../src/server/features/telephony/relayPin.js';
 import { callGoalReminders } from '../../src/server/features/goals/goalCheckInCall.js';
 import { claimDueReminders } from '../../src/server/features/goals/goalReminders.js';
+import { loadConfig } from '../../src/server/config.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { organisationTexts, phoneTexts } from '../../src/shared/texts/index.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
@@ -192,6 +193,21 @@ describe('the settings, nudge channels and phone calls', () => {
     await server.deps.orm.em.fork().getConnection().execute(`update "goal" set "next_reminder_at" = now() - interval '1 hour' where "owner_id" = ?`, [user.id]);
     const due = (await claimDueReminders(server.deps.orm, new Date())).filter((r) => r.ownerId === user.id);
     expect(await callGoalReminders(server.deps, due)).toBe(1);
+  });
+});
+
+describe('OPENAI_REGIONS', () => {
+  it('reads name=URL pairs, and refuses a start with one it cannot read', () => {
+    const env = { SESSION_SECRET: 'x'.repeat(40) };
+    expect(loadConfig({ ...env, OPENAI_REGIONS: 'eu=https://eu.example/v1, us-east=http://10.0.0.5:8000/v1' }).openai.regions).toEqual([
+      { name: 'eu', baseUrl: 'https://eu.example/v1' },
+      { name: 'us-east', baseUrl: 'http://10.0.0.5:8000/v1' },
+    ]);
+    expect(loadConfig({ ...env, OPENAI_REGIONS: '' }).openai.regions).toEqual([]);
+    expect(loadConfig(env).openai.regions).toEqual([]);
+    for (const bad of ['eu', 'eu=', '=https://x.example', 'EU=https://x.example', 'eu=ftp://x.example', 'eu=https://a.example,eu=https://b.example']) {
+      expect(() => loadConfig({ ...env, OPENAI_REGIONS: bad }), bad).toThrow(/OPENAI_REGIONS: must be comma-separated name=URL pairs/);
+    }
   });
 });
 
