@@ -124,7 +124,9 @@ async function oneRun(index: number) {
       const started = performance.now();
       const res = await fetch(`${baseUrl}/scim/v2${pathAndQuery}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
-      (timings[kind] ??= []).push(performance.now() - started);
+      const list = timings[kind] ?? [];
+      list.push(performance.now() - started);
+      timings[kind] = list;
       if (res.status >= 300 && failures.length < 10) failures.push(`${kind} ${res.status} ${text.slice(0, 200)}`);
       return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     };
