@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { speechVoices } from '../shared/schemas/voice.js';
+import { modelRegionNamePattern } from '../shared/schemas/organisations.js';
 import { trimEndChars } from '../shared/trimText.js';
 import { crisisLinesSchema, defaultCrisisResources, type SafetyConfig } from './crisisResources.js';
 
@@ -66,6 +67,16 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.preprocess(
     emptyAsUndefined,
     z.url({ message: 'must be a URL such as http://localhost:11434/v1' }).optional(),
+  ),
+  // Several base URLs of the same model, by region: eu=https://eu.example/v1,us=https://us.example/v1.
+  // An organisation's admin picks one for its members' coach (OPENAI_BASE_URL when none is picked).
+  OPENAI_REGIONS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(10_000)
+      .refine((value) => parseModelRegions(value) !== null, 'must be comma-separated name=URL pairs such as eu=https://eu.example/v1,us=https://us.example/v1 (names: lower-case letters, digits, - and _; each name once)')
+      .optional(),
   ),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o'),
   OPENAI_MEMORY_MODEL: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
@@ -165,7 +176,8 @@ export type Config = {
   trustProxy: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** memoryModel: the (smaller) model that picks memories from messages; the chat's model when unset. */
-  openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string; memoryModel: string | undefined };
+  /** regions: OPENAI_REGIONS' base URLs by name (empty when unset), an organisation's choice. */
+  openai: { apiKey: string | undefined; baseUrl: string | undefined; model: string; memoryModel: string | undefined; regions: ModelRegion[] };
   microsoft: MicrosoftConfig;
   /** Speech models at the same OpenAI-compatible server. */
   /**
@@ -260,6 +272,23 @@ export type MicrosoftConfig = {
 
 export class ConfigError extends Error {}
 
+/** A base URL of the model by region name (OPENAI_REGIONS). */
+export type ModelRegion = { name: string; baseUrl: string };
+
+/** OPENAI_REGIONS read: name=URL pairs, comma-separated, each name once; null when it cannot be read. */
+export function parseModelRegions(value: string): ModelRegion[] | null {
+  const regions: ModelRegion[] = [];
+  for (const entry of splitList(value)) {
+    const at = entry.indexOf('=');
+    const name = entry.slice(0, at).trim();
+    const baseUrl = entry.slice(at + 1).trim();
+    if (at < 1 || !modelRegionNamePattern.test(name) || regions.some((r) => r.name === name)) return null;
+    if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) return null;
+    regions.push({ name, baseUrl });
+  }
+  return regions.length ? regions : null;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -286,7 +315,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessKey: e.ACCESS_KEY,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL, memoryModel: e.OPENAI_MEMORY_MODEL },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, model: e.OPENAI_MODEL, memoryModel: e.OPENAI_MEMORY_MODEL, regions: e.OPENAI_REGIONS ? parseModelRegions(e.OPENAI_REGIONS)! : [] },
     microsoft: {
       clientId: e.MICROSOFT_CLIENT_ID,
       clientSecret: e.MICROSOFT_CLIENT_SECRET,

@@ -101,3 +101,38 @@ test('the console charts how coaching is used, each figure over at least 5 peopl
   const problems = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
   expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
 });
+
+test('an admin turns a nudge channel and phone calls off in the settings card, and a member sees the channel unavailable', async ({ page, browser }) => {
+  const registered = await page.request.post('/api/auth/register', { data: { username: 'e2e-admin', password: 'secret-pass', fullName: 'Erin Admin' } });
+  if (registered.status() !== 201) expect((await page.request.post('/api/auth/login', { data: { username: 'e2e-admin', password: 'secret-pass' } })).status()).toBe(200);
+  await page.goto('/admin');
+  const card = page.getByRole('region', { name: texts.settingsHeading });
+  await expect(card).toBeVisible();
+  // No OPENAI_REGIONS on this server: no region to choose.
+  await expect(card.getByText(texts.modelRegionLabel)).toHaveCount(0);
+  try {
+    const callChannel = card.getByRole('checkbox', { name: texts.channelNames.call });
+    await expect(callChannel).toBeChecked();
+    await callChannel.uncheck();
+    await card.getByRole('switch', { name: texts.phoneCallsLabel }).uncheck();
+    await card.getByRole('button', { name: texts.save }).click();
+    await expect(page.getByText(texts.saved)).toBeVisible();
+    expect(await (await page.request.get('/api/admin/organisation')).json()).toMatchObject({ nudgeChannels: ['app', 'email', 'push'], phoneCalls: false });
+    await page.reload();
+    await expect(page.getByRole('region', { name: texts.settingsHeading }).getByRole('checkbox', { name: texts.channelNames.call })).not.toBeChecked();
+
+    const member = await browser.newContext();
+    await member.addInitScript(() => window.localStorage.setItem('hasSeenOnboarding', 'true'));
+    const memberPage = await member.newPage();
+    const username = `nudged${Date.now().toString(36)}`;
+    expect((await memberPage.request.post('/api/auth/register', { data: { username, password: 'secret-pass', fullName: 'Nia Nudged' } })).status()).toBe(201);
+    await memberPage.goto('/settings?tab=notifications');
+    const call = memberPage.getByRole('switch', { name: /Phone call/ });
+    await expect(call).toBeDisabled();
+    await expect(memberPage.getByText(organisationTexts.member.channelTurnedOff)).toBeVisible();
+    await expect(memberPage.getByRole('switch', { name: 'Push notification', exact: true })).toBeEnabled();
+    await member.close();
+  } finally {
+    expect((await page.request.patch('/api/admin/organisation', { data: { nudgeChannels: ['app', 'email', 'push', 'call'], phoneCalls: true } })).status()).toBe(200);
+  }
+});

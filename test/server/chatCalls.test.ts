@@ -184,7 +184,7 @@ describe('a rehearsal held by phone', () => {
     expect(unverified.status).toBe(412);
     expect(unverified.json.message).toBe(phoneTexts.chatCallNoVerifiedPhone);
     // What the rehearsal's 'Call me' reads to show itself.
-    expect((await http.get('/trpc/twilio.status')).json.result.data).toEqual({ configured: true, verifiedPhone: false });
+    expect((await http.get('/trpc/twilio.status')).json.result.data).toEqual({ configured: true, verifiedPhone: false, turnedOffByOrganisation: false });
 
     const plain = await startTestServer({ DEMO_MODE: 'false' });
     try {

@@ -236,6 +236,27 @@ describe('the errors, in SCIM error format', () => {
     expect((await scim('POST', '/Users', entraUser('no.seat@contoso.example'))).status).toBe(201);
     expect((await admin.request('PATCH', '/api/admin/organisation', { seats: null })).status).toBe(200);
   });
+
+  it('provisions in parallel without passing the seats, and one userName sent at once twice is made once', async () => {
+    // The lock and the count are one statement and the userName is checked before the lock
+    // (bench/results/scim.md): parallel requests still cannot pass the seats nor make a userName twice.
+    const used = (await admin.get('/api/admin/organisation')).json.seatsInUse as number;
+    expect((await admin.request('PATCH', '/api/admin/organisation', { seats: used + 5 })).status).toBe(200);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => scim('POST', '/Users', entraUser(`parallel.${i}@contoso.example`))));
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+      expect(answers.filter((a) => a.status === 403)).toHaveLength(15);
+      expect((await admin.get('/api/admin/organisation')).json.seatsInUse).toBe(used + 5);
+    } finally {
+      expect((await admin.request('PATCH', '/api/admin/organisation', { seats: null })).status).toBe(200);
+    }
+    const twice = await Promise.all(Array.from({ length: 6 }, () => scim('POST', '/Users', entraUser('Twice.At.Once@contoso.example'))));
+    expect(twice.filter((a) => a.status === 201)).toHaveLength(1);
+    for (const refused of twice.filter((a) => a.status !== 201)) expect(refused).toMatchObject({ status: 409, json: { scimType: 'uniqueness' } });
+    // Two userNames that make the same app username are both made (the second gets another).
+    const [one, other] = await Promise.all([scim('POST', '/Users', entraUser('same+name@contoso.example')), scim('POST', '/Users', entraUser('same name@contoso.example'))]);
+    expect([one.status, other.status]).toEqual([201, 201]);
+  });
 });
 
 describe('retention', () => {

@@ -68,7 +68,8 @@ export const defaultNudgeSettings: NudgeSettings = {
 
 export const runNudgeSchema = z.object({ kind: z.enum(manualNudgeKinds, { message: nudgesTexts.kindInvalid }) }, { message: nudgesTexts.kindInvalid });
 
-export type NudgeSettingsView = NudgeSettings & { timeZone: string; nextRun: { kind: NudgeKind; at: string } | null };
+/** `turnedOffByOrganisation`: the channels the member's organisation does not let nudges use (never delivered on, whatever `channels` says). */
+export type NudgeSettingsView = NudgeSettings & { timeZone: string; nextRun: { kind: NudgeKind; at: string } | null; turnedOffByOrganisation: Array<keyof NudgeSettings['channels']> };
 
 export type NudgeRunView = {
   id: number;

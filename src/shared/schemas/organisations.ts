@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { organisationTexts } from '../texts/organisations.js';
+import { nudgeChannels, type NudgeChannel } from './nudges.js';
 
 // The organisation's administration (the admin procedures, /api/admin/*) and the bodies of SCIM 2.0
 // provisioning (/scim/v2, RFC 7643 and 7644), as Entra ID's provisioning service sends them.
@@ -12,6 +13,11 @@ export type OrganisationRetention = (typeof organisationRetentions)[number];
 
 export const organisationLimits = { maxSeats: 1_000_000, maxScimTokens: 10, pageSizeMax: 200 } as const;
 
+/** The channels an organisation lets nudges use (all by default). `app` is always among them: a nudge is written in the app. */
+export const defaultOrgNudgeChannels: NudgeChannel[] = [...nudgeChannels];
+/** A model region's name, as OPENAI_REGIONS names it (eu, us-east, ...). */
+export const modelRegionNamePattern = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
 export const setMemberRoleSchema = z.object({
   userId: z.coerce.number().int().positive(),
   role: z.enum(organisationRoles, { message: organisationTexts.unknownRole }),
@@ -23,6 +29,15 @@ export const updateOrganisationSchema = z.object({
   /** null: no seat limit. */
   seats: z.number().int().min(0).max(organisationLimits.maxSeats, organisationTexts.seatsRange).nullable().optional(),
   retention: z.enum(organisationRetentions, { message: organisationTexts.unknownRetention }).optional(),
+  /** The channels nudges may use; `app` is kept whether listed or not. */
+  nudgeChannels: z
+    .array(z.enum(nudgeChannels, { message: organisationTexts.unknownNudgeChannel }), { message: organisationTexts.unknownNudgeChannel })
+    .max(nudgeChannels.length * 2, organisationTexts.unknownNudgeChannel)
+    .transform((list) => nudgeChannels.filter((channel) => channel === 'app' || list.includes(channel)))
+    .optional(),
+  phoneCalls: z.boolean({ message: organisationTexts.phoneCallsNotBoolean }).optional(),
+  /** One of OPENAI_REGIONS' names (checked against the configuration by the server), or null: OPENAI_BASE_URL. */
+  modelRegion: z.string({ message: organisationTexts.unknownModelRegion }).trim().toLowerCase().regex(modelRegionNamePattern, organisationTexts.unknownModelRegion).nullable().optional(),
 });
 export type UpdateOrganisationInput = z.infer<typeof updateOrganisationSchema>;
 

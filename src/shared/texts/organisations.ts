@@ -6,6 +6,11 @@ export const organisationTexts = {
   unknownRetention: 'Retention is keep or delete',
   seatsRange: 'Seats are a whole number from 0 to 1,000,000 (or none for no limit)',
   memberNotFound: 'No such member in your organisation',
+  unknownNudgeChannel: 'nudgeChannels is a list of app, email, push and call',
+  phoneCallsNotBoolean: 'phoneCalls is true or false',
+  unknownModelRegion: 'modelRegion is one of the model regions this server is set up with, or null for the default',
+  modelRegionNotConfigured: (region: string, names: string[]) =>
+    names.length ? `There is no model region ${region} on this server; the regions are ${names.join(', ')} (or null for the default).` : `There is no model region ${region}: this server has no model regions.`,
   tooManyTokens: 'An organisation has at most 10 active provisioning tokens: revoke one first.',
   scimTokenNotFound: 'No such provisioning token',
   console: {
@@ -37,6 +42,31 @@ export const organisationTexts = {
     revokedToast: 'SCIM token revoked',
     createFailed: 'Could not create a SCIM token',
     loadFailed: 'Could not load the organisation.',
+    settingsHeading: 'Settings',
+    settingsDescription: 'What every member’s coach may do. A member’s own settings never go past these.',
+    nameLabel: 'Name',
+    seatsLabel: 'Seats',
+    seatsPlaceholder: 'No limit',
+    retentionLabel: 'When a member is removed',
+    retentions: { keep: 'Keep their data under the deactivated account', delete: 'Delete their data' },
+    channelsLabel: 'Nudges may also be sent by',
+    channelsDescription: 'Every nudge is written in the app; turn off the channels your organisation does not want nudges sent by.',
+    channelNames: { email: 'Email', push: 'Push notification', call: 'Phone call' },
+    phoneCallsLabel: 'Phone calls with the coach',
+    phoneCallsDescription: 'Off: the coach places no call (nudges, goal check-ins, rehearsals, Receive a call), and a member calling in is told calls are turned off.',
+    modelRegionLabel: 'Model region',
+    modelRegionDescription: 'Where the coach’s model answers your members.',
+    modelRegionDefault: 'Default',
+    save: 'Save settings',
+    saved: 'Settings saved',
+    saveFailed: 'Could not save the settings',
+  },
+  /** What a member is told of a setting their organisation chose. */
+  member: {
+    channelTurnedOff: 'Your organisation turned this off.',
+    callsTurnedOff: 'Your organisation turned phone calls with the coach off.',
+    /** Spoken to a member who calls in while their organisation has calls off; the call then ends. */
+    callsTurnedOffSpoken: 'Phone calls with your coach are turned off by your organisation. You can still talk to your coach in the app. Goodbye.',
   },
   analytics: {
     unknownGrouping: 'A breakdown is by department or by manager',

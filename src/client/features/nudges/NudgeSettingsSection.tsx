@@ -2,8 +2,8 @@ import { Anchor, Button, Group, NumberInput, Select, Stack, Switch, Text, TextIn
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type NudgeSettings, nudgeLimits, weekDays } from '../../../shared/schemas/nudges';
-import { nudgesTexts, settingsTexts } from '../../../shared/texts';
+import { type NudgeSettings, type NudgeSettingsView, nudgeLimits, weekDays } from '../../../shared/schemas/nudges';
+import { nudgesTexts, organisationTexts, settingsTexts } from '../../../shared/texts';
 import { errorMessage } from '../../lib/errors';
 import { notify } from '../../lib/notify';
 import { trpc } from '../../lib/trpc';
@@ -50,11 +50,18 @@ function formatWhen(iso: string, timeZone: string) {
   return new Intl.DateTimeFormat(undefined, { timeZone, weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
-function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string; nextRun: { kind: string; at: string } | null } }) {
+function NudgeSettingsForm(props: { settings: NudgeSettingsView }) {
   const queryClient = useQueryClient();
   const save = useMutation(trpc.nudges.saveSettings.mutationOptions());
-  const { timeZone: _zone, nextRun: _next, ...initial } = props.settings;
+  const { timeZone: _zone, nextRun: _next, turnedOffByOrganisation: turnedOff, ...initial } = props.settings;
   const form = useForm<NudgeSettings>({ mode: 'uncontrolled', initialValues: initial });
+  // A channel the organisation turned off is shown unavailable; the member's own choice is kept for when it is on again.
+  const channel = (name: keyof NudgeSettings['channels'], label: string) =>
+    turnedOff.includes(name) ? (
+      <Switch label={label} checked={false} disabled description={organisationTexts.member.channelTurnedOff} onChange={() => {}} />
+    ) : (
+      <Switch label={label} key={form.key(`channels.${name}`)} {...form.getInputProps(`channels.${name}`, { type: 'checkbox' })} />
+    );
 
   const submit = form.onSubmit(async (values) => {
     try {
@@ -125,9 +132,9 @@ function NudgeSettingsForm(props: { settings: NudgeSettings & { timeZone: string
             {nudgesTexts.channelsTitle}
           </Title>
           <Stack gap="xs">
-            <Switch label={nudgesTexts.channelEmail} key={form.key('channels.email')} {...form.getInputProps('channels.email', { type: 'checkbox' })} />
-            <Switch label={nudgesTexts.channelPush} key={form.key('channels.push')} {...form.getInputProps('channels.push', { type: 'checkbox' })} />
-            <Switch label={nudgesTexts.channelCall} key={form.key('channels.call')} {...form.getInputProps('channels.call', { type: 'checkbox' })} />
+            {channel('email', nudgesTexts.channelEmail)}
+            {channel('push', nudgesTexts.channelPush)}
+            {channel('call', nudgesTexts.channelCall)}
             <Text size="xs" c="dimmed">
               {nudgesTexts.channelsNotYet}
             </Text>

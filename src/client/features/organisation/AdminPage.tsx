@@ -11,6 +11,7 @@ import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
 import { AnalyticsSection } from './AnalyticsSection';
 import { ProgramsSection } from './ProgramsSection';
+import { OrganisationSettingsCard } from './OrganisationSettingsCard';
 
 const texts = organisationTexts.console;
 
@@ -94,6 +95,7 @@ function Console() {
       <ScimTokens />
       <AnalyticsSection />
       <ProgramsSection />
+      <OrganisationSettingsCard />
     </Stack>
   );
 }

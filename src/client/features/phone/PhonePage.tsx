@@ -5,7 +5,7 @@ import { IconHeadset, IconPhoneCall, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { PageFrame } from '../../components/shell/PageFrame';
-import { phoneTexts } from '../../../shared/texts';
+import { organisationTexts, phoneTexts } from '../../../shared/texts';
 import { trpc } from '../../lib/trpc';
 import { VoiceCallDialog } from '../voice/VoiceCallDialog';
 import { useVoiceAvailable, VoiceUnavailable } from '../voice/voiceAvailability';
@@ -17,6 +17,8 @@ export function PhonePage() {
   const [phoneOpen, setPhoneOpen] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const configured = status.data?.configured ?? false;
+  // The member's organisation turned phone calls with the coach off.
+  const turnedOff = status.data?.turnedOffByOrganisation ?? false;
   const { guest } = useSession();
   const voiceAvailable = useVoiceAvailable();
   const voiceButton = (
@@ -50,7 +52,8 @@ export function PhonePage() {
               {phoneTexts.notConfigured}
             </Alert>
           )}
-          <Button onClick={() => setPhoneOpen(true)} disabled={!configured || guest} loading={status.isPending}>
+          {configured && turnedOff && <Alert color="yellow">{organisationTexts.member.callsTurnedOff}</Alert>}
+          <Button onClick={() => setPhoneOpen(true)} disabled={!configured || turnedOff || guest} loading={status.isPending}>
             {phoneTexts.receiveButton}
           </Button>
         </PhoneCard>

@@ -105,7 +105,8 @@ function CallMeButton(props: { rehearsalId: number; name: string }) {
       onError: (error) => notify.error(t.callFailed, errorMessage(error, t.callFailed)),
     }),
   );
-  if (!status.data?.configured) return null;
+  // No phone calls here, or none in the member's organisation (the phone page says so).
+  if (!status.data?.configured || status.data.turnedOffByOrganisation) return null;
   const blocked = !status.data.verifiedPhone;
   return (
     <LazyTooltip label={blocked ? t.callNeedsVerifiedPhone : t.callMeHint(props.name)} openDelay={400} multiline w={260}>

@@ -1,11 +1,15 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { organisationRetentions } from '../../../shared/schemas/organisations.js';
+import type { NudgeChannel } from '../../../shared/schemas/nudges.js';
+import { defaultOrgNudgeChannels, organisationRetentions } from '../../../shared/schemas/organisations.js';
 import { User } from './User.js';
 
 // The organisation a deployment serves. One row today (made by its migration, id 1): every account
 // belongs to it. Kept as a table with an id on every user so that a hosted deployment can hold
 // several later. `seats`: how many active members it may have (null: no limit); `retention`: what
-// happens to a removed member's data (kept under the deactivated account, or deleted with it).
+// happens to a removed member's data (kept under the deactivated account, or deleted with it);
+// `nudgeChannels`: the channels its members' nudges may use (app always among them); `phoneCalls`:
+// whether the coach calls and answers calls at all; `modelRegion`: the OPENAI_REGIONS entry its
+// members' coach answers from (null: OPENAI_BASE_URL).
 export const OrganisationSchema = defineEntity({
   name: 'Organisation',
   tableName: 'organisation',
@@ -14,6 +18,9 @@ export const OrganisationSchema = defineEntity({
     name: p.string().length(200),
     seats: p.integer().nullable(),
     retention: p.enum(organisationRetentions).default('keep'),
+    nudgeChannels: p.json<NudgeChannel[]>().onCreate(() => [...defaultOrgNudgeChannels]),
+    phoneCalls: p.boolean().default(true),
+    modelRegion: p.string().length(40).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

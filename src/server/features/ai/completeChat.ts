@@ -6,8 +6,9 @@ import type { AppDeps } from '../../deps.js';
 import { ProviderError, type ChatTurn, type TokenUsage } from '../../providers/ai/contract.js';
 import { previousReply } from '../coach/index.js';
 import { coachUserOf } from '../coach/index.js';
-import { streamModel } from '../coach/index.js';
+import { regional, streamModel } from '../coach/index.js';
 import { defaultSafetyLine, loadUserCountry } from '../coach/index.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 // The OpenAI-compatible completion: the client's messages go to the configured coach model,
 // whatever model the client named. Used by the spec's client for chat, email templates and voice.
@@ -30,6 +31,8 @@ export type ChatStream = {
 /** The reply as text deltas, in order; a provider failure becomes BAD_GATEWAY with the spec's text. */
 export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: AbortSignal): ChatStream {
   const { coach } = ctx.deps;
+  // The region of the caller's organisation, read once the model is asked.
+  const region = modelRegionOf(ctx.deps.orm.em.fork(), ctx.user.id);
   const maxTokens = input.max_completion_tokens ?? input.max_tokens ?? undefined;
   let reported: TokenUsage | undefined;
   let reply = '';
@@ -37,7 +40,7 @@ export function streamChat(ctx: AiContext, input: AiCompletionRequest, signal?: 
   const { deltas } = (ctx.deps.safety ?? defaultSafetyLine).reply(
     { latest, previous: previousReply(input.messages), role: 'coach', spoken: false, country: () => loadUserCountry(ctx.deps.orm.em.fork(), ctx.user.id), modelKind: coach.kind },
     (safety) =>
-      streamModel(coach, {
+      streamModel(regional(coach, region), {
         path: 'api',
         messages: input.messages,
         user: coachUserOf(ctx.user),

@@ -9,6 +9,7 @@ import { chatTurn, loadChatRehearsal, loadTurnHistory, runCoachTurn, turnActivit
 import { loadUserCountry, type SafetyLine } from '../coach/index.js';
 import type { ChatBus } from './chatBus.js';
 import { createReplyStore } from './replyStore.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 // While a reply runs, its text so far is written every interval (status still 'streaming'), even
 // when no text came: a server killed mid-reply loses at most this much, and the write is the
@@ -110,7 +111,7 @@ export function createReplyRunner(deps: {
       // The chat's rehearsal is read once: for the history (its reports left out) and the facts.
       const rehearsal = await loadChatRehearsal(em, chatId);
       const history = await loadTurnHistory(em, chatId, chatTurn.history, messageId, rehearsal);
-      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources, rehearsal), country: () => loadUserCountry(em, userId) };
+      prepared = { history, user, facts: await deps.facts(em, userId, chatId, sources, rehearsal), country: () => loadUserCountry(em, userId), region: await modelRegionOf(em, userId) };
     } catch (cause) {
       // What the coach needs could not be read: the reply fails like a failed model (settle logs it).
       return settle(reply, em, userId, { ended: 'failed', text: '', error: cause });

@@ -93,6 +93,8 @@ export type PreparedTurn = {
    * (safety/country.ts); absent or null: the operator's default country.
    */
   country?: () => Promise<string | null>;
+  /** The model region of the user's organisation (OPENAI_REGIONS' name); absent or null: OPENAI_BASE_URL. */
+  region?: string | null;
 };
 
 const noCountry = async () => null;
@@ -159,7 +161,7 @@ export async function runCoachTurn<Saved>(deps: { coach: CoachModel; safety?: Sa
       facts: prepared.facts,
       spoken: kind.spoken,
     });
-    model = streamModel(deps.coach, { context, messages, user: prepared.user, signal, path: kind.path, ...(safety ? { safety } : {}) }, stallTimeoutMs);
+    model = streamModel(deps.coach, { context, messages, user: prepared.user, signal, path: kind.path, region: prepared.region ?? null, ...(safety ? { safety } : {}) }, stallTimeoutMs);
     yield* model;
   }
   const stalled = () => model?.stalled === true;

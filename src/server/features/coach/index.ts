@@ -4,5 +4,5 @@ export { assembleEmailWriterContext } from './coachContext.js';
 export { chatTurn, loadChatRehearsal, loadTurnHistory, type PreparedTurn, previousReply, runCoachTurn, spokenHistory, spokenTurn, type TurnOutcome } from './coachTurn.js';
 export { coachUserOf } from './coachUser.js';
 export { turnActivity } from './coachingActivity.js';
-export { streamModel } from './modelStream.js';
+export { regional, streamModel } from './modelStream.js';
 export { countryOfPhone, defaultSafetyLine, isCrisis, loadUserCountry, type SafetyLine, screenMessage } from './safety/index.js';

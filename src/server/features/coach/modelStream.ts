@@ -69,3 +69,15 @@ export function streamModel(coach: Pick<CoachModel, 'stream'>, request: CoachReq
     },
   };
 }
+
+/**
+ * The coach asked in the model region `region` resolves to (the user's organisation's, read while
+ * the request is made): for a caller that cannot wait for it before starting the stream.
+ */
+export function regional(coach: Pick<CoachModel, 'stream'>, region: Promise<string | null>): Pick<CoachModel, 'stream'> {
+  return {
+    async *stream(request: CoachRequest) {
+      yield* coach.stream({ ...request, region: await region });
+    },
+  };
+}

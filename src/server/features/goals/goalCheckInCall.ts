@@ -3,6 +3,7 @@ import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { goalTexts } from '../../../shared/texts/index.js';
 import { CheckIn, GoalReminder, KeyResult } from '../../db/entities/Goal.js';
 import type { AppDeps } from '../../deps.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
 import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from '../telephony/index.js';
 import { verifiedPhoneOf } from '../phone/index.js';
@@ -25,6 +26,8 @@ export async function callGoalReminders(deps: Pick<AppDeps, 'config' | 'orm' | '
   const em = deps.orm.em.fork();
   let placed = 0;
   for (const reminder of calls) {
+    // Not while the owner's organisation has phone calls with the coach off (the reminder stays in the app).
+    if (!(await organisationPolicyOf(em, reminder.ownerId)).phoneCalls) continue;
     // Only a number its owner proved by SMS code; an unverified one is never called.
     const phone = await verifiedPhoneOf(em, reminder.ownerId);
     if (!phone || !settings.allowedCountryPrefixes.some((prefix) => phone.startsWith(prefix))) continue;

@@ -8,7 +8,7 @@ import { timeZoneOf } from '../../db/userTimeZone.js';
 import { meetingView } from '../meetings/index.js';
 import { openMicrosoft365 } from '../microsoft/index.js';
 import { dueProgramNudges } from '../organisations/index.js';
-import { activeChannels, loadNudgeSettings, settingsFor } from './nudgeSettings.js';
+import { activeChannels, loadNudgeSettings, runSettingsOf } from './nudgeSettings.js';
 import type { RunSender } from './nudgeQueuePort.js';
 import { nextWeeklyRun } from './schedule.js';
 
@@ -43,7 +43,7 @@ export async function planNextReview(em: EntityManager, send: RunSender, userId:
 
 /** A run the user asked for: due at once. */
 export async function queueManualRun(em: EntityManager, send: RunSender, owner: { id: number; isGuest: boolean; isDemo: boolean }, kind: NudgeKind, now: Date): Promise<number> {
-  const settings = settingsFor(owner, await loadNudgeSettings(em, owner.id));
+  const settings = await runSettingsOf(em, owner);
   const run = em.create(NudgeRun, { owner: owner.id, kind, status: 'queued', trigger: 'manual', channels: activeChannels(settings), dueAt: now, attempts: 0, createdAt: now, updatedAt: now });
   await em.flush();
   await send(run.id, now);
@@ -57,7 +57,7 @@ export async function queueManualRun(em: EntityManager, send: RunSender, owner: 
  */
 export async function queueDebriefNudge(em: EntityManager, send: RunSender, owner: { id: number; isGuest: boolean; isDemo: boolean }, debrief: { chatId: number; eventId: string; subject: string }, now: Date): Promise<number | null> {
   if (await em.count(NudgeRun, { owner: owner.id, kind: 'meeting_debrief', eventId: debrief.eventId })) return null;
-  const settings = settingsFor(owner, await loadNudgeSettings(em, owner.id));
+  const settings = await runSettingsOf(em, owner);
   const run = em.create(NudgeRun, {
     owner: owner.id,
     kind: 'meeting_debrief',

@@ -11,7 +11,7 @@ import { deliverOutside } from './nudgeChannels.js';
 import { meetingBriefFacts, renderMeetingBrief, weeklyReviewFacts } from './nudgeContent.js';
 import { briefLookAheadMs, planNextReview } from './nudgePlans.js';
 import type { NudgeClock, RunSender } from './nudgeQueuePort.js';
-import { loadNudgeSettings, settingsFor } from './nudgeSettings.js';
+import { runSettingsOf } from './nudgeSettings.js';
 import { writeWeeklyReview } from './reviewWriter.js';
 import { formatLocal, inQuietHours, quietHoursEnd } from './schedule.js';
 
@@ -31,7 +31,7 @@ export async function processRun(deps: Pick<AppDeps, 'config' | 'orm' | 'log' | 
   // Replanned (its settings changed) or already ended: nothing to do.
   if (!run || run.status !== 'queued') return { done: true };
   const userId = run.owner.id;
-  const settings = settingsFor(run.owner, await loadNudgeSettings(em, userId));
+  const settings = await runSettingsOf(em, run.owner);
   const timeZone = await timeZoneOf(em, userId);
   const now = clock();
   const finish = async (status: 'sent' | 'skipped' | 'failed', reason: string | null, chat?: Chat): Promise<Outcome> => {

@@ -4,7 +4,8 @@ import { NudgeRun, NudgeSetting } from '../../db/entities/Nudge.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { timeZoneOf } from '../../db/userTimeZone.js';
 import { planWeeklyReview, queueManualRun } from './nudgePlans.js';
-import { loadNudgeSettings } from './nudgeSettings.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
+import { channelsTurnedOff, loadNudgeSettings } from './nudgeSettings.js';
 import { nextWeeklyRun } from './schedule.js';
 
 // GET/PUT /api/nudges/settings, POST /api/nudges/run, GET /api/nudges/runs: each user
@@ -16,7 +17,8 @@ export async function getNudgeSettings(ctx: AuthedContext): Promise<NudgeSetting
   const planned = await ctx.em.findOne(NudgeRun, { owner: ctx.user.id, kind: 'weekly_review', status: 'queued', trigger: 'scheduled' }, { fields: ['dueAt'] });
   // Not planned yet (a new account, before the hourly planning): when it will be.
   const at = planned?.dueAt ?? (settings.weeklyReview.enabled ? nextWeeklyRun(ctx.deps.nudges.clock(), timeZone, settings.weeklyReview.day, settings.weeklyReview.time) : null);
-  return { ...settings, timeZone, nextRun: at ? { kind: 'weekly_review', at: at.toISOString() } : null };
+  const turnedOffByOrganisation = channelsTurnedOff(await organisationPolicyOf(ctx.em, ctx.user.id));
+  return { ...settings, timeZone, nextRun: at ? { kind: 'weekly_review', at: at.toISOString() } : null, turnedOffByOrganisation };
 }
 
 export async function saveNudgeSettings(ctx: AuthedContext, input: z.output<typeof nudgeSettingsSchema>): Promise<NudgeSettingsView> {

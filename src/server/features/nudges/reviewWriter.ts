@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { weeklyReviewPrompt } from '../../providers/ai/weeklyReviewPrompt.js';
 import { streamModel } from '../coach/index.js';
 import { renderWeeklyReview, reviewShape, shapeReview, type WeeklyReviewFacts } from './nudgeContent.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 // Who writes the weekly review. With a model configured, the coach model writes it from the typed
 // facts, and its answer is held to the template's shape (shapeReview: the focus first, at most 8
@@ -29,7 +30,7 @@ export async function writeWeeklyReview(deps: Pick<AppDeps, 'coach' | 'rateLimit
   }
   let text = '';
   try {
-    const request = { messages: weeklyReviewPrompt(facts, reviewShape), maxTokens: 500, temperature: 0.3, path: 'nudge' as const, signal: AbortSignal.timeout(timeoutMs) };
+    const request = { messages: weeklyReviewPrompt(facts, reviewShape), maxTokens: 500, temperature: 0.3, path: 'nudge' as const, region: await modelRegionOf(em, userId), signal: AbortSignal.timeout(timeoutMs) };
     for await (const delta of streamModel(deps.coach, request, deps.config.modelStallTimeoutMs)) {
       text += delta;
     }

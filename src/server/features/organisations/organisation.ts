@@ -1,6 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { LockMode } from '@mikro-orm/core';
+import { TRPCError } from '@trpc/server';
 import type { UpdateOrganisationInput } from '../../../shared/schemas/organisations.js';
+import { organisationTexts } from '../../../shared/texts/organisations.js';
+import type { ModelRegion } from '../../config.js';
 import { deploymentOrganisationId, Organisation } from '../../db/entities/Organisation.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
@@ -39,30 +41,45 @@ export async function hasFreeSeat(em: EntityManager, organisationId: number): Pr
 /**
  * Runs `work` with the organisation's row locked, after checking a seat is free for one more active
  * member: parallel provisioning cannot pass the count. `free` is false when every seat is taken.
+ * Every provisioning request of the organisation waits for this lock (bench/results/scim.md), so
+ * little runs under it: the lock, the count (none when the seats have no limit) and `work`, which
+ * should be the insert only. The count is its own statement after the lock: a statement's snapshot
+ * is taken when it starts, so a count in the locking statement would miss the rows committed while
+ * it waited (and let parallel requests pass the seats; test/server/scim.test.ts).
  */
 export async function withSeatCheck<T>(em: EntityManager, organisationId: number, work: (tx: EntityManager, free: { ok: boolean; seats: number | null }) => Promise<T>): Promise<T> {
   return em.transactional(async (tx) => {
-    const organisation = await tx.findOneOrFail(Organisation, organisationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const seats = organisation.seats ?? null;
-    const ok = seats === null || (await seatsInUse(tx, organisationId)) < seats;
-    return work(tx, { ok, seats });
+    const sql = (query: string) => tx.getConnection().execute(query, [organisationId], 'all', tx.getTransactionContext()) as Promise<Array<Record<string, unknown>>>;
+    const [row] = await sql(`select "seats" from "organisation" where "id" = ? for update`);
+    if (!row) throw new Error(`No organisation ${organisationId}`);
+    const seats = row.seats === null || row.seats === undefined ? null : Number(row.seats);
+    if (seats === null) return work(tx, { ok: true, seats });
+    const [count] = await sql(`select count(*)::int as "used" from "app_user" where "organisation_id" = ? and "active" and not "is_guest" and not "is_demo"`);
+    return work(tx, { ok: Number(count?.used ?? 0) < seats, seats });
   });
 }
 
-export function organisationView(organisation: Organisation, used: number) {
+/**
+ * The organisation's settings. `modelRegion` and `modelRegions` (the names the server is set up
+ * with) only when OPENAI_REGIONS is set: otherwise there is nothing to choose.
+ */
+export function organisationView(organisation: Organisation, used: number, regions: ModelRegion[]) {
   return {
     id: organisation.id,
     name: organisation.name,
     seats: organisation.seats ?? null,
     seatsInUse: used,
     retention: organisation.retention,
+    nudgeChannels: organisation.nudgeChannels,
+    phoneCalls: organisation.phoneCalls,
+    ...(regions.length ? { modelRegion: organisation.modelRegion ?? null, modelRegions: regions.map((region) => region.name) } : {}),
   };
 }
 export type OrganisationView = ReturnType<typeof organisationView>;
 
 export async function getOrganisation(ctx: AuthedContext): Promise<OrganisationView> {
   const organisation = await ctx.em.findOneOrFail(Organisation, ctx.user.organisationId);
-  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id), ctx.deps.config.openai.regions);
 }
 
 /** Seats may be set below the seats in use: nobody is removed, but nobody more is provisioned active. */
@@ -71,7 +88,20 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
   if (input.name !== undefined) organisation.name = input.name;
   if (input.seats !== undefined) organisation.seats = input.seats;
   if (input.retention !== undefined) organisation.retention = input.retention;
+  if (input.nudgeChannels !== undefined) organisation.nudgeChannels = input.nudgeChannels;
+  if (input.phoneCalls !== undefined) organisation.phoneCalls = input.phoneCalls;
+  if (input.modelRegion !== undefined) {
+    const regions = ctx.deps.config.openai.regions;
+    // Only a region the server is set up with (OPENAI_REGIONS); null is the default, OPENAI_BASE_URL.
+    if (input.modelRegion !== null && !regions.some((region) => region.name === input.modelRegion)) {
+      throw new TRPCError({ code: 'BAD_REQUEST', message: organisationTexts.modelRegionNotConfigured(input.modelRegion, regions.map((region) => region.name)) });
+    }
+    organisation.modelRegion = input.modelRegion;
+  }
   await ctx.em.flush();
-  ctx.deps.log.info({ organisationId: organisation.id, by: ctx.user.id, seats: organisation.seats, retention: organisation.retention }, 'organisation settings changed');
-  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id));
+  ctx.deps.log.info(
+    { organisationId: organisation.id, by: ctx.user.id, seats: organisation.seats, retention: organisation.retention, nudgeChannels: organisation.nudgeChannels, phoneCalls: organisation.phoneCalls, modelRegion: organisation.modelRegion ?? null },
+    'organisation settings changed',
+  );
+  return organisationView(organisation, await seatsInUse(ctx.em, organisation.id), ctx.deps.config.openai.regions);
 }

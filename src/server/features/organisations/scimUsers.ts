@@ -115,33 +115,40 @@ export async function createUser(ctx: ScimContext, body: unknown): Promise<ScimA
   const input = parseScimBody(scimUserSchema, body);
   const fields = accountFields(input);
   const active = input.active ?? true;
-  try {
-    const user = await withSeatCheck(ctx.em, ctx.organisationId, async (tx, seat) => {
-      await refuseTakenUserName(ctx, tx, fields.scimUserNameKey);
-      if (active && !seat.ok) throw seatsTaken(seat.seats);
-      const names = await freeUsername(tx, input.userName);
-      const created = tx.create(User, {
-        ...names,
-        ...fields,
-        organisationId: ctx.organisationId,
-        passwordHash: null,
-        jobTitle: null,
-        company: null,
-        isDemo: false,
-        isGuest: false,
-        guestOrigin: null,
-        active,
-        deprovisionedAt: active ? null : new Date(),
+  // Read before the organisation's lock (withSeatCheck), which only the seat count and the insert
+  // need: every provisioning request of the organisation waits for it. A userName taken meanwhile
+  // fails the insert on its unique index (409 below); an app username taken meanwhile is chosen
+  // again.
+  await refuseTakenUserName(ctx, ctx.em, fields.scimUserNameKey);
+  for (let attempt = 1; ; attempt += 1) {
+    const names = await freeUsername(ctx.em, input.userName);
+    try {
+      const user = await withSeatCheck(ctx.em, ctx.organisationId, async (tx, seat) => {
+        if (active && !seat.ok) throw seatsTaken(seat.seats);
+        const created = tx.create(User, {
+          ...names,
+          ...fields,
+          organisationId: ctx.organisationId,
+          passwordHash: null,
+          jobTitle: null,
+          company: null,
+          isDemo: false,
+          isGuest: false,
+          guestOrigin: null,
+          active,
+          deprovisionedAt: active ? null : new Date(),
+        });
+        await tx.flush();
+        return created;
       });
-      await tx.flush();
-      return created;
-    });
-    ctx.deps.log.info({ userId: user.id, organisationId: ctx.organisationId }, 'user provisioned');
-    const resource = toScimUser(user, ctx.baseUrl);
-    return { status: 201, body: resource, location: resource.meta.location };
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw userNameTaken(fields.scimUserNameKey);
-    throw error;
+      ctx.deps.log.info({ userId: user.id, organisationId: ctx.organisationId }, 'user provisioned');
+      const resource = toScimUser(user, ctx.baseUrl);
+      return { status: 201, body: resource, location: resource.meta.location };
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      if (/app_user_username_key/.test(error.message) && attempt < 3) continue;
+      throw userNameTaken(fields.scimUserNameKey);
+    }
   }
 }
 

@@ -235,7 +235,7 @@ export async function callRehearsal(ctx: AuthedContext, input: { id: number }): 
     return { callSid, chatId: rehearsal.chat.id, message: rehearsalTexts.callPlaced(rehearsal.counterpartName) };
   } catch (error) {
     if (!(error instanceof ChatCallRefused)) throw error;
-    const code = ({ not_configured: 'PRECONDITION_FAILED', no_verified_phone: 'PRECONDITION_FAILED', country_not_allowed: 'BAD_REQUEST', chat_not_found: 'NOT_FOUND', rate_limited: 'TOO_MANY_REQUESTS', provider_failed: 'BAD_GATEWAY' } as const)[error.refusal];
+    const code = ({ not_configured: 'PRECONDITION_FAILED', turned_off: 'FORBIDDEN', no_verified_phone: 'PRECONDITION_FAILED', country_not_allowed: 'BAD_REQUEST', chat_not_found: 'NOT_FOUND', rate_limited: 'TOO_MANY_REQUESTS', provider_failed: 'BAD_GATEWAY' } as const)[error.refusal];
     throw new TRPCError({ code, message: error.message, cause: error });
   }
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/core';
-import { phoneTexts } from '../../../shared/texts/index.js';
+import { organisationTexts, phoneTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
 import type { AppDeps } from '../../deps.js';
 import { RateLimitError } from '../limits/index.js';
 import { verifiedPhoneOf } from '../phone/index.js';
@@ -16,7 +17,7 @@ import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './teleph
 // own. The relay then reads the chat from the call's state, never from anything the caller sends.
 
 /** Why a call about a chat was not placed; `message` is for the person (the rehearsal's error, the run's reason). */
-export type ChatCallRefusal = 'not_configured' | 'chat_not_found' | 'no_verified_phone' | 'country_not_allowed' | 'rate_limited' | 'provider_failed';
+export type ChatCallRefusal = 'not_configured' | 'turned_off' | 'chat_not_found' | 'no_verified_phone' | 'country_not_allowed' | 'rate_limited' | 'provider_failed';
 
 export class ChatCallRefused extends Error {
   constructor(
@@ -71,6 +72,8 @@ export async function placeChatCall(
 ): Promise<{ callSid: string }> {
   const settings = telephonySettingsOf(deps);
   if (!settings) throw new ChatCallRefused('not_configured', phoneTexts.notConfigured);
+  // The user's organisation may have turned phone calls with the coach off: no call is placed.
+  if (!(await organisationPolicyOf(em, userId)).phoneCalls) throw new ChatCallRefused('turned_off', organisationTexts.member.callsTurnedOff);
   const chat = await em.findOne(Chat, { id: chatId, owner: userId });
   if (!chat) throw new ChatCallRefused('chat_not_found', phoneTexts.chatNotFound);
   // The coach calls only the account's own verified number.

@@ -228,5 +228,6 @@ class RelaySession {
   private async digit(digit: string): Promise<void> {
     const answer = await this.pin.keyIn(digit);
     if (answer !== null) this.say(answer);
+    if (this.pin.callEnds) this.end();
   }
 }

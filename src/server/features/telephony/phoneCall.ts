@@ -1,9 +1,10 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/core';
-import { phoneTexts } from '../../../shared/texts/index.js';
+import { organisationTexts, phoneTexts } from '../../../shared/texts/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import { User } from '../../db/entities/User.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
 import type { AppDeps } from '../../deps.js';
 import { newVoiceResponse } from '../../providers/telephony/twilioCalls.js';
@@ -44,6 +45,15 @@ export async function answerCall(ctx: Ctx, query: WebhookParams, params: Webhook
     return response.toString();
   }
   const call = await callStateOf(ctx.em, callSid, query, params, boundChat);
+  // The caller's organisation turned phone calls with the coach off: a member calling from their
+  // verified, fully attested number (or a call placed before the change) hears why, and the call
+  // ends. A number not attested is greeted as every unknown caller (what it hears must not tell that
+  // the number is verified); its right PIN then ends the call the same way (relayPin.ts).
+  if (call.owner && !(await organisationPolicyOf(ctx.em, call.owner.id)).phoneCalls) {
+    response.say(organisationTexts.member.callsTurnedOffSpoken);
+    response.hangup();
+    return response.toString();
+  }
   const owner = call.owner ? await ctx.em.findOne(User, call.owner.id) : null;
   const chat = owner && call.chat ? await ctx.em.findOne(Chat, { id: call.chat.id, owner: owner.id }) : null;
   // A rehearsal held by phone: the other person answers, with a voice other than the coach's.

@@ -1,7 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { phoneCallSchema } from '../../../shared/schemas/twilio.js';
-import { phoneTexts, phoneVerificationTexts } from '../../../shared/texts/index.js';
+import { organisationTexts, phoneTexts, phoneVerificationTexts } from '../../../shared/texts/index.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
 import { verifiedPhoneOf } from '../phone/index.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import { consumeCallRequest } from './callRateLimit.js';
@@ -12,6 +13,8 @@ import { telephonyProviderOf, telephonySettingsOf, webhookPaths } from './teleph
 export async function placeCall(ctx: AuthedContext, input: z.output<typeof phoneCallSchema>) {
   const settings = telephonySettingsOf(ctx.deps);
   if (!settings) throw new TRPCError({ code: 'PRECONDITION_FAILED', message: phoneTexts.notConfigured });
+  // The member's organisation may have turned phone calls with the coach off.
+  if (!(await organisationPolicyOf(ctx.em, ctx.user.id)).phoneCalls) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.member.callsTurnedOff });
   // Toll fraud: only the countries the operator allows.
   if (!settings.allowedCountryPrefixes.some((prefix) => input.phoneNumber.startsWith(prefix))) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: phoneTexts.countryNotAllowed });
@@ -36,7 +39,14 @@ export async function placeCall(ctx: AuthedContext, input: z.output<typeof phone
   }
 }
 
-/** What the phone page and a rehearsal's 'Call me' show: whether calls can be placed, and to a verified number of the user's. */
+/**
+ * What the phone page and a rehearsal's 'Call me' show: whether calls can be placed, to a verified
+ * number of the user's, and whether their organisation turned calls off.
+ */
 export async function telephonyStatus(ctx: Pick<AuthedContext, 'deps' | 'em' | 'user'>) {
-  return { configured: telephonySettingsOf(ctx.deps) !== null, verifiedPhone: (await verifiedPhoneOf(ctx.em, ctx.user.id)) !== null };
+  return {
+    configured: telephonySettingsOf(ctx.deps) !== null,
+    verifiedPhone: (await verifiedPhoneOf(ctx.em, ctx.user.id)) !== null,
+    turnedOffByOrganisation: !(await organisationPolicyOf(ctx.em, ctx.user.id)).phoneCalls,
+  };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/core';
-import { phoneTexts } from '../../../shared/texts/index.js';
+import { organisationTexts, phoneTexts } from '../../../shared/texts/index.js';
+import { organisationPolicyOf } from '../../db/organisationPolicy.js';
 import type { PhoneCall } from '../../db/entities/PhoneCall.js';
 import { User } from '../../db/entities/User.js';
 import { UserSettings } from '../../db/entities/UserSettings.js';
@@ -23,6 +24,8 @@ export type RelayCallLoader = (em: EntityManager) => Promise<{ call: PhoneCall; 
 /** The PIN entry of one relayed call. */
 export class RelayPin {
   private digits = '';
+  /** Set once the right PIN named an account whose organisation has phone calls off: the call is told so and ends. */
+  callEnds = false;
 
   constructor(
     private readonly deps: Pick<AppDeps, 'orm' | 'rateLimits'>,
@@ -70,6 +73,14 @@ export class RelayPin {
         matches = await phonePinMatches(pin, settings?.phonePinHash ?? null);
         if (matches) await this.deps.rateLimits.phonePin.refund(key);
       }
+    }
+    if (matches && pinUserId !== null && !(await organisationPolicyOf(em, pinUserId)).phoneCalls) {
+      // The account's organisation turned phone calls with the coach off: the call stays nobody's and ends.
+      call.pinUser = null;
+      call.pinAttempts = pinTriesPerCall;
+      await em.flush();
+      this.callEnds = true;
+      return organisationTexts.member.callsTurnedOffSpoken;
     }
     if (matches && pinUserId !== null) {
       const user = await em.findOneOrFail(User, pinUserId);

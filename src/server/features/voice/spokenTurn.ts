@@ -11,6 +11,7 @@ import { coachUserOf, turnActivity } from '../coach/index.js';
 import { countryOfPhone, loadUserCountry } from '../coach/index.js';
 import { consumeChatMessage } from '../limits/index.js';
 import { newChatIsTemporary } from '../privacy/index.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 // The one spoken-turn engine (architecture rule 11): a transcript in, the coach's reply
 // streamed out token by token, interruption, the turn saved in the call's chat following the
@@ -97,7 +98,8 @@ export async function prepareSpokenTurn(deps: Pick<AppDeps, 'replies'>, em: Enti
   const facts = speaker.kind === 'user' ? await deps.replies.facts(em, speaker.user.id, chat?.isRehearsal ? chat.id : undefined, undefined, rehearsal) : null;
   // The country of the safety line's crisis resources, read only if a turn needs them.
   const country = speaker.kind === 'user' ? () => loadUserCountry(em, speaker.user.id) : async () => countryOfPhone(speaker.callerNumber);
-  return { history, user, facts, country };
+  const region = speaker.kind === 'user' ? await modelRegionOf(em, speaker.user.id) : null;
+  return { history, user, facts, country, region };
 }
 
 /** Runs one turn (the one coach turn, spoken): streams the reply through onToken and saves it; never throws for a model failure. */

@@ -7,6 +7,7 @@ import { describeToneWithModel } from './describeTone.js';
 import { readSentMail, type WritingStyleContext } from './readSentMail.js';
 import type { SentMailOpener } from './sentMail.js';
 import { readWritingStyle, saveWritingStyle } from './writingStyleStore.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 /**
  * POST /api/writing-analysis/analyze-style (the product spec's states and transitions): read the sent mail, stop with
@@ -22,7 +23,7 @@ export async function analyzeWritingStyle(ctx: WritingStyleContext, open?: SentM
   let tone = analysis.markerTone;
   let toneSource: ToneSource = 'markers';
   try {
-    const described = await describeToneWithModel(ctx.deps.coach, analysis.cleaned, ctx.deps.config.modelStallTimeoutMs);
+    const described = await describeToneWithModel(ctx.deps.coach, analysis.cleaned, ctx.deps.config.modelStallTimeoutMs, undefined, await modelRegionOf(ctx.em, ctx.user.id));
     if (described) {
       tone = described;
       toneSource = 'model';

@@ -8,7 +8,7 @@ import { streamModel } from '../coach/index.js';
 const sampleChars = 6000;
 const toneMaxChars = 300;
 
-export async function describeToneWithModel(coach: CoachModel, emails: CleanedEmail[], stallTimeoutMs: number, signal?: AbortSignal): Promise<string | null> {
+export async function describeToneWithModel(coach: CoachModel, emails: CleanedEmail[], stallTimeoutMs: number, signal?: AbortSignal, region: string | null = null): Promise<string | null> {
   if (coach.kind !== 'openai') return null;
   let sample = '';
   for (const [i, email] of emails.entries()) {
@@ -32,6 +32,7 @@ export async function describeToneWithModel(coach: CoachModel, emails: CleanedEm
     ],
     maxTokens: 120,
     temperature: 0.2,
+    region,
     signal,
   };
   for await (const delta of streamModel(coach, request, stallTimeoutMs)) {

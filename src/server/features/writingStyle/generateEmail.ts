@@ -9,6 +9,7 @@ import { loadCoachKnowledgeBase } from '../knowledgeBase/index.js';
 import { writeOffline } from './offlineWriter.js';
 import type { WritingStyleContext } from './readSentMail.js';
 import { readWritingStyle } from './writingStyleStore.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 
 /** The panel's 'Generate Email Template': the model writes it, or the offline writer says it did. */
 export async function generateEmail(ctx: WritingStyleContext, input: { topic: string; audience: Audience }): Promise<GeneratedEmail> {
@@ -23,7 +24,7 @@ export async function generateEmail(ctx: WritingStyleContext, input: { topic: st
     const knowledgeBase = await loadCoachKnowledgeBase(ctx.em, ctx.user.id);
     const context = assembleEmailWriterContext({ user, audience: input.audience, facts: { writingStyle: style, knowledgeBase } });
     const request: ChatTurn = { role: 'user', content: `Write an email about: ${input.topic}` };
-    for await (const delta of streamModel(coach, { context, messages: [request], user, maxTokens: 700, temperature: 0.4, path: 'writing_style' }, ctx.deps.config.modelStallTimeoutMs)) {
+    for await (const delta of streamModel(coach, { context, messages: [request], user, maxTokens: 700, temperature: 0.4, path: 'writing_style', region: await modelRegionOf(ctx.em, ctx.user.id) }, ctx.deps.config.modelStallTimeoutMs)) {
       email += delta;
     }
   } catch (cause) {

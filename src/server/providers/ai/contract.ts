@@ -42,6 +42,11 @@ export type CoachRequest = {
    * for it as a system turn just before that message; the offline coach is never asked then.
    */
   safety?: SafetyCategory;
+  /**
+   * The model region the user's organisation chose (OPENAI_REGIONS' name): the request goes to that
+   * region's base URL; none: OPENAI_BASE_URL. The offline coach ignores it.
+   */
+  region?: string | null;
   /** Where the turn comes from, for metrics and traces only (never sent to the provider). */
   path?: 'chat' | 'api' | 'voice' | 'phone' | 'writing_style' | 'nudge' | 'other';
 };

@@ -10,9 +10,9 @@ export { ProviderError, type ChatTurn, type CoachModel, type CoachUser, type Coa
  * The coach the app runs with: the configured OpenAI-compatible model when an API key is set,
  * otherwise the built-in offline coach (so the app works with no configuration at all).
  */
-export function createCoachModel(config: Pick<Config['openai'], 'apiKey' | 'baseUrl' | 'model'>, options: { offlineDelayMs?: number } = {}): CoachModel {
+export function createCoachModel(config: Pick<Config['openai'], 'apiKey' | 'baseUrl' | 'model'> & Partial<Pick<Config['openai'], 'regions'>>, options: { offlineDelayMs?: number } = {}): CoachModel {
   if (config.apiKey) {
-    return createOpenAiModel({ apiKey: config.apiKey, baseUrl: config.baseUrl, model: config.model });
+    return createOpenAiModel({ apiKey: config.apiKey, baseUrl: config.baseUrl, model: config.model, regions: config.regions });
   }
   return createOfflineCoach({ delayMs: options.offlineDelayMs });
 }

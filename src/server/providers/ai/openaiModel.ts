@@ -9,18 +9,35 @@ export type OpenAiModelOptions = {
   model: string;
   /** Per attempt; the SDK's default of ten minutes is far too long for a person waiting. */
   timeoutMs?: number;
+  /** The same model at other base URLs, by region name (OPENAI_REGIONS): a request naming a region goes there. */
+  regions?: Array<{ name: string; baseUrl: string }>;
 };
 
 // The coach backed by the official openai SDK and the Chat Completions API (streamed).
 export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    // One quick retry covers a dropped connection or a short 429; more would keep a person
-    // waiting for a reply that is better reported as failed.
-    maxRetries: 1,
-    timeout: options.timeoutMs ?? 60_000,
-  });
+  const clientAt = (baseURL: string | undefined) =>
+    new OpenAI({
+      apiKey: options.apiKey,
+      baseURL,
+      // One quick retry covers a dropped connection or a short 429; more would keep a person
+      // waiting for a reply that is better reported as failed.
+      maxRetries: 1,
+      timeout: options.timeoutMs ?? 60_000,
+    });
+  const client = clientAt(options.baseUrl);
+  // One client per region, made when first asked for.
+  const regional = new Map<string, OpenAI>();
+  const clientFor = (region: string | null | undefined): OpenAI => {
+    if (!region) return client;
+    const known = regional.get(region);
+    if (known) return known;
+    const entry = options.regions?.find((r) => r.name === region);
+    // A region no longer configured: the request is refused rather than sent elsewhere.
+    if (!entry) throw new ProviderError(`The model region ${region} is not configured on this server`, { retryable: false });
+    const made = clientAt(entry.baseUrl);
+    regional.set(region, made);
+    return made;
+  };
   const redact = secretRedactor(options.apiKey);
 
   return {
@@ -30,7 +47,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
       const { signal } = request;
       if (signal?.aborted) return;
       try {
-        const chunks = await client.chat.completions.create(
+        const chunks = await clientFor(request.region).chat.completions.create(
           {
             model: options.model,
             // The coach's typed context becomes prompt text here, at the edge, before the conversation.
