@@ -101,6 +101,8 @@ async function userWithEverything(server: TestServer = app) {
   );
   // The automatic debrief setting, as PUT /api/debriefs/settings stores it.
   await server.deps.orm.em.fork().getConnection().execute('insert into debrief_setting (owner_id, automatic, updated_at) values (?, true, now())', [user.id]);
+  // Program nudges turned off (the nudge email's link).
+  await server.deps.orm.em.fork().getConnection().execute('insert into program_setting (owner_id, nudges, updated_at) values (?, false, now())', [user.id]);
   // A group the organisation's identity provider put them in (SCIM), as the provisioning stores it.
   const groupId = crypto.randomUUID();
   await server.deps.orm.em.fork().getConnection().execute("insert into scim_group (id, organisation_id, display_name, created_at, updated_at) values (?, 1, 'Managers', now(), now())", [groupId]);
