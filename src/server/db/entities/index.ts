@@ -21,6 +21,7 @@ import { SpentToken } from './SpentToken.js';
 import { NudgeRun, NudgeSetting, PushSubscription } from './Nudge.js';
 import { Organisation, ScimGroup, ScimGroupMember, ScimToken } from './Organisation.js';
 import { CoachingActivity } from './CoachingActivity.js';
+import { AdminAuditEvent } from './AdminAuditEvent.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -40,4 +41,5 @@ export { Rehearsal };
 export { Debrief, DebriefSetting };
 export { Organisation, ScimGroup, ScimGroupMember, ScimToken };
 export { CoachingActivity };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting, Organisation, ScimToken, ScimGroup, ScimGroupMember, CoachingActivity];
+export { AdminAuditEvent };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting, Organisation, ScimToken, ScimGroup, ScimGroupMember, CoachingActivity, AdminAuditEvent];

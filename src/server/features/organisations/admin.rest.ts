@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import express, { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
@@ -19,5 +19,14 @@ export function adminRestRoutes(deps: AppDeps): Router {
   routes.patch('/api/admin/organisation', restRoute(deps, (caller, req) => caller.admin.updateOrganisation(req.body ?? {})));
   // GET /api/admin/analytics[?by=department|manager]: 422 when the breakdown could single a small group out.
   routes.get('/api/admin/analytics', restRoute(deps, (caller, req) => caller.admin.analytics({ by: req.query.by as never })));
+  routes.get('/api/admin/audit', restRoute(deps, (caller, req) => caller.admin.audit({ cursor: req.query.cursor, limit: req.query.limit })));
+  return routes;
+}
+
+// POST /api/admin/invites { csv } -> 200 { invited, skipped: [{ line, email, reason }] }. Mounted
+// before the app's 100kb JSON parser (app.ts): a CSV of 1,000 people may be larger.
+export function adminInviteRestRoutes(deps: AppDeps): Router {
+  const routes = Router();
+  routes.post('/api/admin/invites', express.json({ limit: '700kb' }), restRoute(deps, (caller, req) => caller.admin.inviteMembers(req.body ?? {})));
   return routes;
 }
