@@ -10,6 +10,9 @@ import { ago } from '../../lib/relativeTime';
 import { trpc } from '../../lib/trpc';
 import { useSession } from '../auth/useSession';
 import { AnalyticsSection } from './AnalyticsSection';
+import { AuditLog } from './AuditLog';
+import { InviteByCsv } from './InviteByCsv';
+import { MemberStateBadge } from './MemberStateBadge';
 
 const texts = organisationTexts.console;
 
@@ -77,9 +80,7 @@ function Console() {
                     </Table.Td>
                     <Table.Td>{texts.roles[member.role]}</Table.Td>
                     <Table.Td>
-                      <Badge color={member.state === 'active' ? 'teal.9' : 'gray.7'} variant="outline">
-                        {texts.states[member.state]}
-                      </Badge>
+                      <MemberStateBadge state={member.state} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -92,6 +93,8 @@ function Console() {
       </Card>
       <ScimTokens />
       <AnalyticsSection />
+      <InviteByCsv />
+      <AuditLog />
     </Stack>
   );
 }
