@@ -77,6 +77,7 @@ export const organisationTexts = {
     inviteExample: 'email,name,department,manager',
     inviteFile: 'CSV file',
     inviteFilePlaceholder: 'Choose a .csv file',
+    inviteClear: 'Remove the chosen file',
     inviteSubmit: 'Invite',
     inviteResult: (invited: number, skipped: number) => `${invited} invited, ${skipped} skipped`,
     inviteSkippedColumns: { line: 'Line', email: 'Email', reason: 'Reason' },

@@ -41,7 +41,7 @@ export function AuditLog() {
         </Text>
       )}
       {list.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={300}>
           <Table aria-label={texts.auditTable} striped verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>

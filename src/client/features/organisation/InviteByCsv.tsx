@@ -57,6 +57,9 @@ export function InviteByCsv() {
             }}
             leftSection={<IconFileTypeCsv size={16} aria-hidden />}
             clearable
+            clearButtonProps={{ 'aria-label': texts.inviteClear }}
+            // Mantine's placeholder grey is too light for axe's contrast; the dimmed text colour is not.
+            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
             style={{ flex: '1 1 220px', minWidth: 0 }}
           />
           <Button leftSection={<IconUserPlus size={16} aria-hidden />} disabled={!file} loading={invite.isPending} onClick={() => void submit()}>
@@ -68,7 +71,7 @@ export function InviteByCsv() {
           <Stack gap="xs" role="status">
             <Alert color={result.skipped.length ? 'orange' : 'teal'}>{texts.inviteResult(result.invited, result.skipped.length)}</Alert>
             {result.skipped.length > 0 && (
-              <Table.ScrollContainer minWidth={420}>
+              <Table.ScrollContainer minWidth={300}>
                 <Table aria-label={texts.inviteResult(result.invited, result.skipped.length)} striped verticalSpacing="xs">
                   <Table.Thead>
                     <Table.Tr>
