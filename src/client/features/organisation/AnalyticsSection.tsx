@@ -19,7 +19,7 @@ const kindColors = { chat: 'teal.6', voice: 'blue.6', phone: 'violet.6', rehears
 const groupColors = ['teal.6', 'blue.6', 'orange.6', 'grape.6', 'cyan.7', 'pink.6', 'lime.7', 'indigo.6', 'yellow.7', 'red.6'];
 
 const weekLabel = (week: string) => new Date(`${week}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const valueOf = (figure: Figure): number | null => ('value' in figure ? figure.value : null);
+const figureValue = (figure: Figure): number | null => ('value' in figure ? figure.value : null);
 
 function FigureText({ figure, minGroup }: { figure: Figure; minGroup: number }) {
   if ('value' in figure) return <>{figure.value.toLocaleString('en-US')}</>;
@@ -81,10 +81,10 @@ function WeeklyCharts({ answer }: { answer: AnalyticsAnswer }) {
   const { minGroup, weeks } = answer;
   const data = weeks.map((week) => ({
     week: weekLabel(week.week),
-    active: valueOf(week.active),
-    ...Object.fromEntries(sessionKinds.map((kind) => [kind, valueOf(week.sessions[kind])])),
-    goalsSet: valueOf(week.goalsSet),
-    goalsCompleted: valueOf(week.goalsCompleted),
+    active: figureValue(week.active),
+    ...Object.fromEntries(sessionKinds.map((kind) => [kind, figureValue(week.sessions[kind])])),
+    goalsSet: figureValue(week.goalsSet),
+    goalsCompleted: figureValue(week.goalsCompleted),
   }));
   const weekRows = (cells: (week: WeekFigures) => Figure[]) =>
     [...weeks].reverse().map((week) => ({ key: week.week, cells: [weekLabel(week.week), ...cells(week).map((figure, index) => <FigureText key={index} figure={figure} minGroup={minGroup} />)] }));
@@ -142,7 +142,7 @@ function LabelList<T extends string>({ id, title, items, names, minGroup }: { id
         <figure aria-label={title} style={{ margin: 0 }}>
           <BarChart
             h={Math.max(120, shown.length * 36)}
-            data={shown.map((item) => ({ name: names[item.label], members: valueOf(item.members) }))}
+            data={shown.map((item) => ({ name: names[item.label], members: figureValue(item.members) }))}
             dataKey="name"
             orientation="vertical"
             yAxisProps={{ width: 150 }}
@@ -176,7 +176,7 @@ function GroupCharts({ answer }: { answer: AnalyticsAnswer }) {
   const recent = answer.weeks.slice(-12);
   const data = recent.map((week, index) => ({
     week: weekLabel(week.week),
-    ...Object.fromEntries(groups.groups.map((group, g) => [`g${g}`, valueOf(group.weeks[group.weeks.length - recent.length + index]!.active)])),
+    ...Object.fromEntries(groups.groups.map((group, g) => [`g${g}`, figureValue(group.weeks[group.weeks.length - recent.length + index]!.active)])),
   }));
   const title = `${texts.activeHeading} · ${texts.breakdowns[groups.by]}`;
   return (
