@@ -21,7 +21,7 @@ import { securityRestRoutes } from './features/security/security.rest.js';
 import { twilioRestRoutes } from './features/telephony/twilio.rest.js';
 import { voiceRestRoutes } from './features/voice/voice.rest.js';
 import { nudgesRestRoutes } from './features/nudges/nudges.rest.js';
-import { adminRestRoutes } from './features/organisations/admin.rest.js';
+import { adminInviteRestRoutes, adminRestRoutes } from './features/organisations/admin.rest.js';
 import { scimBasePath, scimRestRoutes } from './features/organisations/scim.rest.js';
 import { apiDocsRoutes } from './http/apiDocs.js';
 import { authenticateLargeBodies } from './http/largeBodyGate.js';
@@ -136,6 +136,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(under(['/api/twilio'], twilioRestRoutes(deps)));
   // The identity provider's provisioning (SCIM 2.0), with its own parser for application/scim+json.
   app.use(under([scimBasePath], scimRestRoutes(deps)));
+  // A CSV invite of up to 1,000 people, with its own parser.
+  app.use(under(['/api/admin/invites'], adminInviteRestRoutes(deps)));
   app.use(onlyUnder(['/api'], express.json({ limit: '100kb' })));
   app.use(under(['/api/chats'], chatRestRoutes(deps)));
   app.use(under(['/api/auth'], authRestRoutes(deps)));

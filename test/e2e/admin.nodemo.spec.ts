@@ -4,7 +4,8 @@ import { organisationTexts } from '../../src/shared/texts/index.js';
 
 // The organisation's console at /admin: the admin (named by ORG_ADMINS on this server) sees the
 // members with their state and the seats, creates a SCIM token shown once, Entra-like provisioning
-// with it shows the new member, and revoking it locks the provisioning out. A member is refused.
+// with it shows the new member, and revoking it locks the provisioning out. An admin invites people
+// by CSV and sees them invited, and the action in the audit log. A member is refused.
 
 const texts = organisationTexts.console;
 
@@ -53,6 +54,45 @@ test('an admin sees members and seats, creates a SCIM token shown once, and revo
   await expect(page.getByText(texts.revokedToast)).toBeVisible();
   await expect(tokenItem).toContainText(texts.tokenRevoked);
   expect((await scim.get('/scim/v2/Users')).status()).toBe(401);
+});
+
+test('an admin invites people by CSV through the file picker, sees the result, the invited members and the audit log', async ({ page }) => {
+  const registered = await page.request.post('/api/auth/register', { data: { username: 'e2e-admin', password: 'secret-pass', fullName: 'Erin Admin' } });
+  if (registered.status() !== 201) expect((await page.request.post('/api/auth/login', { data: { username: 'e2e-admin', password: 'secret-pass' } })).status()).toBe(200);
+  const run = Date.now().toString(36);
+  const csv = `email,name,department,manager\numa.${run}@contoso.example,Uma Invited,Sales,erin@contoso.example\nvic.${run}@contoso.example,Vic Invited,,\nnot-an-email,Nobody,,\n`;
+
+  await page.goto('/admin');
+  const section = page.getByRole('region', { name: texts.inviteHeading });
+  await expect(section.getByText(texts.inviteExample)).toBeVisible();
+  const chooser = page.waitForEvent('filechooser');
+  await section.getByRole('button', { name: texts.inviteFile }).click();
+  await (await chooser).setFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await section.getByRole('button', { name: texts.inviteSubmit }).click();
+  await expect(section.getByRole('status')).toContainText(texts.inviteResult(2, 1));
+  const skipped = section.getByRole('table', { name: texts.inviteResult(2, 1) });
+  await expect(skipped.getByRole('row', { name: /not-an-email/ })).toContainText(organisationTexts.invite.badEmail);
+
+  const members = page.getByRole('table', { name: texts.membersHeading });
+  await expect(members.getByRole('row', { name: /Uma Invited/ })).toContainText(texts.states.invited);
+  await expect(members.getByRole('row', { name: /Vic Invited/ })).toContainText(texts.states.invited);
+  const audit = page.getByRole('table', { name: texts.auditTable });
+  await expect(audit.getByRole('row').nth(1)).toContainText(texts.auditActions['members.invite']);
+  await expect(audit.getByRole('row').nth(1)).toContainText('Erin Admin');
+
+  // The console scrolls inside the app's frame: the sections are shot where the admin sees them.
+  await page.screenshot({ path: test.info().outputPath('admin-console-desktop.png'), fullPage: true });
+  await audit.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('admin-console-desktop-audit.png') });
+  const results = await new AxeBuilder({ page }).analyze();
+  const problems = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.impact === 'moderate').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(problems, JSON.stringify(problems, null, 2)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(audit).toBeVisible();
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('admin-console-phone-invite.png') });
+  await audit.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('admin-console-phone-audit.png') });
 });
 
 test('a member has no console: no menu entry, and /admin says it is for admins', async ({ page }) => {

@@ -66,7 +66,7 @@ function call(http: HttpClient, procedure: { path: string; type: string }, heade
 
 describe('who may administer', () => {
   it('lists the admin procedures (this test covers each one added later)', () => {
-    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.analytics', 'admin.createProgram', 'admin.createScimToken', 'admin.endProgram', 'admin.members', 'admin.organisation', 'admin.programs', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
+    expect(adminProcedures.map((p) => p.path).sort()).toEqual(['admin.analytics', 'admin.audit', 'admin.createProgram', 'admin.createScimToken', 'admin.endProgram', 'admin.inviteMembers', 'admin.members', 'admin.organisation', 'admin.programs', 'admin.revokeScimToken', 'admin.scimTokens', 'admin.setMemberRole', 'admin.updateOrganisation']);
   });
 
   it.each(adminProcedures)('$path answers 403 to a member, 403 to any API key and 401 without a session', async (procedure) => {

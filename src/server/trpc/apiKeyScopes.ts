@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { ApiKeyScope } from '../../shared/schemas/apiKeys.js';
+import type { AdminAuditAction } from '../../shared/schemas/organisations.js';
 import { apiKeyTexts } from '../../shared/texts/index.js';
 import type { Session } from '../features/auth/session.js';
 
@@ -19,6 +20,8 @@ export type ProcedureMeta = {
    * made (a space made only to be acted on would be pointless: deleting the account).
    */
   visitor?: { refused: string };
+  /** An admin mutation's action in the organisation's audit log (required: features/organisations/audit.ts). */
+  audit?: AdminAuditAction;
 };
 
 /** Refuses an API key that the procedure does not open itself to, before its input is read. */

@@ -6,6 +6,7 @@ import { findInputProblem, inputProblemError } from '../http/inputBoundary.js';
 import { isDatabaseUnavailable } from '../db/databaseUnavailable.js';
 import { resolveUser } from '../features/auth/currentUser.js';
 import { isOrgAdmin } from '../features/organisations/roles.js';
+import { AuditNotes, runAudited } from '../features/organisations/audit.js';
 import { refuseUnscopedKey, type ProcedureMeta } from './apiKeyScopes.js';
 import { actAs, type OutsideWorld } from './principal.js';
 export type { OutsideWorld } from './principal.js';
@@ -137,11 +138,16 @@ export const browserSessionProcedure = protectedProcedure;
 // owner: a leaked key must not administer anything), a request without a session answers 401, and
 // a member, a guest space or the demo account 403. Admin procedures read the organisation's
 // members and settings, never anyone's conversations, memories, goals or any other text of theirs.
-export const adminProcedure = publicProcedure.use(async ({ ctx, next }) => {
+// Every admin mutation is written to the organisation's audit log here, in the transaction it runs
+// in (features/organisations/audit.ts): it declares its action (`.meta({ audit })`), a mutation
+// without one is refused, and its handler adds the target and changed fields (`ctx.audit.note`).
+const readOnly = new AuditNotes(false);
+export const adminProcedure = publicProcedure.use(async ({ ctx, type, path, meta, next }) => {
   if (ctx.session.viaApiKey) throw new TRPCError({ code: 'FORBIDDEN', message: apiKeyTexts.notWithApiKey });
   if (!ctx.session.userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
   const user = await resolveUser(ctx);
   if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: authTexts.notAuthenticated });
   if (!isOrgAdmin(user, ctx.deps.config.organisation.admins)) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.adminsOnly });
-  return next({ ctx: { user } });
+  if (type !== 'mutation') return next({ ctx: { user, audit: readOnly } });
+  return runAudited(ctx.em, user, path, meta?.audit, (tx, audit) => next({ ctx: { user, em: tx, audit } }));
 });

@@ -43,6 +43,59 @@ export type UpdateOrganisationInput = z.infer<typeof updateOrganisationSchema>;
 
 export const scimTokenIdSchema = z.object({ id: z.coerce.number().int().positive() });
 
+// --- The console: audit log, CSV invites, member states ------------------------------------------
+
+/**
+ * What an admin (or the provisioning, by its token) did, as the audit log names it. Every admin
+ * mutation declares one (`.meta({ audit })`); the adminProcedure middleware records it.
+ */
+export const adminAuditActions = [
+  'organisation.update',
+  'member.role',
+  'scimToken.create',
+  'scimToken.revoke',
+  'members.invite',
+  'scim.user.create',
+  'scim.user.update',
+  'scim.user.delete',
+  'scim.group.create',
+  'scim.group.update',
+  'scim.group.delete',
+  'program.create',
+  'program.end',
+] as const;
+export type AdminAuditAction = (typeof adminAuditActions)[number];
+
+export const adminAuditLimits = { defaultPage: 50, maxPage: 200 } as const;
+export const listAdminAuditSchema = z
+  .object({
+    /** The `nextCursor` of the page before: older events. */
+    cursor: z.coerce.number({ message: organisationTexts.badCursor }).int(organisationTexts.badCursor).positive(organisationTexts.badCursor).max(2_147_483_647, organisationTexts.badCursor).optional(),
+    limit: z.coerce
+      .number({ message: organisationTexts.badLimit })
+      .int(organisationTexts.badLimit)
+      .min(1, organisationTexts.badLimit)
+      .max(adminAuditLimits.maxPage, organisationTexts.badLimit)
+      .default(adminAuditLimits.defaultPage),
+  })
+  .default({ limit: adminAuditLimits.defaultPage });
+export type ListAdminAuditInput = z.input<typeof listAdminAuditSchema>;
+
+/** A member's state: invited (never signed in yet), active, inactive (no sign-in or request for 30 days), deprovisioned. */
+export const memberStates = ['invited', 'active', 'inactive', 'deprovisioned'] as const;
+export type MemberState = (typeof memberStates)[number];
+export const inactiveAfterDays = 30;
+
+/** CSV invites: the text of a CSV file (header row; email required; name, department, manager optional). */
+export const inviteLimits = { maxRows: 1000, maxCsvChars: 512_000 } as const;
+export const inviteColumns = ['email', 'name', 'department', 'manager'] as const;
+export const inviteMembersSchema = z.object({
+  csv: z.string({ message: organisationTexts.invite.csvRequired }).min(1, organisationTexts.invite.csvRequired).max(inviteLimits.maxCsvChars, organisationTexts.invite.tooLarge),
+});
+export type InviteMembersInput = z.infer<typeof inviteMembersSchema>;
+/** One invite row's email, as a person types it. */
+export const inviteEmailSchema = z.email({ message: organisationTexts.invite.badEmail }).max(320, organisationTexts.invite.badEmail);
+
 // --- SCIM 2.0 --------------------------------------------------------------------------------
 
 export const scimSchemas = {

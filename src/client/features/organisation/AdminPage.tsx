@@ -12,6 +12,9 @@ import { useSession } from '../auth/useSession';
 import { AnalyticsSection } from './AnalyticsSection';
 import { ProgramsSection } from './ProgramsSection';
 import { OrganisationSettingsCard } from './OrganisationSettingsCard';
+import { AuditLog } from './AuditLog';
+import { InviteByCsv } from './InviteByCsv';
+import { MemberStateBadge } from './MemberStateBadge';
 
 const texts = organisationTexts.console;
 
@@ -79,9 +82,7 @@ function Console() {
                     </Table.Td>
                     <Table.Td>{texts.roles[member.role]}</Table.Td>
                     <Table.Td>
-                      <Badge color={member.state === 'active' ? 'teal.9' : 'gray.7'} variant="outline">
-                        {texts.states[member.state]}
-                      </Badge>
+                      <MemberStateBadge state={member.state} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -96,6 +97,8 @@ function Console() {
       <AnalyticsSection />
       <ProgramsSection />
       <OrganisationSettingsCard />
+      <InviteByCsv />
+      <AuditLog />
     </Stack>
   );
 }

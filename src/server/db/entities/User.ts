@@ -47,11 +47,18 @@ export const UserSchema = defineEntity({
     scimUserNameKey: p.string().length(320).nullable().hidden(),
     scimExternalId: p.string().length(320).nullable().hidden(),
     scimProfile: p.json<ScimProfile>().nullable().hidden(),
+    // Invited by an admin's CSV (no password): the email is how their first Sign in with Microsoft
+    // finds the account (microsoftSignIn.ts), as it finds one provisioning made.
+    invitedAt: p.datetime().nullable(),
+    // The last sign-in or use of a session (written at most hourly, sessionStore.ts): the member
+    // list's invited (never) and inactive (30 days) states. Sessions are deleted when they end, so
+    // the account keeps it.
+    lastSeenAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
 
-/** What the identity provider said of a person besides the columns above (SCIM core and enterprise attributes). */
+/** What the identity provider (or an admin's CSV invite) said of a person besides the columns above (SCIM core and enterprise attributes). */
 export type ScimProfile = {
   name?: { givenName?: string; familyName?: string; formatted?: string };
   displayName?: string;

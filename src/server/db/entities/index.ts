@@ -22,6 +22,7 @@ import { NudgeRun, NudgeSetting, PushSubscription } from './Nudge.js';
 import { Organisation, ScimGroup, ScimGroupMember, ScimToken } from './Organisation.js';
 import { CoachingActivity } from './CoachingActivity.js';
 import { Program, ProgramSetting } from './Program.js';
+import { AdminAuditEvent } from './AdminAuditEvent.js';
 
 export { Chat, Message, User, UserSettings };
 export { KnowledgeBase };
@@ -41,4 +42,5 @@ export { Rehearsal };
 export { Debrief, DebriefSetting };
 export { Organisation, ScimGroup, ScimGroupMember, ScimToken };
 export { CoachingActivity, Program, ProgramSetting };
-export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting, Organisation, ScimToken, ScimGroup, ScimGroupMember, CoachingActivity, Program, ProgramSetting];
+export { AdminAuditEvent };
+export const entities = [User, Chat, Message, UserSettings, KnowledgeBase, MicrosoftConnection, WritingStyleProfile, AuthSession, ApiKey, Goal, KeyResult, CheckIn, GoalReminder, SecurityEvent, Memory, MemorySetting, MeetingPrep, CalendarSubscription, PhoneCall, PhoneVerification, SpentToken, NudgeSetting, NudgeRun, PushSubscription, Rehearsal, Debrief, DebriefSetting, Organisation, ScimToken, ScimGroup, ScimGroupMember, CoachingActivity, Program, ProgramSetting, AdminAuditEvent];

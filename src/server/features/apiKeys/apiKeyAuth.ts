@@ -71,6 +71,8 @@ export async function apiKeySession(deps: Pick<AppDeps, 'orm' | 'rateLimits'>, t
   const lastUsed = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
   if (Date.now() - lastUsed >= lastUsedWriteMs) {
     await connection.execute('update api_key set last_used_at = ? where id = ?', [new Date(), row.id]);
+    // A request with a key is a use of the account too (its member state: active, not inactive).
+    await connection.execute('update app_user set last_seen_at = ? where id = ?', [new Date(), row.owner_id]);
   }
   return keySession(row.owner_id, scopesOf(row.scopes));
 }

@@ -185,7 +185,8 @@ export async function finishMicrosoftSignIn(
 /**
  * The provisioned account, not yet linked to any Microsoft account, that names this one: by the
  * externalId Entra's provisioning sent (its object id, in the mapping docs/organisations.md
- * recommends), else by the userName (the UPN) or the work email matching the sign-in's username.
+ * recommends), else by the userName (the UPN) or the work email matching the sign-in's username;
+ * or one an admin invited by CSV, by its email.
  */
 async function provisionedAccountOf(em: EntityManager, account: SignedInAccount): Promise<User | null> {
   const base = { entraObjectId: null, isGuest: false, isDemo: false, scimUserNameKey: { $ne: null } };
@@ -193,7 +194,9 @@ async function provisionedAccountOf(em: EntityManager, account: SignedInAccount)
   if (byObjectId) return byObjectId;
   const name = account.username?.trim().toLowerCase();
   if (!name) return null;
-  return (await em.findOne(User, { ...base, scimUserNameKey: name })) ?? (await em.findOne(User, { ...base, email: name }));
+  // An account an admin's CSV invited is found by its email too.
+  const invited = { entraObjectId: null, isGuest: false, isDemo: false, invitedAt: { $ne: null } };
+  return (await em.findOne(User, { ...base, scimUserNameKey: name })) ?? (await em.findOne(User, { ...base, email: name })) ?? (await em.findOne(User, { ...invited, email: name }));
 }
 
 function sameText(a: string, b: string): boolean {

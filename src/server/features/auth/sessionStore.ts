@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { WebSocket } from 'ws';
 import { sessionTexts } from '../../../shared/texts/index.js';
 import { AuthSession } from '../../db/entities/AuthSession.js';
+import { User } from '../../db/entities/User.js';
 import type { ChatBus } from '../chats/index.js';
 
 // Server-side sessions. The cookie holds a random token; the row id is its SHA-256.
@@ -29,6 +30,7 @@ const maxCached = 10_000;
 // Revalidated against the database now and then, in case an event between instances was lost.
 const cacheTtlMs = 5 * 60_000;
 const keepAliveFrames = new Set(['PING', 'PONG']);
+const userSeenWriteMs = 60 * 60_000;
 
 export function hashSessionToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
@@ -44,6 +46,18 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
   // Last-seen is written at most this often per session: enough for the idle timeout and the list.
   const lastSeenWriteMs = Math.min(60_000, (times.idleSeconds * 1000) / 10);
   const socketRecheckMs = Math.min(60, times.socketRecheckSeconds ?? 60) * 1000;
+  // The account's own last-seen (the member states invited, active, inactive: members.ts), which
+  // outlives its sessions: written at a sign-in, then at most hourly per account on this instance.
+  const userSeenWritten = new Map<number, number>();
+  function seenUser(userId: number, now: number, force = false) {
+    if (!userId) return;
+    const written = userSeenWritten.get(userId);
+    if (!force && written !== undefined && now - written < userSeenWriteMs) return;
+    userSeenWritten.delete(userId);
+    userSeenWritten.set(userId, now);
+    if (userSeenWritten.size > maxCached) userSeenWritten.delete(userSeenWritten.keys().next().value as number);
+    void orm.em.fork().nativeUpdate(User, { id: userId }, { lastSeenAt: new Date(now) }).catch(() => {});
+  }
 
   // A cookie's token and its row id, for tokens in use: the SHA-256 is computed once per token,
   // not on every request (it showed under load). Bounded like the cache; a wrong entry is
@@ -104,6 +118,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
     if (now - entry.lastSeenWritten >= lastSeenWriteMs) {
       entry.lastSeenWritten = now;
       void orm.em.fork().nativeUpdate(AuthSession, { id }, { lastSeenAt: new Date(now) }).catch(() => {});
+      seenUser(entry.userId, now);
     }
   }
 
@@ -171,6 +186,7 @@ export function createSessionStore(deps: { orm: MikroORM; chatBus: ChatBus; time
       });
       await em.flush();
       remember(id, { userId, expiresAt: now + lifetime * 1000, lastSeenAt: now, lastSeenWritten: now, loadedAt: now });
+      seenUser(userId, now, true);
       return { token, id };
     },
 

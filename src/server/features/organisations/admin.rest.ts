@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import express, { Router } from 'express';
 import type { AppDeps } from '../../deps.js';
 import { restRoute } from '../../http/rest.js';
 
@@ -23,5 +23,14 @@ export function adminRestRoutes(deps: AppDeps): Router {
   routes.get('/api/admin/programs', restRoute(deps, (caller) => caller.admin.programs()));
   routes.post('/api/admin/programs', restRoute(deps, (caller, req) => caller.admin.createProgram(req.body ?? {}), 201));
   routes.post('/api/admin/programs/:id/end', restRoute(deps, (caller, req) => caller.admin.endProgram({ id: req.params.id as unknown as number })));
+  routes.get('/api/admin/audit', restRoute(deps, (caller, req) => caller.admin.audit({ cursor: req.query.cursor, limit: req.query.limit })));
+  return routes;
+}
+
+// POST /api/admin/invites { csv } -> 200 { invited, skipped: [{ line, email, reason }] }. Mounted
+// before the app's 100kb JSON parser (app.ts): a CSV of 1,000 people may be larger.
+export function adminInviteRestRoutes(deps: AppDeps): Router {
+  const routes = Router();
+  routes.post('/api/admin/invites', express.json({ limit: '700kb' }), restRoute(deps, (caller, req) => caller.admin.inviteMembers(req.body ?? {})));
   return routes;
 }

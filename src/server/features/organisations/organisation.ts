@@ -6,6 +6,7 @@ import type { ModelRegion } from '../../config.js';
 import { deploymentOrganisationId, Organisation } from '../../db/entities/Organisation.js';
 import { User } from '../../db/entities/User.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import type { AdminContext } from './audit.js';
 
 // The organisation's settings and its seats. A seat is taken by every active member (a registered
 // account, provisioned or not, that is neither a guest space nor the demo account); a
@@ -83,8 +84,15 @@ export async function getOrganisation(ctx: AuthedContext): Promise<OrganisationV
 }
 
 /** Seats may be set below the seats in use: nobody is removed, but nobody more is provisioned active. */
-export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<OrganisationView> {
+export async function updateOrganisation(ctx: AdminContext, input: UpdateOrganisationInput): Promise<OrganisationView> {
   const organisation = await ctx.em.findOneOrFail(Organisation, ctx.user.organisationId);
+  const changes: Record<string, unknown> = {};
+  for (const field of ['name', 'seats', 'retention'] as const) {
+    if (input[field] === undefined || input[field] === organisation[field]) continue;
+    changes[field] = input[field];
+    changes[`${field}Before`] = organisation[field] ?? null;
+  }
+  ctx.audit.note({ target: organisation.name, changes });
   if (input.name !== undefined) organisation.name = input.name;
   if (input.seats !== undefined) organisation.seats = input.seats;
   if (input.retention !== undefined) organisation.retention = input.retention;

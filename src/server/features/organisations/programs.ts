@@ -6,6 +6,8 @@ import { programTexts } from '../../../shared/texts/index.js';
 import { ScimGroup } from '../../db/entities/Organisation.js';
 import { Program, ProgramSetting } from '../../db/entities/Program.js';
 import type { AuthedContext } from '../../trpc/context.js';
+import type { AdminContext } from './audit.js';
+import { NudgeRun } from '../../db/entities/Nudge.js';
 import { breakdownIsSafe, lastWeeks, minGroupOf, partition, populationSql, twoGroups } from './analytics.js';
 
 // Coaching programs: an admin starts one for a group (a provisioned group or a department) with a
@@ -125,7 +127,7 @@ export async function listPrograms(ctx: AuthedContext, now = new Date()): Promis
   };
 }
 
-export async function createProgram(ctx: AuthedContext, input: CreateProgramInput, now = new Date()): Promise<ProgramView> {
+export async function createProgram(ctx: AdminContext, input: CreateProgramInput, now = new Date()): Promise<ProgramView> {
   const organisationId = ctx.user.organisationId;
   const running = await ctx.em.count(Program, { organisationId, endedAt: null });
   if (running >= programLimits.maxPrograms) throw new TRPCError({ code: 'CONFLICT', message: programTexts.tooMany });
@@ -151,21 +153,20 @@ export async function createProgram(ctx: AuthedContext, input: CreateProgramInpu
     createdAt: now,
   });
   await ctx.em.flush();
+  ctx.audit.note({ target: `#${program.id} ${program.name}`, changes: { weeks: program.weeks, cadence: program.cadence, startsOn: program.startsOn, group: group?.displayName ?? null, department } });
   ctx.deps.log.info({ programId: program.id, by: ctx.user.id }, 'program started');
   return programView(ctx, program, now);
 }
 
-export async function endProgram(ctx: AuthedContext, input: { id: number }, now = new Date()): Promise<ProgramView> {
+export async function endProgram(ctx: AdminContext, input: { id: number }, now = new Date()): Promise<ProgramView> {
   const program = await ctx.em.findOne(Program, { id: input.id, organisationId: ctx.user.organisationId }, { populate: ['group'] });
   if (!program) throw new TRPCError({ code: 'NOT_FOUND', message: programTexts.notFound });
   if (program.endedAt) throw new TRPCError({ code: 'CONFLICT', message: programTexts.alreadyEnded });
   program.endedAt = now;
   await ctx.em.flush();
   // Its nudges still waiting are not sent.
-  await ctx.em.getConnection().execute(
-    `update "nudge_run" set "status" = 'skipped', "reason" = ?, "updated_at" = ? where "kind" = 'program' and "status" = 'queued' and "event_id" like ?`,
-    [programTexts.ended, now, `program:${program.id}:%`],
-  );
+  await ctx.em.nativeUpdate(NudgeRun, { kind: 'program', status: 'queued', eventId: { $like: `program:${program.id}:%` } }, { status: 'skipped', reason: programTexts.ended, updatedAt: now });
+  ctx.audit.note({ target: `#${program.id} ${program.name}` });
   ctx.deps.log.info({ programId: program.id, by: ctx.user.id }, 'program ended');
   return programView(ctx, program, now);
 }

@@ -5,6 +5,8 @@ import { findInputProblem } from '../../http/inputBoundary.js';
 import { clientIpOf, isSecureRequest } from '../../http/requestContext.js';
 import { RateLimitError, rateLimitAddressKey } from '../limits/index.js';
 import { getResourceType, getSchema, listResourceTypes, listSchemas, serviceProviderConfig } from './scimDiscovery.js';
+import type { AdminAuditAction } from '../../../shared/schemas/organisations.js';
+import { recordProvisioning } from './audit.js';
 import type { ScimAnswer, ScimContext } from './scimContext.js';
 import { ScimError, scimErrorBody } from './scimErrors.js';
 import { createGroup, deleteGroup, getGroup, listGroups, patchGroup, replaceGroup } from './scimGroups.js';
@@ -48,10 +50,10 @@ function baseUrlOf(deps: Pick<AppDeps, 'config'>, req: Request): string {
 type Handler = (ctx: ScimContext, req: Request) => Promise<ScimAnswer> | ScimAnswer;
 
 export function scimRestRoutes(deps: Pick<AppDeps, 'orm' | 'log' | 'sessions' | 'config' | 'rateLimits'>): Router {
-  const authenticate = async (req: Request): Promise<number> => {
+  const authenticate = async (req: Request): Promise<{ organisationId: number; prefix: string }> => {
     const token = bearerOf(req);
     const organisationId = token ? await organisationOfScimToken(deps.orm, token) : null;
-    if (organisationId !== null) return organisationId;
+    if (organisationId !== null && token) return { organisationId, prefix: token.slice(0, 11) };
     try {
       await deps.rateLimits.loginPerAddress.consume(rateLimitAddressKey(clientIpOf(req, deps.config.trustProxy)));
     } catch (error) {
@@ -61,13 +63,29 @@ export function scimRestRoutes(deps: Pick<AppDeps, 'orm' | 'log' | 'sessions' | 
     throw new ScimError(401, organisationTexts.scim.invalidToken);
   };
 
-  const route = (handle: Handler) => async (req: Request, res: Response) => {
+  // What provisioning changed goes to the organisation's audit log under its token's prefix (after
+  // the change; a failure to record it is logged, the provisioning goes on).
+  const audited = async (ctx: ScimContext, prefix: string, action: AdminAuditAction, req: Request, answer: ScimAnswer) => {
+    if (answer.status >= 300) return;
+    const body = (answer.body ?? {}) as { id?: unknown; userName?: unknown; displayName?: unknown; active?: unknown };
+    const id = String(body.id ?? req.params.id ?? '');
+    const name = typeof body.userName === 'string' ? body.userName : typeof body.displayName === 'string' ? body.displayName : '';
     try {
-      const organisationId = await authenticate(req);
+      await recordProvisioning(deps.orm.em.fork(), ctx.organisationId, prefix, action, { target: `#${id}${name ? ` ${name}` : ''}`, changes: typeof body.active === 'boolean' ? { active: body.active } : undefined });
+    } catch (error) {
+      deps.log.error({ err: error, action }, 'provisioning audit not recorded');
+    }
+  };
+
+  const route = (handle: Handler, action?: AdminAuditAction) => async (req: Request, res: Response) => {
+    try {
+      const { organisationId, prefix } = await authenticate(req);
       const problem = findInputProblem({ ...req.params, ...req.query, body: req.body as unknown });
       if (problem) throw new ScimError(400, organisationTexts.scim.badBody(problem.message), 'invalidValue');
       const ctx: ScimContext = { deps, em: deps.orm.em.fork(), organisationId, baseUrl: baseUrlOf(deps, req) };
-      send(res, await handle(ctx, req));
+      const answer = await handle(ctx, req);
+      if (action) await audited(ctx, prefix, action, req, answer);
+      send(res, answer);
     } catch (error) {
       if (error instanceof ScimError) return sendError(res, error);
       deps.log.error({ err: error, path: req.path }, 'SCIM request failed');
@@ -86,17 +104,17 @@ export function scimRestRoutes(deps: Pick<AppDeps, 'orm' | 'log' | 'sessions' | 
   routes.get(`${scimBasePath}/Schemas`, route((ctx) => listSchemas(ctx.baseUrl)));
   routes.get(`${scimBasePath}/Schemas/:id`, route((ctx, req) => getSchema(ctx.baseUrl, param(req, 'id'))));
   routes.get(`${scimBasePath}/Users`, route((ctx, req) => listUsers(ctx, query(req))));
-  routes.post(`${scimBasePath}/Users`, route((ctx, req) => createUser(ctx, req.body)));
+  routes.post(`${scimBasePath}/Users`, route((ctx, req) => createUser(ctx, req.body), 'scim.user.create'));
   routes.get(`${scimBasePath}/Users/:id`, route((ctx, req) => getUser(ctx, param(req, 'id'))));
-  routes.put(`${scimBasePath}/Users/:id`, route((ctx, req) => replaceUser(ctx, param(req, 'id'), req.body)));
-  routes.patch(`${scimBasePath}/Users/:id`, route((ctx, req) => patchUser(ctx, param(req, 'id'), req.body)));
-  routes.delete(`${scimBasePath}/Users/:id`, route((ctx, req) => deleteUser(ctx, param(req, 'id'))));
+  routes.put(`${scimBasePath}/Users/:id`, route((ctx, req) => replaceUser(ctx, param(req, 'id'), req.body), 'scim.user.update'));
+  routes.patch(`${scimBasePath}/Users/:id`, route((ctx, req) => patchUser(ctx, param(req, 'id'), req.body), 'scim.user.update'));
+  routes.delete(`${scimBasePath}/Users/:id`, route((ctx, req) => deleteUser(ctx, param(req, 'id')), 'scim.user.delete'));
   routes.get(`${scimBasePath}/Groups`, route((ctx, req) => listGroups(ctx, query(req))));
-  routes.post(`${scimBasePath}/Groups`, route((ctx, req) => createGroup(ctx, req.body)));
+  routes.post(`${scimBasePath}/Groups`, route((ctx, req) => createGroup(ctx, req.body), 'scim.group.create'));
   routes.get(`${scimBasePath}/Groups/:id`, route((ctx, req) => getGroup(ctx, param(req, 'id'), query(req))));
-  routes.put(`${scimBasePath}/Groups/:id`, route((ctx, req) => replaceGroup(ctx, param(req, 'id'), req.body)));
-  routes.patch(`${scimBasePath}/Groups/:id`, route((ctx, req) => patchGroup(ctx, param(req, 'id'), req.body)));
-  routes.delete(`${scimBasePath}/Groups/:id`, route((ctx, req) => deleteGroup(ctx, param(req, 'id'))));
+  routes.put(`${scimBasePath}/Groups/:id`, route((ctx, req) => replaceGroup(ctx, param(req, 'id'), req.body), 'scim.group.update'));
+  routes.patch(`${scimBasePath}/Groups/:id`, route((ctx, req) => patchGroup(ctx, param(req, 'id'), req.body), 'scim.group.update'));
+  routes.delete(`${scimBasePath}/Groups/:id`, route((ctx, req) => deleteGroup(ctx, param(req, 'id')), 'scim.group.delete'));
   // Any other path under /scim/v2, and a body that is not JSON, in SCIM's error shape.
   routes.use(scimBasePath, (_req: Request, res: Response) => sendError(res, new ScimError(404, organisationTexts.scim.notFound('Endpoint', ''))));
   routes.use(scimBasePath, (error: unknown, _req: Request, res: Response, next: NextFunction) => {

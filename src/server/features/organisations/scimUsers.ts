@@ -99,10 +99,15 @@ async function refuseTakenUserName(ctx: ScimContext, em: EntityManager, userName
 const userNameTaken = (userName: string) => new ScimError(409, organisationTexts.scim.userNameTaken(userName), 'uniqueness');
 const seatsTaken = (seats: number | null) => new ScimError(403, organisationTexts.scim.seatsTaken(seats ?? 0));
 
-/** A username for the app from the userName (a UPN such as jane@contoso.com), made unique when taken. */
-async function freeUsername(em: EntityManager, userName: string): Promise<{ username: string; usernameKey: string }> {
+/** The app's username a userName (or an invite's email) asks for, before it is made unique. */
+export function usernameOf(userName: string): string {
   const cleaned = userName.replace(/[^A-Za-z0-9._@-]/g, '').slice(0, limits.usernameMax);
-  const base = cleaned.length >= limits.usernameMin ? cleaned : `scim-${crypto.randomBytes(4).toString('hex')}`;
+  return cleaned.length >= limits.usernameMin ? cleaned : `scim-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/** A username for the app from the userName (a UPN such as jane@contoso.com), made unique when taken. */
+export async function freeUsername(em: EntityManager, userName: string): Promise<{ username: string; usernameKey: string }> {
+  const base = usernameOf(userName);
   for (let attempt = 0; attempt < 8; attempt += 1) {
     const suffix = attempt === 0 ? '' : attempt < 6 ? `-${attempt + 1}` : `-${crypto.randomBytes(4).toString('hex')}`;
     const username = base.slice(0, limits.usernameMax - suffix.length) + suffix;
