@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
-import { organisationTexts } from '../../src/shared/texts/index.js';
+import { organisationTexts, programTexts } from '../../src/shared/texts/index.js';
 
 // The organisation's console at /admin: the admin (named by ORG_ADMINS on this server) sees the
 // members with their state and the seats, creates a SCIM token shown once, Entra-like provisioning
@@ -175,4 +175,37 @@ test('an admin turns a nudge channel and phone calls off in the settings card, a
   } finally {
     expect((await page.request.patch('/api/admin/organisation', { data: { nudgeChannels: ['app', 'email', 'push', 'call'], phoneCalls: true } })).status()).toBe(200);
   }
+});
+
+test('an admin starts a program for a department, sees it running with its progress under the floor, and ends it', async ({ page }) => {
+  const programs = programTexts;
+  const login = await page.request.post('/api/auth/login', { data: { username: 'e2e-admin', password: 'secret-pass' } });
+  if (login.status() !== 200) expect((await page.request.post('/api/auth/register', { data: { username: 'e2e-admin', password: 'secret-pass', fullName: 'Erin Admin' } })).status()).toBe(201);
+  // Five people of a department of its own, invited by CSV (the app's path for it).
+  const department = `Support ${Date.now().toString(36)}`;
+  const csv = ['email,name,department', ...[0, 1, 2, 3, 4].map((i) => `p${i}.${department.replace(' ', '')}@contoso.example,Person ${i},${department}`)].join('\n');
+  expect((await page.request.post('/api/admin/invites', { data: { csv } })).status()).toBe(200);
+
+  await page.goto('/admin');
+  const section = page.getByRole('region', { name: programs.heading });
+  await section.getByRole('button', { name: programs.start }).click();
+  const dialog = page.getByRole('dialog', { name: programs.startTitle });
+  await dialog.getByLabel(programs.nameLabel).fill('First-time managers, 8 weeks');
+  await dialog.getByLabel(programs.focusLabel).fill('Delegating well and running one-to-ones');
+  await dialog.getByText(programs.departmentOption, { exact: true }).click();
+  await dialog.getByRole('textbox', { name: programs.departmentLabel }).click();
+  await page.getByRole('option', { name: department }).click();
+  await dialog.getByRole('button', { name: programs.submit, exact: true }).click();
+  await expect(page.getByText(programs.started)).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  const item = section.getByRole('listitem', { name: 'First-time managers, 8 weeks' }).first();
+  await expect(item).toContainText(programs.states.running);
+  await expect(item).toContainText(programs.weekOf(1, 8));
+  await expect(item).toContainText(programs.members(5));
+  await expect(item).toContainText(programs.forDepartment(department));
+  // Nobody has coached yet: week 1's figures are 'fewer than 5'.
+  await expect(item.getByRole('table').getByRole('row').nth(1)).toContainText(organisationTexts.analytics.fewerThan(5));
+  await item.getByRole('button', { name: programs.endLabel('First-time managers, 8 weeks') }).click();
+  await expect(page.getByText(programs.ended)).toBeVisible();
+  await expect(item).toContainText(programs.states.ended);
 });

@@ -34,6 +34,13 @@ import { seatsInUse } from './organisation.js';
 // Figures are by week (a week's figure is the same in every answer), and frameworks and themes
 // are over the last 12 weeks, for the organisation only.
 
+/**
+ * Raw SQL on `em`, in its transaction when it has one (an admin mutation runs in one: a query
+ * beside it would wait for the connection the transaction holds, on PGlite's single one).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: rows are typed where they are read
+export const sqlOf = (em: EntityManager) => (sql: string, params: unknown[]): Promise<any[]> => em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+
 type Cell = { people: number; value: number };
 type WeekCells = { active: Cell; sessions: Record<SessionKind, Cell>; goalsSet: Cell; goalsCompleted: Cell };
 type Metric = { get(cells: WeekCells): Cell };
@@ -90,9 +97,7 @@ const rawKey = (key: string | null) => (key === null ? '\u0000none' : `k:${key}`
 const otherKey = '\u0000other';
 
 export async function partition(em: EntityManager, organisationId: number, by: AnalyticsGrouping, minGroup: number): Promise<Partition> {
-  const rows: Array<{ id: number; key: string | null }> = await em
-    .getConnection()
-    .execute(`select u."id", ${groupKeySql[by]} as "key" from "app_user" u where ${populationSql}`, [organisationId]);
+  const rows: Array<{ id: number; key: string | null }> = await sqlOf(em)(`select u."id", ${groupKeySql[by]} as "key" from "app_user" u where ${populationSql}`, [organisationId]);
   const sizes = new Map<string, { key: string | null; size: number }>();
   for (const row of rows) {
     const key = rawKey(row.key);
@@ -144,7 +149,7 @@ type WeekRow = { week: string; key: string | null } & Record<string, string | nu
 
 /** The weekly cells of each raw group key ('' for the whole organisation). */
 async function weeklyCells(em: EntityManager, organisationId: number, from: string, by: AnalyticsGrouping | undefined): Promise<Map<string, Map<string, WeekCells>>> {
-  const connection = em.getConnection();
+  const connection = { execute: sqlOf(em) };
   const kindColumns = sessionKinds
     .map((kind) => `count(*) filter (where a."${kind}_sessions" > 0) as "${kind}_people", coalesce(sum(a."${kind}_sessions"), 0) as "${kind}_value"`)
     .join(', ');
@@ -201,7 +206,7 @@ async function weeklyCells(em: EntityManager, organisationId: number, from: stri
  */
 async function organisationWeeks(em: EntityManager, organisationId: number, weeks: string[]): Promise<Map<string, WeekCells>> {
   const current = weeks[weeks.length - 1]!;
-  const connection = em.getConnection();
+  const connection = { execute: sqlOf(em) };
   const kept: Array<{ week: string; cells: WeekCells | string }> = await connection.execute(
     `select "week"::text as "week", "cells" from "organisation_week" where "organisation_id" = ? and "week" >= ?::date and "week" < ?::date`,
     [organisationId, weeks[0]!, current],
@@ -226,7 +231,7 @@ async function labelCounts(em: EntityManager, organisationId: number, from: stri
   const goalBits = `case g."framework" when 'GROW' then ${labelBit(coachingFrameworks, 'grow')} when 'SMART' then ${labelBit(coachingFrameworks, 'smart')} when 'OKR' then ${labelBit(coachingFrameworks, 'okr')} else 0 end`;
   const counts = (column: 'f' | 't', labels: readonly string[]) =>
     labels.map((label) => `count(*) filter (where ${column} & ${labelBit(labels, label)} <> 0) as "${column}_${label}"`).join(', ');
-  const [row]: Array<Record<string, string | number>> = await em.getConnection().execute(
+  const [row]: Array<Record<string, string | number>> = await sqlOf(em)(
     `with labelled as (
        select a."user_id", a."frameworks" as f, a."themes" as t from "coaching_activity" a
        where a."organisation_id" = ? and a."week" >= ?::date
@@ -288,9 +293,7 @@ function groupWeekFigures(week: string, groups: Array<{ key: string; cells: Week
 async function managerNames(em: EntityManager, organisationId: number, keys: Array<string | null>): Promise<Map<string, string>> {
   const ids = keys.filter((key): key is string => key !== null && /^\d{1,9}$/.test(key)).map(Number);
   if (!ids.length) return new Map();
-  const rows: Array<{ id: number; full_name: string }> = await em
-    .getConnection()
-    .execute(`select u."id", u."full_name" from "app_user" u where ${populationSql} and u."id" = any(?::int[])`, [organisationId, `{${ids.join(',')}}`]);
+  const rows: Array<{ id: number; full_name: string }> = await sqlOf(em)(`select u."id", u."full_name" from "app_user" u where ${populationSql} and u."id" = any(?::int[])`, [organisationId, `{${ids.join(',')}}`]);
   return new Map(rows.map((row) => [String(row.id), row.full_name]));
 }
 

@@ -8,7 +8,7 @@ import { Program, ProgramSetting } from '../../db/entities/Program.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import type { AdminContext } from './audit.js';
 import { NudgeRun } from '../../db/entities/Nudge.js';
-import { breakdownIsSafe, lastWeeks, minGroupOf, partition, populationSql, twoGroups } from './analytics.js';
+import { breakdownIsSafe, lastWeeks, minGroupOf, partition, populationSql, sqlOf, twoGroups } from './analytics.js';
 
 // Coaching programs: an admin starts one for a group (a provisioned group or a department) with a
 // focus the coach knows while it runs (loadCoachProgram), nudges at a cadence (planProgramNudges,
@@ -38,7 +38,7 @@ export function programState(program: Pick<Program, 'startsOn' | 'weeks' | 'ende
 /** The members a program is for, now: the active members of its group or department. */
 export async function programMembers(em: EntityManager, program: Pick<Program, 'organisationId' | 'department'> & { group?: { id: string } | null }): Promise<number[]> {
   const groupId = program.group?.id ?? null;
-  const rows: Array<{ id: number }> = await em.getConnection().execute(
+  const rows: Array<{ id: number }> = await sqlOf(em)(
     `select u."id" from "app_user" u
      where ${populationSql} and u."active"
        and ((?::text is not null and exists (select 1 from "scim_group_member" m where m."user_id" = u."id" and m."group_id" = ?))
@@ -64,7 +64,7 @@ async function programProgress(ctx: AuthedContext, program: Program, members: nu
   // Calendar weeks (Mondays): the week of the first day is the program's week 1.
   const all = lastWeeks(new Date(Date.parse(`${program.startsOn}T00:00:00Z`) + (last - 1) * 7 * dayMs), last);
   const ids = `{${members.join(',')}}`;
-  const connection = ctx.em.getConnection();
+  const connection = { execute: sqlOf(ctx.em) };
   const [activity, goals]: Array<Array<{ week: string; people: number | string; value: number | string }>> = await Promise.all([
     connection.execute(
       `select to_char(a."week", 'YYYY-MM-DD') as "week", count(*) as "people",
@@ -117,9 +117,7 @@ export type ProgramView = Awaited<ReturnType<typeof programView>>;
 export async function listPrograms(ctx: AuthedContext, now = new Date()): Promise<{ programs: ProgramView[]; groups: Array<{ id: string; name: string }>; departments: string[] }> {
   const programs = await ctx.em.find(Program, { organisationId: ctx.user.organisationId }, { populate: ['group'], orderBy: { id: 'desc' }, limit: 200 });
   const groups = await ctx.em.find(ScimGroup, { organisationId: ctx.user.organisationId }, { orderBy: { displayName: 'asc' }, limit: 1000 });
-  const departments: Array<{ name: string }> = await ctx.em
-    .getConnection()
-    .execute(`select distinct trim(u."scim_profile"->>'department') as "name" from "app_user" u where ${populationSql} and u."active" and nullif(trim(u."scim_profile"->>'department'), '') is not null order by 1 limit 1000`, [ctx.user.organisationId]);
+  const departments: Array<{ name: string }> = await sqlOf(ctx.em)(`select distinct trim(u."scim_profile"->>'department') as "name" from "app_user" u where ${populationSql} and u."active" and nullif(trim(u."scim_profile"->>'department'), '') is not null order by 1 limit 1000`, [ctx.user.organisationId]);
   return {
     programs: await Promise.all(programs.map((program) => programView(ctx, program, now))),
     groups: groups.map((group) => ({ id: group.id, name: group.displayName })),
@@ -174,7 +172,7 @@ export async function endProgram(ctx: AdminContext, input: { id: number }, now =
 /** The program a member is in now, for the coach: the newest running one. */
 export async function loadCoachProgram(em: EntityManager, userId: number, now = new Date()): Promise<{ name: string; focus: string; week: number; weeks: number } | null> {
   const day = today(now);
-  const rows: Array<{ name: string; focus: string; starts_on: string; weeks: number }> = await em.getConnection().execute(
+  const rows: Array<{ name: string; focus: string; starts_on: string; weeks: number }> = await sqlOf(em)(
     `select p."name", p."focus", to_char(p."starts_on", 'YYYY-MM-DD') as "starts_on", p."weeks" from "program" p join "app_user" u on u."id" = ? and u."organisation_id" = p."organisation_id"
      where p."ended_at" is null and p."starts_on" <= ?::date and p."starts_on" + p."weeks" * 7 > ?::date and u."active" and not u."is_guest" and not u."is_demo"
        and ((p."group_id" is not null and exists (select 1 from "scim_group_member" m where m."group_id" = p."group_id" and m."user_id" = u."id"))
@@ -206,9 +204,7 @@ export async function dueProgramNudges(em: EntityManager, now: Date): Promise<Ar
     if (week < 1 || week > program.weeks || !nudgeWeek(program.cadence, week)) continue;
     const members = await programMembers(em, program);
     if (!members.length) continue;
-    const off: Array<{ owner_id: number }> = await em
-      .getConnection()
-      .execute(`select "owner_id" from "program_setting" where not "nudges" and "owner_id" = any(?::int[])`, [`{${members.join(',')}}`]);
+    const off: Array<{ owner_id: number }> = await sqlOf(em)(`select "owner_id" from "program_setting" where not "nudges" and "owner_id" = any(?::int[])`, [`{${members.join(',')}}`]);
     const muted = new Set(off.map((row) => row.owner_id));
     due.push({ event: programNudgeEvent(program.id, week), title: programTexts.nudgeTitle(program.name, week, program.weeks), members: members.filter((id) => !muted.has(id)) });
   }
@@ -236,7 +232,7 @@ export async function turnProgramNudgesOff(em: EntityManager, userId: number): P
   const row = await em.findOne(ProgramSetting, { owner: userId });
   if (row) row.nudges = false;
   else {
-    const exists = await em.getConnection().execute(`select 1 from "app_user" where "id" = ?`, [userId]);
+    const exists = await sqlOf(em)(`select 1 from "app_user" where "id" = ?`, [userId]);
     if (!exists.length) return false;
     em.create(ProgramSetting, { owner: userId, nudges: false });
   }
