@@ -193,7 +193,7 @@ test('an admin starts a program for a department, sees it running with its progr
   await dialog.getByLabel(programs.nameLabel).fill('First-time managers, 8 weeks');
   await dialog.getByLabel(programs.focusLabel).fill('Delegating well and running one-to-ones');
   await dialog.getByText(programs.departmentOption, { exact: true }).click();
-  await dialog.getByRole('textbox', { name: programs.departmentLabel }).click();
+  await dialog.getByRole('combobox', { name: programs.departmentLabel }).click();
   await page.getByRole('option', { name: department }).click();
   await dialog.getByRole('button', { name: programs.submit, exact: true }).click();
   await expect(page.getByText(programs.started)).toBeVisible();

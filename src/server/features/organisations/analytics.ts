@@ -118,15 +118,23 @@ export async function partition(em: EntityManager, organisationId: number, by: A
   return { groups, groupOfKey, groupOfMember };
 }
 
+/** Whether every group of a breakdown, and what is left beside each, has at least the floor's people. */
+function groupsShowable(partition: Partition, population: number, minGroup: number): boolean {
+  for (const group of partition.groups.values()) {
+    if (group.size < minGroup || (population - group.size > 0 && population - group.size < minGroup)) return false;
+  }
+  return true;
+}
+
 /**
  * Whether a breakdown may be shown: every group at least the floor, and no group that differs from
- * a group of the other breakdown, or from the whole organisation, by fewer than the floor's people.
+ * a group of the other breakdown, or from the whole organisation, by fewer than the floor's people
+ * (the other breakdown counts only when it can be shown itself: a refused one publishes no group).
  */
 export function breakdownIsSafe(asked: Partition, other: Partition, population: number, minGroup: number): boolean {
   const small = (difference: number) => difference > 0 && difference < minGroup;
-  for (const group of asked.groups.values()) {
-    if (group.size < minGroup || small(population - group.size)) return false;
-  }
+  if (!groupsShowable(asked, population, minGroup)) return false;
+  if (!groupsShowable(other, population, minGroup)) return true;
   // One group inside another (all its members in one group of the other breakdown), or holding one.
   const nested = (inner: Partition, outer: Partition) => {
     const homes = new Map<string, Set<string>>();
