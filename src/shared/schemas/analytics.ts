@@ -26,8 +26,6 @@ export type CoachingTheme = (typeof coachingThemes)[number];
 
 /** The bit of a label in its bit set. */
 export const labelBit = <T extends string>(labels: readonly T[], label: T): number => 1 << labels.indexOf(label);
-/** The labels whose bits a bit set holds. */
-export const labelsOf = <T extends string>(labels: readonly T[], bits: number): T[] => labels.filter((label) => (bits & labelBit(labels, label)) !== 0);
 
 /** How the weekly figures may be broken down: by the department or the manager the identity provider names. */
 export const analyticsGroupings = ['department', 'manager'] as const;

@@ -175,9 +175,7 @@ export const organisationTexts = {
     groupOther: (minGroup: number) => `Other (groups of fewer than ${minGroup}, together)`,
     groupNone: { department: 'No department', manager: 'No manager' },
     showTable: 'Show the figures',
-    noActivity: 'No coaching yet in the last 52 weeks.',
     loadFailed: 'Could not load the analytics.',
-    chartNote: 'Weeks shown as fewer than the floor are left out of the chart.',
   },
   scim: {
     invalidToken: 'The provisioning token is missing, wrong or revoked.',

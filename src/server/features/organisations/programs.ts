@@ -81,14 +81,12 @@ async function programProgress(ctx: AuthedContext, program: Program, members: nu
   const byWeek = (rows: typeof activity) => new Map(rows.map((row) => [row.week, { people: Number(row.people), value: Number(row.value) }]));
   const active = byWeek(activity);
   const set = byWeek(goals);
-  const figure = (cell: { people: number; value: number } | undefined, people = cell?.people ?? 0): Figure => (cell && people >= minGroup ? { value: cell.value } : { hidden: 'small' });
-  return all.map((weekOf, index) => ({
-    week: index + 1,
-    weekOf,
-    active: figure(active.get(weekOf) && { people: active.get(weekOf)!.people, value: active.get(weekOf)!.people }),
-    sessions: figure(active.get(weekOf)),
-    goalsSet: figure(set.get(weekOf)),
-  }));
+  const figure = (people: number, value: number): Figure => (people >= minGroup ? { value } : { hidden: 'small' });
+  return all.map((weekOf, index) => {
+    const coached = active.get(weekOf) ?? { people: 0, value: 0 };
+    const goals = set.get(weekOf) ?? { people: 0, value: 0 };
+    return { week: index + 1, weekOf, active: figure(coached.people, coached.people), sessions: figure(coached.people, coached.value), goalsSet: figure(goals.people, goals.value) };
+  });
 }
 
 async function programView(ctx: AuthedContext, program: Program, now: Date) {
