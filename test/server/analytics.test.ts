@@ -190,6 +190,41 @@ describe('breakdowns that could single someone out', () => {
     expect(goals!.goalsSet).toEqual({ hidden: 'withheld' });
   });
 
+  it("keeps a breakdown's ended weeks for the members they were counted over, and counts them again when one moves group", async () => {
+    const lastWeek = lastWeeks(new Date(), 2)[0]!;
+    const inDepartment = async (department: string): Promise<number[]> =>
+      (await em().getConnection().execute(`select "id" from "app_user" where "scim_profile"->>'department' = ? order by "id"`, [department])).map((row: { id: number }) => row.id);
+    const coachedLastWeek = async (ids: number[]) => {
+      for (const id of ids) {
+        await em().getConnection().execute(`insert into "coaching_activity" ("user_id", "organisation_id", "week", "chat_sessions") select "id", "organisation_id", ?::date, 1 from "app_user" where "id" = ?`, [lastWeek, id]);
+      }
+    };
+    const lastWeekOf = (answer: AnalyticsAnswer, name: string | null) => answer.groups!.groups.find((g) => g.name === name)!.weeks.find((w) => w.week === lastWeek)!.active;
+    const [floor, goals] = [await inDepartment('Floor'), await inDepartment('Goals')];
+    expect([floor.length, goals.length]).toEqual([5, 5]);
+
+    // Last week was counted (nobody coached) by the answers of the tests above, over these same
+    // members: it is kept, so what is written into it now changes nothing.
+    await coachedLastWeek([...floor, ...goals]);
+    const kept = (await analytics('?by=department')).json;
+    expect(lastWeekOf(kept, 'Floor')).toEqual({ hidden: 'small' });
+    expect(lastWeekOf(kept, 'Goals')).toEqual({ hidden: 'small' });
+
+    // One of Goals moves to Floor (Goals, now 4, joins 'Other'): the weeks are counted again.
+    const moved = await fetch(`${server.url}/scim/v2/Users/${goals[0]}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' },
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'Replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Floor' }],
+      }),
+    });
+    expect(moved.status).toBe(200);
+    const recounted = (await analytics('?by=department')).json;
+    expect(recounted.groups!.groups.map((g) => g.name)).not.toContain('Goals');
+    expect(lastWeekOf(recounted, 'Floor')).toEqual({ value: 6 });
+  });
+
   it('refuses a breakdown by manager whose team is all but a few of a department', async () => {
     const [managerId] = await provision(1, 'Sales');
     await provision(6, 'Sales', String(managerId));

@@ -57,6 +57,8 @@ export function restRoute(
 // formats the content type on every answer. A conditional request (If-None-Match,
 // If-Modified-Since) still goes through res.json: freshness stays Express's decision (with no
 // ETag or Last-Modified on these answers, it answers them in full).
+const largeAnswer = 64 * 1024;
+
 function sendJson(req: Request, res: Response, status: number, body: unknown) {
   if (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) {
     res.status(status).json(body);
@@ -65,8 +67,15 @@ function sendJson(req: Request, res: Response, status: number, body: unknown) {
   const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  if (text.length < largeAnswer) {
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+    return;
+  }
+  // A large answer (an analytics breakdown is megabytes) is encoded once, not measured and then encoded.
+  const bytes = Buffer.from(text);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 export function notFoundJson(_req: Request, res: Response) {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/core';
+import crypto from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import {
   analyticsLimits,
@@ -59,10 +60,6 @@ const emptyWeek = (): WeekCells => ({
   goalsSet: emptyCell(),
   goalsCompleted: emptyCell(),
 });
-const addCell = (into: Cell, cell: Cell) => {
-  into.people += cell.people;
-  into.value += cell.value;
-};
 
 /** The Mondays (UTC) of the last `count` weeks, oldest first, the current week last. */
 export function lastWeeks(now: Date, count: number): string[] {
@@ -87,8 +84,6 @@ export const populationSql = `u."organisation_id" = ? and not u."is_guest" and n
 export type Partition = {
   /** The key of each group after merging (null key: no department; 'other': the small ones). */
   groups: Map<string, { name: string | null; kind: 'group' | 'other'; size: number }>;
-  /** Which merged group each raw key falls in. */
-  groupOfKey: Map<string, string>;
   /** Which merged group each member falls in. */
   groupOfMember: Map<number, string>;
 };
@@ -96,8 +91,8 @@ export type Partition = {
 const rawKey = (key: string | null) => (key === null ? '\u0000none' : `k:${key}`);
 const otherKey = '\u0000other';
 
-export async function partition(em: EntityManager, organisationId: number, by: AnalyticsGrouping, minGroup: number): Promise<Partition> {
-  const rows: Array<{ id: number; key: string | null }> = await sqlOf(em)(`select u."id", ${groupKeySql[by]} as "key" from "app_user" u where ${populationSql}`, [organisationId]);
+/** The members' partition by `by`, from each member's raw group key. */
+function partitionOf(rows: Array<{ id: number; key: string | null }>, minGroup: number): Partition {
   const sizes = new Map<string, { key: string | null; size: number }>();
   for (const row of rows) {
     const key = rawKey(row.key);
@@ -115,7 +110,19 @@ export async function partition(em: EntityManager, organisationId: number, by: A
     groups.set(into, group);
   }
   const groupOfMember = new Map(rows.map((row) => [row.id, groupOfKey.get(rawKey(row.key))!]));
-  return { groups, groupOfKey, groupOfMember };
+  return { groups, groupOfMember };
+}
+
+/** The organisation's members partitioned by department and by manager (one read of the accounts). */
+export async function partitions(em: EntityManager, organisationId: number, minGroup: number): Promise<Record<AnalyticsGrouping, Partition>> {
+  const rows: Array<{ id: number; department: string | null; manager: string | null }> = await sqlOf(em)(
+    `select u."id", ${groupKeySql.department} as "department", ${groupKeySql.manager} as "manager" from "app_user" u where ${populationSql}`,
+    [organisationId],
+  );
+  return {
+    department: partitionOf(rows.map((row) => ({ id: row.id, key: row.department })), minGroup),
+    manager: partitionOf(rows.map((row) => ({ id: row.id, key: row.manager })), minGroup),
+  };
 }
 
 /** Whether every group of a breakdown, and what is left beside each, has at least the floor's people. */
@@ -153,58 +160,151 @@ export function breakdownIsSafe(asked: Partition, other: Partition, population: 
   return !nested(asked, other) && !nested(other, asked);
 }
 
-type WeekRow = { week: string; key: string | null } & Record<string, string | number | null>;
+type WeekRow = { week: string } & Record<string, string | number | null>;
 
-/** The weekly cells of each raw group key ('' for the whole organisation). */
-async function weeklyCells(em: EntityManager, organisationId: number, from: string, by: AnalyticsGrouping | undefined): Promise<Map<string, Map<string, WeekCells>>> {
-  const connection = { execute: sqlOf(em) };
-  const kindColumns = sessionKinds
-    .map((kind) => `count(*) filter (where a."${kind}_sessions" > 0) as "${kind}_people", coalesce(sum(a."${kind}_sessions"), 0) as "${kind}_value"`)
-    .join(', ');
-  // Each member's group read once (not once per week of theirs); the whole organisation needs no
-  // join: only members have activity rows.
-  const members = `with m as materialized (select u."id", ${by ? groupKeySql[by] : 'null::text'} as "key" from "app_user" u where ${populationSql})`;
-  const [activity, goalsSet, goalsDone]: WeekRow[][] = await Promise.all([
-    by
-      ? connection.execute(
-          `${members} select a."week"::text as "week", m."key", count(*) as "active", ${kindColumns}
-           from "coaching_activity" a join m on m."id" = a."user_id"
-           where a."organisation_id" = ? and a."week" >= ?::date
-           group by a."week", m."key"`,
-          [organisationId, organisationId, from],
-        )
-      : connection.execute(
-          `select a."week"::text as "week", null as "key", count(*) as "active", ${kindColumns}
-           from "coaching_activity" a where a."organisation_id" = ? and a."week" >= ?::date group by a."week"`,
-          [organisationId, from],
-        ),
-    ...(['created_at', 'done_at'] as const).map((column) =>
-      connection.execute(
-        `${members} select w."week"::date::text as "week", w."key", count(distinct w."owner_id") as "people", count(*) as "value"
-         from (select date_trunc('week', g."${column}" at time zone 'UTC') as "week", m."key", g."owner_id"
-               from "goal" g join m on m."id" = g."owner_id" where not g."is_sample" and g."${column}" >= ?::date) w
-         group by w."week", w."key"`,
-        [organisationId, from],
-      ),
+const kindColumns = sessionKinds
+  .map((kind) => `(count(*) filter (where a."${kind}_sessions" > 0))::int as "${kind}_people", (coalesce(sum(a."${kind}_sessions"), 0))::int as "${kind}_value"`)
+  .join(', ');
+
+const kindFields = sessionKinds.map((kind) => ({ kind, people: `${kind}_people`, value: `${kind}_value` }));
+
+/** A row of activity, its kinds' people and sessions read into cells. */
+function readActivity(cells: WeekCells, row: WeekRow) {
+  cells.active = { people: Number(row.active), value: Number(row.active) };
+  for (const field of kindFields) cells.sessions[field.kind] = { people: Number(row[field.people]), value: Number(row[field.value]) };
+}
+
+/** The whole organisation's cells of each week from `from` on (only members have activity rows: no join). */
+async function weeklyCells(em: EntityManager, organisationId: number, from: string): Promise<Map<string, WeekCells>> {
+  const execute = sqlOf(em);
+  const [activity, goals]: WeekRow[][] = await Promise.all([
+    execute(
+      `select a."week"::text as "week", count(*)::int as "active", ${kindColumns}
+       from "coaching_activity" a where a."organisation_id" = ? and a."week" >= ?::date group by a."week"`,
+      [organisationId, from],
     ),
+    execute(goalWeeksSql(`with m as materialized (select u."id", 0 as "g" from "app_user" u where ${populationSql})`), [organisationId, from, from, from]),
   ]);
-  const byKey = new Map<string, Map<string, WeekCells>>();
-  const cellsOf = (row: WeekRow) => {
-    const raw = by ? rawKey(row.key) : '';
-    const weeks = byKey.get(raw) ?? new Map<string, WeekCells>();
-    byKey.set(raw, weeks);
-    const cells = weeks.get(row.week) ?? emptyWeek();
-    weeks.set(row.week, cells);
-    return cells;
+  const weeks = new Map<string, WeekCells>();
+  const cellsOf = (week: string) => weeks.get(week) ?? weeks.set(week, emptyWeek()).get(week)!;
+  for (const row of activity) readActivity(cellsOf(row.week), row);
+  for (const row of goals) readGoals(cellsOf(row.week), row);
+  return weeks;
+}
+
+/**
+ * Goals set and completed by week and member group (m: "id", "g"), in one pass over the goals:
+ * each goal counted in the week it was set and in the week it was completed.
+ */
+const goalWeeksSql = (members: string) => `${members}
+  select e."week"::date::text as "week", m."g",
+    (count(distinct g."owner_id") filter (where e."set"))::int as "set_people", (count(*) filter (where e."set"))::int as "set_value",
+    (count(distinct g."owner_id") filter (where not e."set"))::int as "done_people", (count(*) filter (where not e."set"))::int as "done_value"
+  from "goal" g join m on m."id" = g."owner_id"
+  cross join lateral (values (true, date_trunc('week', g."created_at" at time zone 'UTC')), (false, date_trunc('week', g."done_at" at time zone 'UTC'))) e("set", "week")
+  where not g."is_sample" and (g."created_at" >= ?::date or g."done_at" >= ?::date) and e."week" >= ?::date
+  group by e."week", m."g"`;
+
+function readGoals(cells: WeekCells, row: WeekRow) {
+  cells.goalsSet = { people: Number(row.set_people), value: Number(row.set_value) };
+  cells.goalsCompleted = { people: Number(row.done_people), value: Number(row.done_value) };
+}
+
+/** A week's cells as 16 numbers (each metric's people and value, in `metrics` order), and back. */
+const packCells = (cells: WeekCells): number[] => metrics.flatMap((metric) => [metric.get(cells).people, metric.get(cells).value]);
+function unpackCells(numbers: number[]): WeekCells {
+  const cells = emptyWeek();
+  metrics.forEach((metric, m) => {
+    const cell = metric.get(cells);
+    cell.people = numbers[2 * m] ?? 0;
+    cell.value = numbers[2 * m + 1] ?? 0;
+  });
+  return cells;
+}
+
+/**
+ * Which members are in which group of a breakdown: the same string for the same partition. The
+ * kept weeks of a breakdown are read only under the partition they were counted for.
+ */
+function fingerprintOf(asked: Partition, keys: string[]): string {
+  const indexOfGroup = new Map(keys.map((key, index) => [key, index]));
+  const pairs = [...asked.groupOfMember].map(([member, group]) => [member, indexOfGroup.get(group)!] as const).sort((a, b) => a[0] - b[0]);
+  return crypto.createHash('sha256').update(JSON.stringify([keys, pairs])).digest('base64url');
+}
+
+/**
+ * The cells of each merged group of a breakdown, by week: `cells[group][week]` (groups in `keys`
+ * order, weeks in `weeks` order, the current one last). As for the whole organisation, a week that
+ * has ended is counted once and kept (organisation_breakdown_week), under the partition it was
+ * counted for: when a member joins, leaves or moves group, the weeks are counted again. Each
+ * member's group is sent with the query, so the database groups by it and reads no profile.
+ */
+async function groupCells(em: EntityManager, organisationId: number, by: AnalyticsGrouping, weeks: string[], asked: Partition, keys: string[]): Promise<WeekCells[][]> {
+  const execute = sqlOf(em);
+  const current = weeks[weeks.length - 1]!;
+  const fingerprint = fingerprintOf(asked, keys);
+  const kept: Array<{ week: string; cells: number[][] | string }> = await execute(
+    `select "week"::text as "week", "cells" from "organisation_breakdown_week"
+     where "organisation_id" = ? and "grouping" = ? and "fingerprint" = ? and "week" >= ?::date and "week" < ?::date`,
+    [organisationId, by, fingerprint, weeks[0]!, current],
+  );
+  const indexOfWeek = new Map(weeks.map((week, index) => [week, index]));
+  const cells = keys.map(() => weeks.map(() => emptyWeek()));
+  const keptWeeks = new Set<string>();
+  for (const row of kept) {
+    const week = indexOfWeek.get(row.week)!;
+    const groups = typeof row.cells === 'string' ? (JSON.parse(row.cells) as number[][]) : row.cells;
+    groups.forEach((numbers, g) => {
+      if (cells[g]) cells[g][week] = unpackCells(numbers);
+    });
+    keptWeeks.add(row.week);
+  }
+  const missing = weeks.slice(0, -1).filter((week) => !keptWeeks.has(week));
+
+  const indexOfGroup = new Map(keys.map((key, index) => [key, index]));
+  const ids: number[] = [];
+  const groups: number[] = [];
+  for (const [member, group] of asked.groupOfMember) {
+    ids.push(member);
+    groups.push(indexOfGroup.get(group)!);
+  }
+  const members = `with m as materialized (select * from unnest(?::int[], ?::int[]) as m("id", "g"))`;
+  const memberParams = [`{${ids.join(',')}}`, `{${groups.join(',')}}`];
+  const from = missing[0] ?? current;
+  const [activity, goals]: WeekRow[][] = await Promise.all([
+    execute(
+      `${members} select a."week"::text as "week", m."g", count(*)::int as "active", ${kindColumns}
+       from "coaching_activity" a join m on m."id" = a."user_id"
+       where a."organisation_id" = ? and a."week" >= ?::date
+       group by a."week", m."g"`,
+      [...memberParams, organisationId, from],
+    ),
+    execute(goalWeeksSql(members), [...memberParams, from, from, from]),
+  ]);
+  const cellOf = (row: WeekRow) => {
+    if (keptWeeks.has(row.week)) return undefined;
+    const week = indexOfWeek.get(row.week);
+    return week === undefined ? undefined : cells[Number(row.g)]?.[week];
   };
   for (const row of activity) {
-    const cells = cellsOf(row);
-    cells.active = { people: Number(row.active), value: Number(row.active) };
-    for (const kind of sessionKinds) cells.sessions[kind] = { people: Number(row[`${kind}_people`]), value: Number(row[`${kind}_value`]) };
+    const into = cellOf(row);
+    if (into) readActivity(into, row);
   }
-  for (const row of goalsSet) cellsOf(row).goalsSet = { people: Number(row.people), value: Number(row.value) };
-  for (const row of goalsDone) cellsOf(row).goalsCompleted = { people: Number(row.people), value: Number(row.value) };
-  return byKey;
+  for (const row of goals) {
+    const into = cellOf(row);
+    if (into) readGoals(into, row);
+  }
+  if (missing.length) {
+    const values = missing.map(() => '(?, ?, ?::date, ?, ?::jsonb, now())').join(', ');
+    await execute(
+      `insert into "organisation_breakdown_week" ("organisation_id", "grouping", "week", "fingerprint", "cells", "computed_at") values ${values}
+       on conflict ("organisation_id", "grouping", "week") do update set "fingerprint" = excluded."fingerprint", "cells" = excluded."cells", "computed_at" = excluded."computed_at"`,
+      missing.flatMap((week) => [organisationId, by, week, fingerprint, JSON.stringify(cells.map((groupWeeks) => packCells(groupWeeks[indexOfWeek.get(week)!]!)))]),
+    );
+    // Weeks before the breakdown's window are never read again.
+    await execute(`delete from "organisation_breakdown_week" where "organisation_id" = ? and "grouping" = ? and "week" < ?::date`, [organisationId, by, weeks[0]!]);
+  }
+  return cells;
 }
 
 /**
@@ -222,7 +322,7 @@ async function organisationWeeks(em: EntityManager, organisationId: number, week
   const cells = new Map<string, WeekCells>(weeks.map((week) => [week, emptyWeek()]));
   for (const row of kept) cells.set(row.week, typeof row.cells === 'string' ? (JSON.parse(row.cells) as WeekCells) : row.cells);
   const missing = weeks.slice(0, -1).filter((week) => !kept.some((row) => row.week === week));
-  const counted = (await weeklyCells(em, organisationId, missing[0] ?? current, undefined)).get('') ?? new Map<string, WeekCells>();
+  const counted = await weeklyCells(em, organisationId, missing[0] ?? current);
   for (const [week, weekCells] of counted) if (cells.has(week) && (week === current || missing.includes(week))) cells.set(week, weekCells);
   if (missing.length) {
     const values = missing.map(() => '(?, ?::date, ?::jsonb, now())').join(', ');
@@ -256,46 +356,53 @@ async function labelCounts(em: EntityManager, organisationId: number, from: stri
   };
 }
 
-const shown = (cell: Cell, minGroup: number): Figure => (cell.people >= minGroup ? { value: cell.value } : { hidden: 'small' });
+const hiddenSmall: Figure = { hidden: 'small' };
+const hiddenWithheld: Figure = { hidden: 'withheld' };
+const shown = (cell: Cell, minGroup: number): Figure => (cell.people >= minGroup ? { value: cell.value } : hiddenSmall);
 
-function weekFigures(week: string, cells: WeekCells, figure: (metric: Metric, cell: Cell) => Figure): WeekFigures {
-  const [active, ...rest] = metrics;
-  const kinds = rest.slice(0, sessionKinds.length);
-  const [set, completed] = rest.slice(sessionKinds.length);
+
+/** A week's figures from its figures by metric (in `metrics` order). */
+function weekFigures(week: string, figures: Figure[]): WeekFigures {
   return {
     week,
-    active: figure(active!, cells.active),
-    sessions: Object.fromEntries(sessionKinds.map((kind, index) => [kind, figure(kinds[index]!, cells.sessions[kind])])) as Record<SessionKind, Figure>,
-    goalsSet: figure(set!, cells.goalsSet),
-    goalsCompleted: figure(completed!, cells.goalsCompleted),
+    active: figures[0]!,
+    sessions: Object.fromEntries(sessionKinds.map((kind, index) => [kind, figures[1 + index]!])) as Record<SessionKind, Figure>,
+    goalsSet: figures[1 + sessionKinds.length]!,
+    goalsCompleted: figures[2 + sessionKinds.length]!,
   };
 }
 
 /**
- * The figures of each group for one week, beside the organisation's: the small ones hidden, and
- * when those hidden together count fewer than the floor's people while the organisation's figure
- * is shown, the smallest shown ones withheld until they do.
+ * The figures of each group for one week (`cells` by group), beside the organisation's: the small
+ * ones hidden, and when those hidden together count fewer than the floor's people while the
+ * organisation's figure is shown, the smallest shown ones withheld until they do.
  */
-function groupWeekFigures(week: string, groups: Array<{ key: string; cells: WeekCells }>, total: WeekCells, minGroup: number): Map<string, WeekFigures> {
-  const decided = new Map<string, Map<Metric, Figure>>(groups.map((group) => [group.key, new Map()]));
-  for (const metric of metrics) {
-    const cells = groups.map((group) => ({ key: group.key, cell: metric.get(group.cells) }));
-    const hidden = new Set(cells.filter(({ cell }) => cell.people < minGroup).map(({ key }) => key));
-    const withheld = new Set<string>();
-    if (metric.get(total).people >= minGroup && hidden.size > 0) {
-      let hiddenPeople = cells.filter(({ key }) => hidden.has(key)).reduce((sum, { cell }) => sum + cell.people, 0);
-      const visible = cells.filter(({ key }) => !hidden.has(key)).sort((a, b) => a.cell.people - b.cell.people);
-      while (hiddenPeople < minGroup && visible.length) {
-        const next = visible.shift()!;
-        withheld.add(next.key);
-        hiddenPeople += next.cell.people;
-      }
+function groupWeekFigures(week: string, cells: WeekCells[], total: WeekCells, minGroup: number): WeekFigures[] {
+  const figures = cells.map(() => new Array<Figure>(metrics.length));
+  metrics.forEach((metric, m) => {
+    let hiddenPeople = 0;
+    let anyHidden = false;
+    cells.forEach((groupCells, g) => {
+      const cell = metric.get(groupCells);
+      if (cell.people < minGroup) {
+        figures[g]![m] = hiddenSmall;
+        hiddenPeople += cell.people;
+        anyHidden = true;
+      } else figures[g]![m] = { value: cell.value };
+    });
+    if (!anyHidden || metric.get(total).people < minGroup) return;
+    while (hiddenPeople < minGroup) {
+      let smallest = -1;
+      cells.forEach((groupCells, g) => {
+        if (figures[g]![m] === hiddenSmall || figures[g]![m] === hiddenWithheld) return;
+        if (smallest < 0 || metric.get(groupCells).people < metric.get(cells[smallest]!).people) smallest = g;
+      });
+      if (smallest < 0) break;
+      figures[smallest]![m] = hiddenWithheld;
+      hiddenPeople += metric.get(cells[smallest]!).people;
     }
-    for (const { key, cell } of cells) {
-      decided.get(key)!.set(metric, hidden.has(key) ? { hidden: 'small' } : withheld.has(key) ? { hidden: 'withheld' } : { value: cell.value });
-    }
-  }
-  return new Map(groups.map((group) => [group.key, weekFigures(week, group.cells, (metric) => decided.get(group.key)!.get(metric)!)]));
+  });
+  return figures.map((groupFigures) => weekFigures(week, groupFigures));
 }
 
 async function managerNames(em: EntityManager, organisationId: number, keys: Array<string | null>): Promise<Map<string, string>> {
@@ -319,7 +426,7 @@ export function twoGroups(all: Partition, members: ReadonlySet<number>): Partiti
     ['out', { name: 'out', kind: 'group' as const, size: groupOfMember.size - inside }],
   ]);
   if (groups.get('out')!.size === 0) groups.delete('out');
-  return { groups, groupOfKey: new Map(), groupOfMember };
+  return { groups, groupOfMember };
 }
 
 /** The analytics' privacy floor: ORG_ANALYTICS_MIN_GROUP, never below 3. */
@@ -330,69 +437,55 @@ export async function organisationAnalytics(ctx: AuthedContext, query: Analytics
   const organisationId = ctx.user.organisationId;
   const weeks = lastWeeks(now, analyticsLimits.weeks);
   const labelFrom = weeks[weeks.length - analyticsLimits.labelWeeks]!;
+  const groupWeeks = weeks.slice(-analyticsLimits.groupWeeks);
   const by = query.by;
 
-  let breakdown: { asked: Partition; population: number } | undefined;
+  // The whole organisation's figures are read while the breakdown's partition is checked.
+  const organisationFigures = Promise.all([organisationWeeks(ctx.em, organisationId, weeks), labelCounts(ctx.em, organisationId, labelFrom), seatsInUse(ctx.em, organisationId)]);
+  organisationFigures.catch(() => {});
+  let asked: Partition | undefined;
   if (by) {
-    const other: AnalyticsGrouping = by === 'department' ? 'manager' : 'department';
-    const [asked, otherPartition] = await Promise.all([partition(ctx.em, organisationId, by, minGroup), partition(ctx.em, organisationId, other, minGroup)]);
-    const population = asked.groupOfMember.size;
-    if (!breakdownIsSafe(asked, otherPartition, population, minGroup)) {
+    const both = await partitions(ctx.em, organisationId, minGroup);
+    asked = both[by];
+    if (!breakdownIsSafe(asked, both[by === 'department' ? 'manager' : 'department'], asked.groupOfMember.size, minGroup)) {
+      await organisationFigures.catch(() => undefined);
       throw new TRPCError({ code: 'UNPROCESSABLE_CONTENT', message: organisationTexts.analytics.refused(by, minGroup) });
     }
-    breakdown = { asked, population };
   }
+  // In one order for every answer over the same partition (the kept weeks are stored in it).
+  const keys = asked ? [...asked.groups.keys()].sort() : [];
 
-  const groupWeeks = weeks.slice(-analyticsLimits.groupWeeks);
-  const [orgCells, cellsByKey, labels, members] = await Promise.all([
-    organisationWeeks(ctx.em, organisationId, weeks),
-    by ? weeklyCells(ctx.em, organisationId, groupWeeks[0]!, by) : Promise.resolve(new Map<string, Map<string, WeekCells>>()),
-    labelCounts(ctx.em, organisationId, labelFrom),
-    seatsInUse(ctx.em, organisationId),
+  const [[total, labels, members], cells, names] = await Promise.all([
+    organisationFigures,
+    asked && by ? groupCells(ctx.em, organisationId, by, groupWeeks, asked, keys) : Promise.resolve([]),
+    asked && by === 'manager' ? managerNames(ctx.em, organisationId, keys.map((key) => asked.groups.get(key)!.name)) : Promise.resolve(new Map<string, string>()),
   ]);
-
-  const total = orgCells;
-  // Each group's cells: the sum of the raw groups merged into it (they are disjoint).
-  const grouped = new Map<string, Map<string, WeekCells>>();
-  for (const [raw, byWeek] of cellsByKey) {
-    const group = breakdown?.asked.groupOfKey.get(raw);
-    if (group === undefined) continue;
-    for (const [week, cells] of byWeek) {
-      const groupCells = grouped.get(group) ?? new Map<string, WeekCells>();
-      grouped.set(group, groupCells);
-      const into = groupCells.get(week) ?? emptyWeek();
-      groupCells.set(week, into);
-      for (const metric of metrics) addCell(metric.get(into), metric.get(cells));
-    }
-  }
 
   const answer: AnalyticsAnswer = {
     minGroup,
     members,
-    weeks: weeks.map((week) => weekFigures(week, total.get(week)!, (_, cell) => shown(cell, minGroup))),
+    weeks: weeks.map((week) => weekFigures(week, metrics.map((metric) => shown(metric.get(total.get(week)!), minGroup)))),
     frameworks: labels.frameworks.map(({ framework, people }) => ({ framework, members: shown({ people, value: people }, minGroup) })),
     themes: labels.themes.map(({ theme, people }) => ({ theme, members: shown({ people, value: people }, minGroup) })),
     labelWeeks: analyticsLimits.labelWeeks,
   };
 
-  if (breakdown && by) {
-    const keys = [...breakdown.asked.groups.keys()];
-    const names = by === 'manager' ? await managerNames(ctx.em, organisationId, keys.map((key) => breakdown.asked.groups.get(key)!.name)) : new Map<string, string>();
-    const perGroup = new Map<string, WeekFigures[]>(keys.map((key) => [key, []]));
-    for (const week of groupWeeks) {
+  if (asked && by) {
+    const perGroup = keys.map((): WeekFigures[] => []);
+    groupWeeks.forEach((week, w) => {
       const figures = groupWeekFigures(
         week,
-        keys.map((key) => ({ key, cells: grouped.get(key)?.get(week) ?? emptyWeek() })),
+        cells.map((groupWeeksCells) => groupWeeksCells[w]!),
         total.get(week)!,
         minGroup,
       );
-      for (const key of keys) perGroup.get(key)!.push(figures.get(key)!);
-    }
+      for (const [g, groupFigures] of figures.entries()) perGroup[g]!.push(groupFigures);
+    });
     const groups: AnalyticsGroup[] = keys
-      .map((key) => {
-        const group = breakdown.asked.groups.get(key)!;
+      .map((key, g) => {
+        const group = asked.groups.get(key)!;
         const name = group.name === null ? null : (names.get(group.name) ?? group.name);
-        return { name, kind: group.kind, weeks: perGroup.get(key)! };
+        return { name, kind: group.kind, weeks: perGroup[g]! };
       })
       .sort((a, b) => Number(a.kind === 'other') - Number(b.kind === 'other') || Number(a.name === null) - Number(b.name === null) || (a.name ?? '').localeCompare(b.name ?? ''));
     answer.groups = { by, groups };

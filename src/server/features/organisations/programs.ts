@@ -8,7 +8,7 @@ import { Program, ProgramSetting } from '../../db/entities/Program.js';
 import type { AuthedContext } from '../../trpc/context.js';
 import type { AdminContext } from './audit.js';
 import { NudgeRun } from '../../db/entities/Nudge.js';
-import { breakdownIsSafe, lastWeeks, minGroupOf, partition, populationSql, sqlOf, twoGroups } from './analytics.js';
+import { breakdownIsSafe, lastWeeks, minGroupOf, partitions, populationSql, sqlOf, twoGroups } from './analytics.js';
 
 // Coaching programs: an admin starts one for a group (a provisioned group or a department) with a
 // focus the coach knows while it runs (loadCoachProgram), nudges at a cadence (planProgramNudges,
@@ -55,7 +55,7 @@ type ProgressWeek = { week: number; weekOf: string; active: Figure; sessions: Fi
 async function programProgress(ctx: AuthedContext, program: Program, members: number[], now: Date): Promise<ProgressWeek[] | null> {
   const minGroup = minGroupOf(ctx);
   const memberSet = new Set(members);
-  const [departments, managers] = await Promise.all([partition(ctx.em, program.organisationId, 'department', minGroup), partition(ctx.em, program.organisationId, 'manager', minGroup)]);
+  const { department: departments, manager: managers } = await partitions(ctx.em, program.organisationId, minGroup);
   const asked = twoGroups(departments, memberSet);
   const population = departments.groupOfMember.size;
   if (memberSet.size < minGroup || !breakdownIsSafe(asked, departments, population, minGroup) || !breakdownIsSafe(asked, managers, population, minGroup)) return null;
