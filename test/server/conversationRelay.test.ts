@@ -2,7 +2,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Message } from '../../src/server/db/entities/Message.js';
 import { PhoneCall } from '../../src/server/db/entities/PhoneCall.js';
+import { User } from '../../src/server/db/entities/User.js';
 import { UserSettings } from '../../src/server/db/entities/UserSettings.js';
+import { deprovisionUser } from '../../src/server/features/organisations/deprovision.js';
 import { hashPhonePin } from '../../src/server/features/phone/phoneTrust.js';
 import { relayUrlOf } from '../../src/server/features/telephony/relayGrant.js';
 import { phoneTexts } from '../../src/shared/texts/index.js';
@@ -297,6 +299,21 @@ describe('ConversationRelay', { timeout: 60_000 }, () => {
     expect((await again.closed).code).toBe(1008);
     expect(again.received).toEqual([]);
     expect(await em.fork().count(Message, { chat: { owner: hana.user.id } })).toBe(2);
+  });
+
+  it('ends a call in progress at the next turn once the organisation deprovisions its member', async () => {
+    model.behave({ reply: 'What would a good week look like?' });
+    const member = await userWithPhone('relay-removed', 'Rory Removed', '+15553107788', { verified: true });
+    const { client } = await call('+15553107788', { stir: attested });
+    client.prompt('Help me plan my week.');
+    expect((await client.nextReply()).text).toBe('What would a good week look like?');
+    const em = server.deps.orm.em.fork();
+    await deprovisionUser(server.deps, em, await em.findOneOrFail(User, member.user.id));
+    const asked = model.requests.length;
+    client.prompt('And what about Friday?');
+    expect((await client.nextReply()).text).toBe(phoneTexts.accountEnded);
+    await eventually(() => client.received.some((m) => m.type === 'end'));
+    expect(model.requests.length).toBe(asked);
   });
 
   it('keeps phone turns within the chat budget: past it the coach says goodbye and ends the call', async () => {

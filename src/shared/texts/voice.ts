@@ -121,6 +121,8 @@ export const phoneTexts = {
   goodbye: 'Thank you for calling. Goodbye, and good luck.',
   replyFailed: 'Sorry, I could not think of an answer just now. Please try again later. Goodbye.',
   tooManyTurns: 'Sorry, you have reached the limit for coaching right now. Please try again later. Goodbye.',
+  /** Said on a call whose account the organisation removed while it went on. */
+  accountEnded: 'Your organisation has ended your access to the coach, so this call ends here. Goodbye.',
   phoneChatTitle: (date: string) => `Phone call ${date}`,
   // ConversationRelay and the phone PIN.
   // Every caller not known by caller ID hears this, whether or not the number has a PIN.

@@ -4,7 +4,7 @@ import { inviteEmailSchema, inviteLimits, type InviteMembersInput } from '../../
 import { organisationTexts } from '../../../shared/texts/index.js';
 import { User, type ScimProfile } from '../../db/entities/User.js';
 import type { AdminContext } from './audit.js';
-import { seatsInUse, withSeatCheck } from './organisation.js';
+import { organisationMadeAccount, seatsInUse, withSeatCheck } from './organisation.js';
 import { freeUsername, usernameOf } from './scimUsers.js';
 
 // Invites by CSV, for an organisation without provisioning: a header row (email required; name,
@@ -129,12 +129,7 @@ export async function inviteMembers(ctx: AdminContext, input: InviteMembersInput
         fullName: (row.name || row.key.split('@')[0] || row.key).slice(0, 100),
         email: row.key,
         organisationId,
-        passwordHash: null,
-        jobTitle: null,
-        company: null,
-        isDemo: false,
-        isGuest: false,
-        guestOrigin: null,
+        ...organisationMadeAccount,
         active: true,
         deprovisionedAt: null,
         invitedAt: now,

@@ -64,6 +64,12 @@ export async function withSeatCheck<T>(em: EntityManager, organisationId: number
  * The organisation's settings. `modelRegion` and `modelRegions` (the names the server is set up
  * with) only when OPENAI_REGIONS is set: otherwise there is nothing to choose.
  */
+/**
+ * What every account an organisation makes for a person (provisioning, a CSV invite) starts with:
+ * no password (they sign in with Microsoft), none of the profile they fill in themselves, a member.
+ */
+export const organisationMadeAccount = { passwordHash: null, jobTitle: null, company: null, isDemo: false, isGuest: false, guestOrigin: null } as const;
+
 export function organisationView(organisation: Organisation, used: number, regions: ModelRegion[]) {
   return {
     id: organisation.id,

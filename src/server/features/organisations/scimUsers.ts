@@ -6,7 +6,7 @@ import { scimListQuerySchema, scimPatchSchema, scimSchemas, scimUserSchema, type
 import { organisationTexts } from '../../../shared/texts/index.js';
 import { User, type ScimProfile } from '../../db/entities/User.js';
 import { deprovisionUser, reactivateUser, removeUser } from './deprovision.js';
-import { withSeatCheck } from './organisation.js';
+import { organisationMadeAccount, withSeatCheck } from './organisation.js';
 import { parseScimBody, type ScimAnswer, type ScimContext } from './scimContext.js';
 import { ScimError } from './scimErrors.js';
 import { filterQuery, page, type FilterAttributes, type FilterValue } from './scimFilter.js';
@@ -134,12 +134,7 @@ export async function createUser(ctx: ScimContext, body: unknown): Promise<ScimA
           ...names,
           ...fields,
           organisationId: ctx.organisationId,
-          passwordHash: null,
-          jobTitle: null,
-          company: null,
-          isDemo: false,
-          isGuest: false,
-          guestOrigin: null,
+          ...organisationMadeAccount,
           active,
           deprovisionedAt: active ? null : new Date(),
         });

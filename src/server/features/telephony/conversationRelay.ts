@@ -168,6 +168,13 @@ class RelaySession {
   private async turn(said: string): Promise<void> {
     const em = this.deps.orm.em.fork();
     const { call, owner } = await this.loadCall(em);
+    // Deprovisioned during the call (deprovision.ts ends sessions, not a call in progress): the
+    // next thing they say ends it, and reaches no coach.
+    if (owner && !owner.active) {
+      this.say(phoneTexts.accountEnded);
+      this.end();
+      return;
+    }
     // A short goodbye ends the call, unless it is a goodbye of another kind ("goodbye, I won't be
     // here tomorrow"): that one reaches the coach turn, and its safety line.
     if (goodbyeWords.test(said) && said.split(/\s+/).length <= 6 && !isCrisis(screenMessage(said))) {
