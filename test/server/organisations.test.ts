@@ -229,6 +229,21 @@ describe('a provisioned person', () => {
 });
 
 describe('seats for new accounts', () => {
+  it('gives the last seat to one of several registrations racing for it', async () => {
+    const used = (await boss.get('/api/admin/organisation')).json.seatsInUse as number;
+    expect((await boss.request('PATCH', '/api/admin/organisation', { seats: used + 1 })).status).toBe(200);
+    try {
+      const racing = await Promise.all(
+        [1, 2, 3, 4].map((n) => new HttpClient(server.url).post('/api/auth/register', { username: `racer_${n}`, password: 'secret123', fullName: `Racer ${n}` })),
+      );
+      expect(racing.map((res) => res.status).sort()).toEqual([201, 403, 403, 403]);
+      expect(racing.filter((res) => res.status === 403).every((res) => res.json.message === organisationTexts.noSeat)).toBe(true);
+      expect((await boss.get('/api/admin/organisation')).json.seatsInUse).toBe(used + 1);
+    } finally {
+      expect((await boss.request('PATCH', '/api/admin/organisation', { seats: null })).status).toBe(200);
+    }
+  });
+
   it('refuses a registration and a first Sign in with Microsoft when every seat is taken', async () => {
     const used = (await boss.get('/api/admin/organisation')).json.seatsInUse as number;
     expect((await boss.request('PATCH', '/api/admin/organisation', { seats: used })).status).toBe(200);

@@ -11,7 +11,7 @@ import { httpContext, isSecureRequest } from '../../http/requestContext.js';
 import type { SignedInAccount, ProviderTokens } from '../../providers/microsoft/identity.js';
 import type { Context } from '../../trpc/context.js';
 import { saveConnection } from '../microsoft/index.js';
-import { hasFreeSeat } from '../organisations/index.js';
+import { hasFreeSeat, withSeatCheck } from '../organisations/index.js';
 import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { dropGuestSamples } from './guestAccount.js';
 import { mergeGuestInto } from './guestMerge.js';
@@ -173,7 +173,9 @@ export async function finishMicrosoftSignIn(
     if (guest) await mergeGuestInto(deps, guest.id, existing.id);
     user = existing;
   } else {
-    user = await createAccount(em, account, guest);
+    const created = await createAccount(em, account, guest);
+    if (!created) return fail('noSeat');
+    user = created;
     await recordSecurityEvent(em, requestEvent(ctx, 'microsoft_linked', user.id));
   }
   await connectMailAndCalendar(deps, em, user.id, tokens);
@@ -214,8 +216,9 @@ async function connectMailAndCalendar(deps: Pick<AppDeps, 'microsoft'>, em: Enti
 /**
  * A user for an Entra account seen for the first time: the name from the token, the username from
  * preferred_username (made unique when taken), no password. A guest space becomes this account.
+ * Null when the organisation's last seat was taken meanwhile.
  */
-async function createAccount(em: EntityManager, account: SignedInAccount, guest: User | null): Promise<User> {
+async function createAccount(em: EntityManager, account: SignedInAccount, guest: User | null): Promise<User | null> {
   const base = usernameFrom(account);
   for (let attempt = 0; attempt < 6; attempt += 1) {
     const suffix = attempt === 0 ? '' : attempt < 5 ? `-${attempt + 1}` : `-${crypto.randomBytes(4).toString('hex')}`;
@@ -233,11 +236,15 @@ async function createAccount(em: EntityManager, account: SignedInAccount, guest:
       isGuest: false,
       guestOrigin: null,
     };
-    const fork = em.fork();
-    const user = guest ? fork.assign(await fork.findOneOrFail(User, guest.id), fields) : fork.create(User, { ...fields, passwordHash: null, jobTitle: null, company: null });
     try {
-      await fork.flush();
-      return em.findOneOrFail(User, user.id, { refresh: true });
+      // The seat counted again under the organisation's lock as the account is written.
+      const made = await withSeatCheck(em.fork(), guest?.organisationId ?? 1, async (tx, seat) => {
+        if (!seat.ok) return null;
+        const user = guest ? tx.assign(await tx.findOneOrFail(User, guest.id), fields) : tx.create(User, { ...fields, passwordHash: null, jobTitle: null, company: null });
+        await tx.flush();
+        return user.id;
+      });
+      return made === null ? null : em.findOneOrFail(User, made, { refresh: true });
     } catch (error) {
       // Another sign-in took the name (or linked the account) meanwhile.
       if (!(error instanceof UniqueConstraintViolationException)) throw error;

@@ -9,7 +9,7 @@ import { dropGuestSamples } from './guestAccount.js';
 import { hashPassword } from './password.js';
 import { recordSecurityEvent, requestEvent } from '../security/index.js';
 import { rateLimitAddressKey } from '../limits/index.js';
-import { hasFreeSeat } from '../organisations/index.js';
+import { hasFreeSeat, withSeatCheck } from '../organisations/index.js';
 
 export async function register(ctx: DbContext, input: z.output<typeof registerSchema>) {
   if (!ctx.deps.config.passwordLogin) throw new TRPCError({ code: 'FORBIDDEN', message: microsoftSignInTexts.passwordLoginDisabled });
@@ -21,8 +21,10 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
   // Registering from a guest space keeps it: the guest becomes the account, its chats, goals,
   // memories and knowledge base included, and the demo's samples go (dropGuestSamples).
   const current = ctx.session.userId ? await ctx.em.findOne(User, { id: ctx.session.userId, isGuest: true }) : null;
-  // A new member takes a seat of the organisation (a guest space took none).
-  if (!(await hasFreeSeat(ctx.em, current?.organisationId ?? 1))) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.noSeat });
+  // A new member takes a seat of the organisation (a guest space took none): refused at once when
+  // every seat is taken, and counted again under the organisation's lock as the account is written.
+  const organisationId = current?.organisationId ?? 1;
+  if (!(await hasFreeSeat(ctx.em, organisationId))) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.noSeat });
   const fields = {
     username: input.username,
     usernameKey,
@@ -34,9 +36,14 @@ export async function register(ctx: DbContext, input: z.output<typeof registerSc
     isGuest: false,
     guestOrigin: null,
   };
-  const user = current ? Object.assign(current, fields) : ctx.em.create(User, fields);
+  let user: User;
   try {
-    await ctx.em.flush();
+    user = await withSeatCheck(ctx.em, organisationId, async (tx, seat) => {
+      if (!seat.ok) throw new TRPCError({ code: 'FORBIDDEN', message: organisationTexts.noSeat });
+      const made = current ? tx.assign(await tx.findOneOrFail(User, current.id), fields) : tx.create(User, fields);
+      await tx.flush();
+      return made;
+    });
   } catch (error) {
     // Two registrations racing for one name: the unique index decides.
     if (error instanceof UniqueConstraintViolationException) {

@@ -29,9 +29,9 @@ export async function seatsInUse(em: EntityManager, organisationId: number): Pro
 }
 
 /**
- * Whether one more active member fits the seats. For a new account made by registration or a first
- * Sign in with Microsoft: read without a lock, so registrations racing for the last seat may pass
- * it by one; provisioning (SCIM) counts under the lock (withSeatCheck).
+ * Whether one more active member fits the seats, read without a lock: registration and a first Sign
+ * in with Microsoft refuse early with it, then count again under the lock as they write the account
+ * (withSeatCheck), as provisioning (SCIM) does.
  */
 export async function hasFreeSeat(em: EntityManager, organisationId: number): Promise<boolean> {
   const organisation = await em.findOne(Organisation, organisationId);
