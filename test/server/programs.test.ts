@@ -148,4 +148,19 @@ describe('a program for a provisioned group', () => {
     expect((await loadCoachFacts(server.deps, em(), managers[0]!)).program).toBeNull();
     expect((await em().findOneOrFail(NudgeRun, { eventId: `program:${programId}:2` })).status).toBe('skipped');
   });
+
+  it("shows no progress of two programs whose members differ by fewer than 5 (the difference would be theirs)", async () => {
+    const fewer = await scim('POST', '/Groups', { displayName: 'First-time managers but one', members: managers.slice(1).map((id) => ({ value: String(id) })) });
+    expect(fewer.status).toBe(201);
+    const started = await boss.post('/api/admin/programs', { name: 'Managers but one', focus: 'Delegating', groupId: fewer.json.id, weeks: 4, cadence: 'off', startsOn: '2026-12-01' });
+    expect(started.status, started.text).toBe(201);
+    expect(started.json.progress).toBeNull();
+    const programs = (await boss.get('/api/admin/programs')).json.programs as Array<{ id: number; progress: unknown; members: number }>;
+    expect(programs.find((p) => p.id === programId)).toMatchObject({ members: 6, progress: null });
+    expect(programs.find((p) => p.id === started.json.id)).toMatchObject({ members: 5, progress: null });
+    // Once the two differ by the floor or more, each is shown again.
+    await scim('PATCH', `/Groups/${fewer.json.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Add', path: 'members', value: (await provision(5, 'newmanager')).map((id) => ({ value: String(id) })) }] });
+    const apart = (await boss.get('/api/admin/programs')).json.programs as Array<{ id: number; progress: unknown }>;
+    expect(apart.find((p) => p.id === programId)!.progress).not.toBeNull();
+  });
 });

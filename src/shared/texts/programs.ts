@@ -51,7 +51,7 @@ export const programTexts = {
   progressHeading: 'Progress',
   progressColumns: { week: 'Program week', active: 'Active members', sessions: 'Sessions', focusSessions: 'Sessions on its themes', goalsSet: 'Goals set' },
   progressRefused: (minGroup: number) =>
-    `Its progress is not shown: the program's group, or the rest of the organisation beside it, is fewer than ${minGroup} people, or differs from a department or a manager's team by fewer, so its figures could single someone out.`,
+    `Its progress is not shown: the program's group, or the rest of the organisation beside it, is fewer than ${minGroup} people, or differs from a department, a manager's team or another program's members by fewer, so its figures could single someone out.`,
   // The coach and the nudges
   coachLine: (name: string, week: number, weeks: number, focus: string) =>
     `Their organisation runs the coaching program "${name}" for them (week ${week} of ${weeks}). Its focus: ${focus}. Bring it in where it fits what they bring; never make it the topic instead of theirs.`,

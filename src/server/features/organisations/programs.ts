@@ -15,7 +15,7 @@ import { breakdownIsSafe, lastWeeks, minGroupOf, partitions, populationSql, sqlO
 // in the nudges' planning), and its progress counted as the analytics are: by calendar week, each
 // figure over at least the privacy floor's people, and none at all when the program's group could
 // be worked out from the organisation's figures (it, or the rest beside it, is under the floor, or
-// it differs from a department or a manager's team by fewer).
+// it differs from a department, a manager's team or another program's members by fewer).
 
 const dayMs = 86_400_000;
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -51,14 +51,30 @@ export async function programMembers(em: EntityManager, program: Pick<Program, '
 
 type ProgressWeek = { week: number; weekOf: string; active: Figure; sessions: Figure; goalsSet: Figure };
 
-/** The program's figures by week so far, or null when showing them could single someone out. */
-async function programProgress(ctx: AuthedContext, program: Program, members: number[], now: Date): Promise<ProgressWeek[] | null> {
+/**
+ * Whether two programs' members differ by a handful: one's members all in the other, and fewer
+ * than the floor's people more in it (their figures' difference would be that handful's).
+ */
+export function nestedBySmallDifference(a: ReadonlySet<number>, b: ReadonlySet<number>, minGroup: number): boolean {
+  const [inner, outer] = a.size <= b.size ? [a, b] : [b, a];
+  const difference = outer.size - inner.size;
+  if (difference === 0 || difference >= minGroup) return false;
+  for (const member of inner) if (!outer.has(member)) return false;
+  return true;
+}
+
+/**
+ * The program's figures by week so far, or null when showing them could single someone out: beside
+ * the rest of the organisation, a department or a manager's team, or another program's members.
+ */
+async function programProgress(ctx: AuthedContext, program: Program, members: number[], others: ReadonlyArray<ReadonlySet<number>>, now: Date): Promise<ProgressWeek[] | null> {
   const minGroup = minGroupOf(ctx);
   const memberSet = new Set(members);
   const { department: departments, manager: managers } = await partitions(ctx.em, program.organisationId, minGroup);
   const asked = twoGroups(departments, memberSet);
   const population = departments.groupOfMember.size;
   if (memberSet.size < minGroup || !breakdownIsSafe(asked, departments, population, minGroup) || !breakdownIsSafe(asked, managers, population, minGroup)) return null;
+  if (others.some((other) => nestedBySmallDifference(memberSet, other, minGroup))) return null;
   const last = Math.min(programWeek(program, program.endedAt ?? now), program.weeks);
   if (last < 1) return [];
   // Calendar weeks (Mondays): the week of the first day is the program's week 1.
@@ -89,8 +105,18 @@ async function programProgress(ctx: AuthedContext, program: Program, members: nu
   });
 }
 
-async function programView(ctx: AuthedContext, program: Program, now: Date) {
-  const members = await programMembers(ctx.em, program);
+/** The members of each of the organisation's programs (the last 200, as the list shows). */
+async function membersOfPrograms(ctx: AuthedContext, programs: Program[]): Promise<Map<number, number[]>> {
+  return new Map(await Promise.all(programs.map(async (program) => [program.id, await programMembers(ctx.em, program)] as const)));
+}
+
+const recentPrograms = (ctx: AuthedContext) => ctx.em.find(Program, { organisationId: ctx.user.organisationId }, { populate: ['group'], orderBy: { id: 'desc' }, limit: 200 });
+
+/** A program as the console shows it; `membersOf` holds the members of every program compared with it. */
+async function programView(ctx: AuthedContext, program: Program, now: Date, membersOf?: Map<number, number[]>) {
+  const known = membersOf ?? (await membersOfPrograms(ctx, [...(await recentPrograms(ctx)).filter((other) => other.id !== program.id), program]));
+  const members = known.get(program.id) ?? (await programMembers(ctx.em, program));
+  const others = [...known].filter(([id]) => id !== program.id).map(([, ids]) => new Set(ids));
   const state = programState(program, now);
   return {
     id: program.id,
@@ -107,17 +133,18 @@ async function programView(ctx: AuthedContext, program: Program, now: Date) {
     /** How many members it is for now (the organisation's own list, as the members page shows). */
     members: members.length,
     /** Null: not shown, so no small group can be worked out (programTexts.progressRefused). */
-    progress: await programProgress(ctx, program, members, now),
+    progress: await programProgress(ctx, program, members, others, now),
   };
 }
 export type ProgramView = Awaited<ReturnType<typeof programView>>;
 
 export async function listPrograms(ctx: AuthedContext, now = new Date()): Promise<{ programs: ProgramView[]; groups: Array<{ id: string; name: string }>; departments: string[] }> {
-  const programs = await ctx.em.find(Program, { organisationId: ctx.user.organisationId }, { populate: ['group'], orderBy: { id: 'desc' }, limit: 200 });
+  const programs = await recentPrograms(ctx);
+  const membersOf = await membersOfPrograms(ctx, programs);
   const groups = await ctx.em.find(ScimGroup, { organisationId: ctx.user.organisationId }, { orderBy: { displayName: 'asc' }, limit: 1000 });
   const departments: Array<{ name: string }> = await sqlOf(ctx.em)(`select distinct trim(u."scim_profile"->>'department') as "name" from "app_user" u where ${populationSql} and u."active" and nullif(trim(u."scim_profile"->>'department'), '') is not null order by 1 limit 1000`, [ctx.user.organisationId]);
   return {
-    programs: await Promise.all(programs.map((program) => programView(ctx, program, now))),
+    programs: await Promise.all(programs.map((program) => programView(ctx, program, now, membersOf))),
     groups: groups.map((group) => ({ id: group.id, name: group.displayName })),
     departments: departments.map((row) => row.name),
   };
