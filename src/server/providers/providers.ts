@@ -39,7 +39,8 @@ export function telephonySettings(config: Pick<Config, 'twilio' | 'publicUrl'>) 
 }
 
 export function createProviders(config: Config, telemetry: Telemetry): Providers {
-  const { apiKey, baseUrl, model, memoryModel } = config.openai;
+  // Every OpenAI call names the model region of its user's organisation (OPENAI_REGIONS); none: OPENAI_BASE_URL.
+  const { apiKey, baseUrl, regions, model, memoryModel } = config.openai;
   const { accountSid, authToken, phoneNumber, apiBaseUrl } = config.twilio;
   const twilio = accountSid && authToken && phoneNumber ? { accountSid, authToken, phoneNumber, apiBaseUrl } : null;
   const calls = telephonySettings(config);
@@ -51,7 +52,7 @@ export function createProviders(config: Config, telemetry: Telemetry): Providers
     calls: calls ? instrumentMethods(createTwilioCalls(calls), telemetry, 'twilio', ['placeCall']) : null,
     push: instrumentMethods(createWebPush(config), telemetry, 'web_push', { send: 'push' }),
     memoryExtractor: apiKey
-      ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
+      ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, regions, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
       : null,
     judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
     debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
