@@ -54,7 +54,7 @@ export function createProviders(config: Config, telemetry: Telemetry): Providers
     memoryExtractor: apiKey
       ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, regions, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
       : null,
-    judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
+    judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, regions, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
     debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
   };
 }
