@@ -55,6 +55,6 @@ export function createProviders(config: Config, telemetry: Telemetry): Providers
       ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, regions, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
       : null,
     judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, regions, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
-    debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
+    debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, regions, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
   };
 }
