@@ -14,7 +14,7 @@ import { createOpenAiVoice, type VoiceProvider } from './voice/openaiVoice.js';
 // A provider left unconfigured is null: the feature then answers why it is unavailable.
 
 export type Providers = {
-  /** Speech to text and speech (OPENAI_API_KEY, at OPENAI_BASE_URL). */
+  /** Speech to text and speech (OPENAI_API_KEY, at OPENAI_BASE_URL or the speaker's organisation's model region). */
   voice: VoiceProvider | null;
   /** Text messages (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER). */
   sms: SmsProvider | null;
@@ -46,7 +46,7 @@ export function createProviders(config: Config, telemetry: Telemetry): Providers
   const calls = telephonySettings(config);
   return {
     voice: apiKey
-      ? instrumentMethods(createOpenAiVoice({ apiKey, baseUrl, ...config.voice }), telemetry, 'openai', { transcribe: 'speech_to_text', synthesize: 'speech' })
+      ? instrumentMethods(createOpenAiVoice({ apiKey, baseUrl, regions, ...config.voice }), telemetry, 'openai', { transcribe: 'speech_to_text', synthesize: 'speech' })
       : null,
     sms: twilio ? instrumentMethods(createTwilioMessages(twilio), telemetry, 'twilio', { send: 'sms' }) : null,
     calls: calls ? instrumentMethods(createTwilioCalls(calls), telemetry, 'twilio', ['placeCall']) : null,
