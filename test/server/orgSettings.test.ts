@@ -10,19 +10,22 @@ import { claimDueReminders } from '../../src/server/features/goals/goalReminders
 import { loadConfig } from '../../src/server/config.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { organisationTexts, phoneTexts } from '../../src/shared/texts/index.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
+import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI, type ReceivedRequest } from '../fakes/openai.js';
 import { postSignedWebhook, startFakeTwilio, type FakeTwilio } from '../fakes/twilio/index.js';
 import { newCallSid } from '../fakes/twilio/relay.js';
 import { eventually, signUp } from '../helpers/clients.js';
 import { twilioEnv } from '../helpers/phone.js';
+import { rehearsalSetUp } from '../helpers/rehearsal.js';
 import { HttpClient, startTestServer, type TestServer } from '../helpers/server.js';
 
 // The organisation's settings (issue 51, item 4) through the real server: the channels nudges may
 // use (a member's nudge is never delivered on one the organisation turned off, whatever their own
 // settings say), whether phone calls are allowed (no call placed; an inbound call from a verified
 // number told so and hung up, through Twilio's signed webhook and the fake Twilio), and the model
-// region (the coach's request goes to that region's fake OpenAI server; a region not configured is
-// refused with 400).
+// region (the coach's request, memory extraction, the rehearsal judge, the debrief reader and speech
+// go to that region's fake OpenAI server, never to OPENAI_BASE_URL's; a region not configured is
+// refused with 400, and one removed from OPENAI_REGIONS since sends nothing anywhere).
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
@@ -215,23 +218,26 @@ describe('the model region', () => {
   let base: FakeOpenAI;
   let eu: FakeOpenAI;
   let us: FakeOpenAI;
+  let graph: FakeGraph;
   let server: TestServer;
   let boss: HttpClient;
 
   beforeAll(async () => {
-    [base, eu, us] = await Promise.all([startFakeOpenAI(), startFakeOpenAI(), startFakeOpenAI()]);
+    [base, eu, us, graph] = await Promise.all([startFakeOpenAI(), startFakeOpenAI(), startFakeOpenAI(), startFakeGraph()]);
     server = await startTestServer({
       DEMO_MODE: 'false',
       ORG_ADMINS: 'boss',
       OPENAI_API_KEY: 'sk-test-regions',
       OPENAI_BASE_URL: base.url,
       OPENAI_REGIONS: `eu=${eu.url}, us=${us.url}`,
+      MICROSOFT_GRAPH_BASE_URL: graph.url,
+      MICROSOFT_MEETING_DEBRIEFS: 'on',
     });
     ({ http: boss } = await signUp(server.url, 'boss', 'The Boss'));
   });
   afterAll(async () => {
     await server?.stop();
-    await Promise.all([base?.close(), eu?.close(), us?.close()]);
+    await Promise.all([base?.close(), eu?.close(), us?.close(), graph?.close()]);
   });
 
   async function chatOnce(http: HttpClient, text: string) {
@@ -278,5 +284,120 @@ describe('the model region', () => {
     expect((await boss.request('PATCH', '/api/admin/organisation', { modelRegion: null })).json.modelRegion).toBeNull();
     await chatOnce(http, 'fifth-default-turn');
     expect(saw(base, 'fifth-default-turn')).toBe(true);
+  });
+  // The JSON-schema calls (not streamed) by their schema's name, and whether one carries a marker.
+  const schemaOf = (body: FakeChatRequest) => (body.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name;
+  const asked = (fake: FakeOpenAI, schema: string, marker: string) => fake.requests.some((r: ReceivedRequest) => schemaOf(r.body) === schema && JSON.stringify(r.body.messages).includes(marker));
+  // Every fake answers: an empty list of memories, a judgement or a reading that is not kept, a reply.
+  const answers = (body: FakeChatRequest): string => (schemaOf(body) === 'memories' ? '{"memories":[]}' : schemaOf(body) ? '{}' : 'Noted.');
+  const setRegion = async (modelRegion: string | null) => expect((await boss.request('PATCH', '/api/admin/organisation', { modelRegion })).json.modelRegion).toBe(modelRegion);
+  const webm = Buffer.from('1a45dfa3a342868101', 'hex');
+
+  /** A member whose calendar is the fake Graph's mailbox of 'Dana Reyes', with an ended Teams meeting whose transcript carries `marker`. */
+  async function memberWithMeeting(name: string, marker: string) {
+    const token = `calendar-token-of-${name}`;
+    const box = graph.addMailbox({ tokens: [token], displayName: 'Dana Reyes', mail: `${name}@contoso.example` });
+    const account = await signUp(server.url, name, `User ${name}`);
+    expect((await account.http.post('/api/auth/microsoft/manual-token', { token, service: 'microsoft_calendar' })).status).toBe(200);
+    const hour = 3_600_000;
+    const [meetingId] = box.addEvents([
+      { subject: 'Budget review', start: new Date(Date.now() - 2 * hour).toISOString(), end: new Date(Date.now() - hour).toISOString(), isOnline: true, attendees: [{ name: 'Sam Lee', email: 'sam@contoso.example', response: 'accepted' }] },
+    ]);
+    if (!meetingId) throw new Error('the fake Graph made no meeting');
+    box.addTranscript(
+      meetingId,
+      `WEBVTT\n\n00:00:00.000 --> 00:00:10.000\n<v Dana Reyes>${marker} thanks for joining. What would make this useful?</v>\n\n00:00:10.000 --> 00:00:20.000\n<v Sam Lee>The budget numbers.</v>\n`,
+    );
+    return { ...account, meetingId };
+  }
+
+  /** A rehearsal with one turn of the user's (carrying `marker`), then its report asked for: its judged part. */
+  async function rehearseAndReview(http: HttpClient, marker: string) {
+    const rehearsal = (await http.post('/api/rehearsals', rehearsalSetUp)).json as { id: number; chatId: number };
+    expect((await http.post(`/api/chats/${rehearsal.chatId}/messages`, { content: `Can we agree on the new date by Friday? ${marker}` })).status).toBe(201);
+    await server.deps.replies.settled();
+    const feedback = await http.post(`/api/rehearsals/${rehearsal.id}/feedback`);
+    expect(feedback.status, feedback.text).toBe(200);
+    return feedback.json.report.judged;
+  }
+
+  it("asks memory extraction, the rehearsal judge and the debrief reader in the organisation's region, not at OPENAI_BASE_URL", async () => {
+    for (const fake of [base, eu, us]) fake.reset();
+    for (const fake of [base, eu, us]) fake.behave({ reply: answers });
+    const { http, meetingId } = await memberWithMeeting('regional_reader', 'DEBRIEF-MARKER-EU');
+    await setRegion('eu');
+    try {
+      // Memory extraction: after the reply to a message that may hold a fact.
+      await chatOnce(http, 'I lead a team of 8 engineers MEMORY-MARKER-EU');
+      await server.deps.replies.settled();
+      expect(asked(eu, 'memories', 'MEMORY-MARKER-EU')).toBe(true);
+      expect(asked(base, 'memories', 'MEMORY-MARKER-EU') || asked(us, 'memories', 'MEMORY-MARKER-EU')).toBe(false);
+
+      // The rehearsal judge.
+      await rehearseAndReview(http, 'JUDGE-MARKER-EU');
+      expect(asked(eu, 'rehearsal_report', 'JUDGE-MARKER-EU')).toBe(true);
+      expect(asked(base, 'rehearsal_report', 'JUDGE-MARKER-EU') || asked(us, 'rehearsal_report', 'JUDGE-MARKER-EU')).toBe(false);
+
+      // The debrief reader.
+      const debrief = await http.post(`/api/meetings/${meetingId}/debrief`);
+      expect(debrief.status, debrief.text).toBe(201);
+      expect(asked(eu, 'meeting_debrief', 'DEBRIEF-MARKER-EU')).toBe(true);
+      expect(asked(base, 'meeting_debrief', 'DEBRIEF-MARKER-EU') || asked(us, 'meeting_debrief', 'DEBRIEF-MARKER-EU')).toBe(false);
+    } finally {
+      await setRegion(null);
+    }
+    // Back to the default: the next extraction is asked at OPENAI_BASE_URL.
+    await chatOnce(http, 'I lead a team of 9 engineers MEMORY-MARKER-DEFAULT');
+    await server.deps.replies.settled();
+    expect(asked(base, 'memories', 'MEMORY-MARKER-DEFAULT')).toBe(true);
+    expect(asked(eu, 'memories', 'MEMORY-MARKER-DEFAULT')).toBe(false);
+  });
+
+  it("sends speech to text (JSON and a streamed upload) and speech to the organisation's region, not to OPENAI_BASE_URL", async () => {
+    for (const fake of [base, eu, us]) fake.reset();
+    const { http } = await signUp(server.url, 'regional_speaker', 'Sue Speaker');
+    const transcribeJson = () => http.post('/api/voice/transcribe', { audioBlob: webm.toString('base64') });
+    const transcribeUpload = () => fetch(`${server.url}/api/voice/transcribe`, { method: 'POST', headers: { cookie: http.cookieHeader, origin: server.url, 'content-type': 'audio/webm' }, body: webm });
+    const speak = () => http.post('/api/voice/synthesize', { text: 'Hello there', voice: 'alloy' });
+    const paths = (fake: FakeOpenAI) => fake.audioRequests.map((r) => r.path);
+
+    // No region: OPENAI_BASE_URL.
+    expect((await transcribeJson()).status).toBe(200);
+    expect(paths(base)).toEqual(['/v1/audio/transcriptions']);
+
+    await setRegion('us');
+    try {
+      base.reset();
+      expect((await transcribeJson()).status).toBe(200);
+      expect((await transcribeUpload()).status).toBe(200);
+      expect((await speak()).status).toBe(200);
+      expect(paths(us)).toEqual(['/v1/audio/transcriptions', '/v1/audio/transcriptions', '/v1/audio/speech']);
+      expect(us.audioRequests[1]).toMatchObject({ fileName: 'speech.webm', fileBytes: webm.byteLength });
+      expect(paths(base)).toEqual([]);
+      expect(paths(eu)).toEqual([]);
+    } finally {
+      await setRegion(null);
+    }
+  });
+
+  it('sends nothing anywhere for a member whose region was removed from OPENAI_REGIONS since it was chosen', async () => {
+    for (const fake of [base, eu, us]) fake.reset();
+    for (const fake of [base, eu, us]) fake.behave({ reply: answers });
+    const { http, meetingId } = await memberWithMeeting('removed_region', 'DEBRIEF-MARKER-GONE');
+    // Only the start's configuration can take a region away: the row is set as such a start leaves it.
+    await server.deps.orm.em.fork().getConnection().execute(`update "organisation" set "model_region" = 'gone'`);
+    const none = () => [base, eu, us].every((fake) => fake.requests.length === 0 && fake.audioRequests.length === 0);
+    try {
+      // Speech: refused with the voice's message.
+      expect((await http.post('/api/voice/transcribe', { audioBlob: webm.toString('base64') })).status).toBe(502);
+      expect((await http.post('/api/voice/synthesize', { text: 'Hello there', voice: 'alloy' })).status).toBe(502);
+      // The debrief: read by the offline coach.
+      const debrief = await http.post(`/api/meetings/${meetingId}/debrief`);
+      expect(debrief.status, debrief.text).toBe(201);
+      expect(debrief.json.debrief.coach.by).toBe('offline');
+      expect(none()).toBe(true);
+    } finally {
+      await setRegion(null);
+    }
   });
 });

@@ -14,7 +14,7 @@ import { createOpenAiVoice, type VoiceProvider } from './voice/openaiVoice.js';
 // A provider left unconfigured is null: the feature then answers why it is unavailable.
 
 export type Providers = {
-  /** Speech to text and speech (OPENAI_API_KEY, at OPENAI_BASE_URL). */
+  /** Speech to text and speech (OPENAI_API_KEY, at OPENAI_BASE_URL or the speaker's organisation's model region). */
   voice: VoiceProvider | null;
   /** Text messages (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER). */
   sms: SmsProvider | null;
@@ -39,21 +39,22 @@ export function telephonySettings(config: Pick<Config, 'twilio' | 'publicUrl'>) 
 }
 
 export function createProviders(config: Config, telemetry: Telemetry): Providers {
-  const { apiKey, baseUrl, model, memoryModel } = config.openai;
+  // Every OpenAI call names the model region of its user's organisation (OPENAI_REGIONS); none: OPENAI_BASE_URL.
+  const { apiKey, baseUrl, regions, model, memoryModel } = config.openai;
   const { accountSid, authToken, phoneNumber, apiBaseUrl } = config.twilio;
   const twilio = accountSid && authToken && phoneNumber ? { accountSid, authToken, phoneNumber, apiBaseUrl } : null;
   const calls = telephonySettings(config);
   return {
     voice: apiKey
-      ? instrumentMethods(createOpenAiVoice({ apiKey, baseUrl, ...config.voice }), telemetry, 'openai', { transcribe: 'speech_to_text', synthesize: 'speech' })
+      ? instrumentMethods(createOpenAiVoice({ apiKey, baseUrl, regions, ...config.voice }), telemetry, 'openai', { transcribe: 'speech_to_text', synthesize: 'speech' })
       : null,
     sms: twilio ? instrumentMethods(createTwilioMessages(twilio), telemetry, 'twilio', { send: 'sms' }) : null,
     calls: calls ? instrumentMethods(createTwilioCalls(calls), telemetry, 'twilio', ['placeCall']) : null,
     push: instrumentMethods(createWebPush(config), telemetry, 'web_push', { send: 'push' }),
     memoryExtractor: apiKey
-      ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
+      ? instrumentMethods(createOpenAiMemoryExtractor({ apiKey, baseUrl, regions, model: memoryModel ?? model }), telemetry, 'openai', { extract: 'memory_extraction' })
       : null,
-    judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
-    debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
+    judge: apiKey ? instrumentMethods(createOpenAiRehearsalJudge({ apiKey, baseUrl, regions, model }), telemetry, 'openai', { judge: 'rehearsal_judge' }) : null,
+    debriefCoach: apiKey ? instrumentMethods(createOpenAiDebriefCoach({ apiKey, baseUrl, regions, model }), telemetry, 'openai', { read: 'debrief_coach' }) : null,
   };
 }

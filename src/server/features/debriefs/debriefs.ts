@@ -11,6 +11,7 @@ import { MeetingPrep } from '../../db/entities/MeetingPrep.js';
 import { Message } from '../../db/entities/Message.js';
 import { Rehearsal } from '../../db/entities/Rehearsal.js';
 import { lockOwner } from '../../db/ownerLock.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 import { GraphRequestError } from '../../providers/microsoft/graphClient.js';
 import { graphTranscripts, type GraphTranscripts } from '../../providers/microsoft/graphTranscripts.js';
 import type { AuthedContext } from '../../trpc/context.js';
@@ -141,7 +142,8 @@ export async function createDebrief(ctx: DebriefContext & { clientIp?: string },
   // The model's reading is a model turn of the day's quota (a request's only); once spent, the offline coach's.
   let useModel = ctx.deps.coach.kind === 'openai' && Boolean(ctx.deps.providers.debriefCoach) && ctx.clientIp !== undefined;
   if (useModel) useModel = await consumeModelTurn({ deps: ctx.deps, user: ctx.user, clientIp: ctx.clientIp! }).then(() => true, () => false);
-  const coach = await readDebrief(ctx.deps, source.subject, turns, report, useModel);
+  // Asked in the model region of the user's organisation.
+  const coach = await readDebrief(ctx.deps, source.subject, turns, report, useModel ? { region: await modelRegionOf(ctx.em, ctx.user.id) } : null);
   const rehearsed = await rehearsedCheck(ctx.em, ctx.user.id, input.id, source.endAt, turns, report);
   const row = await storeDebrief(ctx, input.id, source, report, coach, rehearsed);
   return { debrief: debriefView(row) };

@@ -50,11 +50,21 @@ export function usableReading(answer: unknown, turns: Turn[]): DebriefCoach | nu
   return { by: 'model', strengths, moments };
 }
 
-export async function readDebrief(deps: { log: Logger; providers: Pick<Providers, 'debriefCoach'> }, subject: string, turns: Turn[], report: DebriefReport, useModel: boolean): Promise<DebriefCoach> {
-  const model = useModel ? deps.providers.debriefCoach : null;
-  if (model) {
+/**
+ * `model`: the model's reading, asked in the model region of the user's organisation (null:
+ * OPENAI_BASE_URL); null: the offline coach's (no model configured, or the day's model turns spent).
+ */
+export async function readDebrief(
+  deps: { log: Logger; providers: Pick<Providers, 'debriefCoach'> },
+  subject: string,
+  turns: Turn[],
+  report: DebriefReport,
+  model: { region: string | null } | null,
+): Promise<DebriefCoach> {
+  const reader = model ? deps.providers.debriefCoach : null;
+  if (reader && model) {
     try {
-      const reading = usableReading(await model.read(modelInput(subject, turns, report)), turns);
+      const reading = usableReading(await reader.read(modelInput(subject, turns, report), model.region), turns);
       if (reading) return reading;
       deps.log.warn('the debrief reading quoted nothing of the user; the offline coach reads it');
     } catch (error) {

@@ -11,6 +11,7 @@ import { newChatIsTemporary } from '../privacy/index.js';
 import { insertMemories, memoryEnabled, withMemoryLock } from './memoryStore.js';
 import type { RateLimits } from '../limits/index.js';
 import { User } from '../../db/entities/User.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 import { judgeMemory } from '../../../shared/memoryPolicy.js';
 import { explicitRemember, extractByRules, kindOf, mayHoldMemory, nearDuplicate, planOf, saysDone } from './memoryRules.js';
 
@@ -100,7 +101,9 @@ export async function extractMemories(
   const extractor = await extractorForMessage(deps, em, done.userId, userMessage.content);
   if (!extractor) return [];
   const known = await em.find(Memory, { owner: done.userId }, { orderBy: { updatedAt: 'desc' }, limit: 50 });
-  const extracted = await extractor.extract({ userMessage: userMessage.content, known: known.map((m) => m.text), now });
+  // The model is asked in the model region of the user's organisation; the offline rules ask nobody.
+  const region = extractor === offlineExtractor ? null : await modelRegionOf(em, done.userId);
+  const extracted = await extractor.extract({ userMessage: userMessage.content, known: known.map((m) => m.text), now, region });
   // Whatever the extractor answers (a model may ignore its prompt), only what the policy lets the
   // coach keep unasked is kept: nothing sensitive, no plan under an 'if' as a commitment.
   const candidates = extracted

@@ -32,17 +32,21 @@ export function usableJudgement(answer: unknown, transcript: JudgeInput['transcr
   };
 }
 
+/**
+ * `model`: the model's judgement, asked in the model region of the user's organisation (null:
+ * OPENAI_BASE_URL); null: the rubric's checks (no model configured, or the day's model turns spent).
+ */
 export async function judgeRehearsal(
   deps: { log: Logger; providers: Pick<Providers, 'judge'> },
   input: JudgeInput,
   computed: ComputedReport,
-  useModel: boolean,
+  model: { region: string | null } | null,
   checks: ReportChecks = computeChecks(input.transcript, input.goal).checks,
 ): Promise<JudgedReport | null> {
-  const judge = useModel ? deps.providers.judge : null;
-  if (!judge) return offlineJudgement(input, computed, checks);
+  const judge = model ? deps.providers.judge : null;
+  if (!judge || !model) return offlineJudgement(input, computed, checks);
   try {
-    const judged = usableJudgement(await judge.judge(input), input.transcript);
+    const judged = usableJudgement(await judge.judge(input, model.region), input.transcript);
     if (!judged) deps.log.warn('the rehearsal judgement was not in the report shape or cited nothing of the transcript; the computed part stands alone');
     return judged;
   } catch (cause) {

@@ -7,6 +7,7 @@ import { rehearsalTexts } from '../../../shared/texts/rehearsals.js';
 import { apiKeyTexts } from '../../../shared/texts/apiKeys.js';
 import { limitTexts } from '../../../shared/texts/limits.js';
 import { lockOwner } from '../../db/ownerLock.js';
+import { modelRegionOf } from '../../db/organisationPolicy.js';
 import { accountBounds } from '../limits/index.js';
 import { Chat } from '../../db/entities/Chat.js';
 import type { MeetingInvite } from '../../../shared/meeting.js';
@@ -186,7 +187,8 @@ export async function rehearsalFeedback(ctx: AuthedContext, input: { id: number 
       difficulty: rehearsal.difficulty,
     },
     computed,
-    useModel,
+    // Asked in the model region of the user's organisation.
+    useModel ? { region: await modelRegionOf(ctx.em, ctx.user.id) } : null,
     checked.checks,
   );
   const report: RehearsalReport = { ...computed, ...checked, judged, createdAt: new Date().toISOString() };

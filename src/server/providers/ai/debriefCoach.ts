@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
+import type { ModelRegion } from '../../config.js';
 import { fence } from './fence.js';
+import { perRegion } from './regions.js';
 
 // The coach's reading of a meeting debrief through the model, with a JSON schema (Structured
 // Outputs): up to three strengths and three moments to do differently, each quoting the user's
@@ -16,8 +18,11 @@ export type DebriefCoachInput = {
 };
 
 export interface DebriefCoachModel {
-  /** The model's answer as parsed JSON (unchecked); throws when the model fails or answers no JSON. */
-  read(input: DebriefCoachInput): Promise<unknown>;
+  /**
+   * The model's answer as parsed JSON (unchecked); throws when the model fails or answers no JSON.
+   * `region`: the model region of the user's organisation (null: OPENAI_BASE_URL), where it is asked.
+   */
+  read(input: DebriefCoachInput, region: string | null): Promise<unknown>;
 }
 
 const strengthKinds = ['question', 'acknowledged', 'commitment', 'concise', 'other'];
@@ -46,14 +51,14 @@ export const debriefJsonSchema = {
   },
 } as const;
 
-export function createOpenAiDebriefCoach(options: { apiKey: string; baseUrl?: string; model: string; timeoutMs?: number }): DebriefCoachModel {
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: options.timeoutMs ?? 60_000 });
+export function createOpenAiDebriefCoach(options: { apiKey: string; baseUrl?: string; regions?: ModelRegion[]; model: string; timeoutMs?: number }): DebriefCoachModel {
+  const clientFor = perRegion(options, (baseURL) => new OpenAI({ apiKey: options.apiKey, baseURL, maxRetries: 1, timeout: options.timeoutMs ?? 60_000 }));
   return {
-    async read(input) {
+    async read(input, region) {
       const lines = input.timeline
         .map((t) => (t.words === null ? `(${t.at}) ${t.speaker} spoke for ${Math.round(t.seconds)} s` : `[${t.turn}] (${t.at}) USER: ${t.words.replace(/\s+/g, ' ').trim()}`))
         .join('\n');
-      const completion = await client.chat.completions.create({
+      const completion = await clientFor(region).chat.completions.create({
         model: options.model,
         temperature: 0,
         response_format: { type: 'json_schema', json_schema: { name: 'meeting_debrief', strict: true, schema: debriefJsonSchema } },

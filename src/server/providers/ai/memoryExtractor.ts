@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { memoryKinds, memoryLimits } from '../../../shared/schemas/memories.js';
+import type { ModelRegion } from '../../config.js';
+import { perRegion } from './regions.js';
 
 // Picks durable facts about the user from one exchange through the model, with a JSON
 // schema (Structured Outputs): the answer is JSON in that shape, checked again with zod here.
@@ -9,8 +11,12 @@ import { memoryKinds, memoryLimits } from '../../../shared/schemas/memories.js';
 export type ExtractedMemory = { text: string; kind: (typeof memoryKinds)[number]; dueAt: Date | null; sensitive?: boolean };
 
 export interface MemoryExtractor {
-  /** `userMessage` is only what the user wrote; `known` the memories kept already (to avoid repeating them). */
-  extract(input: { userMessage: string; known: string[]; now: Date }): Promise<ExtractedMemory[]>;
+  /**
+   * `userMessage` is only what the user wrote; `known` the memories kept already (to avoid repeating
+   * them); `region` the model region of the user's organisation (null: OPENAI_BASE_URL), where the
+   * model is asked. The offline rules ignore it.
+   */
+  extract(input: { userMessage: string; known: string[]; now: Date; region: string | null }): Promise<ExtractedMemory[]>;
 }
 
 const answerSchema = z.object({
@@ -51,11 +57,11 @@ export const memoryJsonSchema = {
   },
 } as const;
 
-export function createOpenAiMemoryExtractor(options: { apiKey: string; baseUrl?: string; model: string; timeoutMs?: number }): MemoryExtractor {
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: options.timeoutMs ?? 30_000 });
+export function createOpenAiMemoryExtractor(options: { apiKey: string; baseUrl?: string; regions?: ModelRegion[]; model: string; timeoutMs?: number }): MemoryExtractor {
+  const clientFor = perRegion(options, (baseURL) => new OpenAI({ apiKey: options.apiKey, baseURL, maxRetries: 1, timeout: options.timeoutMs ?? 30_000 }));
   return {
-    async extract({ userMessage, known, now }) {
-      const completion = await client.chat.completions.create({
+    async extract({ userMessage, known, now, region }) {
+      const completion = await clientFor(region).chat.completions.create({
         model: options.model,
         temperature: 0,
         response_format: { type: 'json_schema', json_schema: { name: 'memories', strict: true, schema: memoryJsonSchema } },

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { renderCoachContext, withSafetyInstruction } from './renderContext.js';
 import { ProviderError, type CoachModel, type CoachRequest } from './contract.js';
+import { perRegion } from './regions.js';
 
 export type OpenAiModelOptions = {
   apiKey: string;
@@ -15,7 +16,8 @@ export type OpenAiModelOptions = {
 
 // The coach backed by the official openai SDK and the Chat Completions API (streamed).
 export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
-  const clientAt = (baseURL: string | undefined) =>
+  // One client per region (OPENAI_REGIONS), made when first asked for; none: OPENAI_BASE_URL.
+  const clientFor = perRegion(options, (baseURL) =>
     new OpenAI({
       apiKey: options.apiKey,
       baseURL,
@@ -23,21 +25,8 @@ export function createOpenAiModel(options: OpenAiModelOptions): CoachModel {
       // waiting for a reply that is better reported as failed.
       maxRetries: 1,
       timeout: options.timeoutMs ?? 60_000,
-    });
-  const client = clientAt(options.baseUrl);
-  // One client per region, made when first asked for.
-  const regional = new Map<string, OpenAI>();
-  const clientFor = (region: string | null | undefined): OpenAI => {
-    if (!region) return client;
-    const known = regional.get(region);
-    if (known) return known;
-    const entry = options.regions?.find((r) => r.name === region);
-    // A region no longer configured: the request is refused rather than sent elsewhere.
-    if (!entry) throw new ProviderError(`The model region ${region} is not configured on this server`, { retryable: false });
-    const made = clientAt(entry.baseUrl);
-    regional.set(region, made);
-    return made;
-  };
+    }),
+  );
   const redact = secretRedactor(options.apiKey);
 
   return {

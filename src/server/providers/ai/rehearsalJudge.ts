@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
+import type { ModelRegion } from '../../config.js';
 import { fence } from './fence.js';
+import { perRegion } from './regions.js';
 
 // Judges a rehearsal through the model, with a JSON schema (Structured Outputs): the same rubric as
 // the computed checks (src/shared/rehearsalChecks.ts), each check cited from the numbered
@@ -16,8 +18,11 @@ export type JudgeInput = {
 };
 
 export interface RehearsalJudge {
-  /** The model's answer as parsed JSON (unchecked); throws when the model fails or answers no JSON. */
-  judge(input: JudgeInput): Promise<unknown>;
+  /**
+   * The model's answer as parsed JSON (unchecked); throws when the model fails or answers no JSON.
+   * `region`: the model region of the user's organisation (null: OPENAI_BASE_URL), where it is asked.
+   */
+  judge(input: JudgeInput, region: string | null): Promise<unknown>;
 }
 
 export const judgeJsonSchema = {
@@ -70,13 +75,13 @@ export const judgeRubric = [
   '5. hedges: that request is said plainly, without hedges such as "maybe", "just", "sort of", "if possible".',
 ].join('\n');
 
-export function createOpenAiRehearsalJudge(options: { apiKey: string; baseUrl?: string; model: string; timeoutMs?: number }): RehearsalJudge {
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseUrl, maxRetries: 1, timeout: options.timeoutMs ?? 60_000 });
+export function createOpenAiRehearsalJudge(options: { apiKey: string; baseUrl?: string; regions?: ModelRegion[]; model: string; timeoutMs?: number }): RehearsalJudge {
+  const clientFor = perRegion(options, (baseURL) => new OpenAI({ apiKey: options.apiKey, baseURL, maxRetries: 1, timeout: options.timeoutMs ?? 60_000 }));
   return {
-    async judge(input) {
+    async judge(input, region) {
       const who = [input.counterpart.name, input.counterpart.role, input.counterpart.relationship].filter(Boolean).join(', ');
       const transcript = input.transcript.map((turn, i) => `[${i + 1}] ${turn.role === 'user' ? 'USER' : 'COUNTERPART'}: ${turn.content.replace(/\s+/g, ' ').trim()}`).join('\n');
-      const completion = await client.chat.completions.create({
+      const completion = await clientFor(region).chat.completions.create({
         model: options.model,
         temperature: 0,
         response_format: { type: 'json_schema', json_schema: { name: 'rehearsal_report', strict: true, schema: judgeJsonSchema } },

@@ -2,11 +2,13 @@ import crypto from 'node:crypto';
 import OpenAI, { toFile } from 'openai';
 import { isStreamedAudio, type StreamedAudio } from '../../../shared/schemas/voice.js';
 import { trimEndChars } from '../../../shared/trimText.js';
-import type { Config } from '../../config.js';
+import type { Config, ModelRegion } from '../../config.js';
 import { ProviderError } from '../ai/contract.js';
+import { perRegion } from '../ai/regions.js';
 
 // Speech to text and text to speech through the official openai SDK (audio.transcriptions and
-// audio.speech), against OpenAI or any compatible server at OPENAI_BASE_URL.
+// audio.speech), against OpenAI or any compatible server at OPENAI_BASE_URL, or at the base URL of
+// the model region (OPENAI_REGIONS) each call names: the speaker's organisation's.
 
 export type SynthesizedSpeech = {
   contentType: string;
@@ -14,18 +16,27 @@ export type SynthesizedSpeech = {
   chunks: AsyncIterable<Uint8Array>;
 };
 
+/**
+ * `region`: the model region of the speaker's organisation (OPENAI_REGIONS' name), where the audio
+ * or the text is sent; null: OPENAI_BASE_URL. A region not configured is refused (a ProviderError).
+ */
 export interface VoiceProvider {
   /** `extension` names the format for the provider (webm, wav, ogg, mp3...); streamed audio is sent as it arrives. */
-  transcribe(audio: Buffer | Blob | StreamedAudio, extension: string, signal?: AbortSignal): Promise<string>;
-  synthesize(text: string, voice: string, signal?: AbortSignal, format?: 'mp3' | 'pcm'): Promise<SynthesizedSpeech>;
+  transcribe(audio: Buffer | Blob | StreamedAudio, extension: string, region: string | null, signal?: AbortSignal): Promise<string>;
+  synthesize(text: string, voice: string, region: string | null, signal?: AbortSignal, format?: 'mp3' | 'pcm'): Promise<SynthesizedSpeech>;
 }
 
-export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | undefined } & Config['voice']): VoiceProvider {
-  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseUrl, maxRetries: 1, timeout: 60_000 });
+export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | undefined; regions?: ModelRegion[] } & Config['voice']): VoiceProvider {
+  // The SDK's client and the base URL (for a streamed upload, sent without the SDK) of each region.
+  const at = perRegion({ baseUrl: config.baseUrl, regions: config.regions }, (baseUrl) => ({
+    client: new OpenAI({ apiKey: config.apiKey, baseURL: baseUrl, maxRetries: 1, timeout: 60_000 }),
+    baseUrl,
+  }));
   return {
-    async transcribe(audio, extension, signal) {
-      if (isStreamedAudio(audio)) return transcribeStreamed(config, audio, extension, signal);
+    async transcribe(audio, extension, region, signal) {
       try {
+        const { client, baseUrl } = at(region);
+        if (isStreamedAudio(audio)) return await transcribeStreamed({ ...config, baseUrl }, audio, extension, signal);
         // OpenAI refuses an upload whose name lacks a known extension (STACK.md).
         const file = await toFile(audio, `speech.${extension}`, { type: audio instanceof Blob && audio.type ? audio.type : `audio/${extension}` });
         const result = await client.audio.transcriptions.create({ file, model: config.transcriptionModel }, { signal });
@@ -34,9 +45,9 @@ export function createOpenAiVoice(config: { apiKey: string; baseUrl: string | un
         throw toVoiceProviderError(error, config.apiKey);
       }
     },
-    async synthesize(text, voice, signal, format = 'mp3') {
+    async synthesize(text, voice, region, signal, format = 'mp3') {
       try {
-        const response = await client.audio.speech.create(
+        const response = await at(region).client.audio.speech.create(
           { model: config.speechModel, voice, input: text, response_format: format },
           { signal },
         );
