@@ -190,7 +190,7 @@ describe('breakdowns that could single someone out', () => {
     expect(goals!.goalsSet).toEqual({ hidden: 'withheld' });
   });
 
-  it("keeps a breakdown's ended weeks for the members they were counted over, and counts them again when one moves group", async () => {
+  it("keeps a breakdown's ended weeks for the members they were counted over, and counts a group's again when its members change", async () => {
     const lastWeek = lastWeeks(new Date(), 2)[0]!;
     const inDepartment = async (department: string): Promise<number[]> =>
       (await em().getConnection().execute(`select "id" from "app_user" where "scim_profile"->>'department' = ? order by "id"`, [department])).map((row: { id: number }) => row.id);
@@ -202,13 +202,17 @@ describe('breakdowns that could single someone out', () => {
     const lastWeekOf = (answer: AnalyticsAnswer, name: string | null) => answer.groups!.groups.find((g) => g.name === name)!.weeks.find((w) => w.week === lastWeek)!.active;
     const [floor, goals] = [await inDepartment('Floor'), await inDepartment('Goals')];
     expect([floor.length, goals.length]).toEqual([5, 5]);
+    // A department new to the breakdown: its weeks are counted (nobody coached) and kept.
+    const steady = await provision(5, 'Steady');
+    expect(lastWeekOf((await analytics('?by=department')).json, 'Steady')).toEqual({ hidden: 'small' });
 
-    // Last week was counted (nobody coached) by the answers of the tests above, over these same
-    // members: it is kept, so what is written into it now changes nothing.
-    await coachedLastWeek([...floor, ...goals]);
+    // Last week was counted by the answers above, over these same members: it is kept, so what is
+    // written into it now changes nothing.
+    await coachedLastWeek([...floor, ...goals, ...steady]);
     const kept = (await analytics('?by=department')).json;
     expect(lastWeekOf(kept, 'Floor')).toEqual({ hidden: 'small' });
     expect(lastWeekOf(kept, 'Goals')).toEqual({ hidden: 'small' });
+    expect(lastWeekOf(kept, 'Steady')).toEqual({ hidden: 'small' });
 
     // One of Goals moves to Floor (Goals, now 4, joins 'Other'): the weeks are counted again.
     const moved = await fetch(`${server.url}/scim/v2/Users/${goals[0]}`, {
@@ -223,6 +227,8 @@ describe('breakdowns that could single someone out', () => {
     const recounted = (await analytics('?by=department')).json;
     expect(recounted.groups!.groups.map((g) => g.name)).not.toContain('Goals');
     expect(lastWeekOf(recounted, 'Floor')).toEqual({ value: 6 });
+    // Only the groups whose members changed are counted again: Steady's kept week stands.
+    expect(lastWeekOf(recounted, 'Steady')).toEqual({ hidden: 'small' });
   });
 
   it('refuses a breakdown by manager whose team is all but a few of a department', async () => {

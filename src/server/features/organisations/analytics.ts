@@ -223,83 +223,115 @@ function unpackCells(numbers: number[]): WeekCells {
 }
 
 /**
- * Which members are in which group of a breakdown: the same string for the same partition. The
- * kept weeks of a breakdown are read only under the partition they were counted for.
+ * A group's members as a short string: a group's counts of an ended week depend on its members
+ * alone, so they are kept, and read again, under it.
  */
-function fingerprintOf(asked: Partition, keys: string[]): string {
-  const indexOfGroup = new Map(keys.map((key, index) => [key, index]));
-  const pairs = [...asked.groupOfMember].map(([member, group]) => [member, indexOfGroup.get(group)!] as const).sort((a, b) => a[0] - b[0]);
-  return crypto.createHash('sha256').update(JSON.stringify([keys, pairs])).digest('base64url');
+function membersFingerprint(members: number[]): string {
+  return crypto.createHash('sha256').update(members.sort((a, b) => a - b).join(',')).digest('base64url').slice(0, 22);
+}
+
+type Counted = { week: string; g: number } & WeekRow;
+
+/** Each row of counts (activity and goals, by week and group) read into `into`'s cell, if it has one. */
+function readCounted(activity: Counted[], goals: Counted[], into: (row: Counted) => WeekCells | undefined) {
+  for (const row of activity) {
+    const cells = into(row);
+    if (cells) readActivity(cells, row);
+  }
+  for (const row of goals) {
+    const cells = into(row);
+    if (cells) readGoals(cells, row);
+  }
 }
 
 /**
  * The cells of each merged group of a breakdown, by week: `cells[group][week]` (groups in `keys`
  * order, weeks in `weeks` order, the current one last). As for the whole organisation, a week that
- * has ended is counted once and kept (organisation_breakdown_week), under the partition it was
- * counted for: when a member joins, leaves or moves group, the weeks are counted again. Each
- * member's group is sent with the query, so the database groups by it and reads no profile.
+ * has ended is counted once and kept (organisation_breakdown_week), each group's counts under the
+ * fingerprint of its members: when a member joins, leaves or moves, only the groups whose members
+ * changed are counted again (a team or two, and 'Other' when it changed), over their members alone.
+ * The current week is counted for every group on each answer. Each member's group is sent with the
+ * query, so the database groups by it and reads no profile.
  */
 async function groupCells(em: EntityManager, organisationId: number, by: AnalyticsGrouping, weeks: string[], asked: Partition, keys: string[]): Promise<WeekCells[][]> {
   const execute = sqlOf(em);
   const current = weeks[weeks.length - 1]!;
-  const fingerprint = fingerprintOf(asked, keys);
-  const kept: Array<{ week: string; cells: number[][] | string }> = await execute(
+  const ended = weeks.slice(0, -1);
+  const indexOfGroup = new Map(keys.map((key, index) => [key, index]));
+  const membersOf = keys.map((): number[] => []);
+  for (const [member, group] of asked.groupOfMember) membersOf[indexOfGroup.get(group)!]!.push(member);
+  const fingerprints = membersOf.map((members) => membersFingerprint([...members]));
+
+  const kept: Array<{ week: string; cells: Record<string, number[]> | string }> = await execute(
     `select "week"::text as "week", "cells" from "organisation_breakdown_week"
-     where "organisation_id" = ? and "grouping" = ? and "fingerprint" = ? and "week" >= ?::date and "week" < ?::date`,
-    [organisationId, by, fingerprint, weeks[0]!, current],
+     where "organisation_id" = ? and "grouping" = ? and "week" >= ?::date and "week" < ?::date`,
+    [organisationId, by, weeks[0]!, current],
   );
+  const keptOf = new Map(kept.map((row) => [row.week, typeof row.cells === 'string' ? (JSON.parse(row.cells) as Record<string, number[]>) : row.cells]));
   const indexOfWeek = new Map(weeks.map((week, index) => [week, index]));
   const cells = keys.map(() => weeks.map(() => emptyWeek()));
-  const keptWeeks = new Set<string>();
-  for (const row of kept) {
-    const week = indexOfWeek.get(row.week)!;
-    const groups = typeof row.cells === 'string' ? (JSON.parse(row.cells) as number[][]) : row.cells;
-    groups.forEach((numbers, g) => {
-      if (cells[g]) cells[g][week] = unpackCells(numbers);
+  // The groups to count again (over the weeks from the first that lacks one of them), and the
+  // weeks to keep again: those that lacked a group or still hold one that is gone.
+  const recount = new Set<number>();
+  const rewrite = new Set<string>();
+  ended.forEach((week, w) => {
+    const weekKept = keptOf.get(week);
+    let found = 0;
+    fingerprints.forEach((fingerprint, g) => {
+      const numbers = weekKept?.[fingerprint];
+      if (numbers) {
+        cells[g]![w] = unpackCells(numbers);
+        found += 1;
+      } else recount.add(g);
     });
-    keptWeeks.add(row.week);
-  }
-  const missing = weeks.slice(0, -1).filter((week) => !keptWeeks.has(week));
+    if (found < fingerprints.length || Object.keys(weekKept ?? {}).length !== found) rewrite.add(week);
+  });
 
-  const indexOfGroup = new Map(keys.map((key, index) => [key, index]));
-  const ids: number[] = [];
-  const groups: number[] = [];
-  for (const [member, group] of asked.groupOfMember) {
-    ids.push(member);
-    groups.push(indexOfGroup.get(group)!);
-  }
   const members = `with m as materialized (select * from unnest(?::int[], ?::int[]) as m("id", "g"))`;
-  const memberParams = [`{${ids.join(',')}}`, `{${groups.join(',')}}`];
-  const from = missing[0] ?? current;
-  const [activity, goals]: WeekRow[][] = await Promise.all([
-    execute(
-      `${members} select a."week"::text as "week", m."g", count(*)::int as "active", ${kindColumns}
-       from "coaching_activity" a join m on m."id" = a."user_id"
-       where a."organisation_id" = ? and a."week" >= ?::date
-       group by a."week", m."g"`,
-      [...memberParams, organisationId, from],
-    ),
-    execute(goalWeeksSql(members), [...memberParams, from, from, from]),
-  ]);
-  const cellOf = (row: WeekRow) => {
-    if (keptWeeks.has(row.week)) return undefined;
-    const week = indexOfWeek.get(row.week);
-    return week === undefined ? undefined : cells[Number(row.g)]?.[week];
+  const activitySql = `${members} select a."week"::text as "week", m."g", count(*)::int as "active", ${kindColumns}
+     from "coaching_activity" a join m on m."id" = a."user_id"
+     where a."organisation_id" = ? and a."week" >= ?::date and a."week" < ?::date
+     group by a."week", m."g"`;
+  const membersParams = (groups: number[]) => {
+    const ids: number[] = [];
+    const ofGroup: number[] = [];
+    for (const g of groups) {
+      for (const id of membersOf[g]!) {
+        ids.push(id);
+        ofGroup.push(g);
+      }
+    }
+    return [`{${ids.join(',')}}`, `{${ofGroup.join(',')}}`];
   };
-  for (const row of activity) {
-    const into = cellOf(row);
-    if (into) readActivity(into, row);
-  }
-  for (const row of goals) {
-    const into = cellOf(row);
-    if (into) readGoals(into, row);
-  }
-  if (missing.length) {
-    const values = missing.map(() => '(?, ?, ?::date, ?, ?::jsonb, now())').join(', ');
+  const count = (groups: number[], from: string, to: string): Promise<[Counted[], Counted[]]> => {
+    const params = membersParams(groups);
+    return Promise.all([
+      execute(activitySql, [...params, organisationId, from, to]),
+      execute(`${goalWeeksSql(members)} having e."week" < ?::date`, [...params, from, from, from, to]),
+    ]);
+  };
+  // Far enough ahead that the current week is all of "from the current week on".
+  const [live, again] = await Promise.all([
+    count(keys.map((_, g) => g), current, '9999-12-31'),
+    recount.size ? count([...recount], ended.find((week) => rewrite.has(week))!, current) : Promise.resolve<[Counted[], Counted[]]>([[], []]),
+  ]);
+  const last = weeks.length - 1;
+  readCounted(live[0], live[1], (row) => (row.week === current ? cells[Number(row.g)]?.[last] : undefined));
+  readCounted(again[0], again[1], (row) => {
+    const w = indexOfWeek.get(row.week);
+    return w !== undefined && w < last && recount.has(Number(row.g)) ? cells[Number(row.g)]?.[w] : undefined;
+  });
+
+  if (rewrite.size) {
+    const toWrite = ended.filter((week) => rewrite.has(week));
+    const values = toWrite.map(() => '(?, ?, ?::date, ?::jsonb, now())').join(', ');
     await execute(
-      `insert into "organisation_breakdown_week" ("organisation_id", "grouping", "week", "fingerprint", "cells", "computed_at") values ${values}
-       on conflict ("organisation_id", "grouping", "week") do update set "fingerprint" = excluded."fingerprint", "cells" = excluded."cells", "computed_at" = excluded."computed_at"`,
-      missing.flatMap((week) => [organisationId, by, week, fingerprint, JSON.stringify(cells.map((groupWeeks) => packCells(groupWeeks[indexOfWeek.get(week)!]!)))]),
+      `insert into "organisation_breakdown_week" ("organisation_id", "grouping", "week", "cells", "computed_at") values ${values}
+       on conflict ("organisation_id", "grouping", "week") do update set "cells" = excluded."cells", "computed_at" = excluded."computed_at"`,
+      toWrite.flatMap((week) => {
+        const w = indexOfWeek.get(week)!;
+        return [organisationId, by, week, JSON.stringify(Object.fromEntries(fingerprints.map((fingerprint, g) => [fingerprint, packCells(cells[g]![w]!)])))];
+      }),
     );
     // Weeks before the breakdown's window are never read again.
     await execute(`delete from "organisation_breakdown_week" where "organisation_id" = ? and "grouping" = ? and "week" < ?::date`, [organisationId, by, weeks[0]!]);
