@@ -11,7 +11,7 @@ import { startFakePushService, type FakePushService } from '../fakes/push.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai.js';
 import { Goal } from '../../src/server/db/entities/Goal.js';
 import { NudgeRun, PushSubscription } from '../../src/server/db/entities/Nudge.js';
-import { inQuietHours, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
+import { formatLocal, inQuietHours, localParts, nextWeeklyRun, quietHoursEnd } from '../../src/server/features/nudges/schedule.js';
 import { defaultNudgeSettings } from '../../src/shared/schemas/nudges.js';
 import { apiKeyTexts, nudgesTexts } from '../../src/shared/texts/index.js';
 import { startFakeGraph, type FakeGraph } from '../fakes/graph/index.js';
@@ -86,6 +86,18 @@ describe('planning in the user time zone', () => {
     expect(inQuietHours(new Date('2026-03-24T06:30:00Z'), 'Europe/Paris', quiet)).toBe(false); // 07:30
     expect(quietHoursEnd(new Date('2026-03-23T20:30:00Z'), 'Europe/Paris', quiet).toISOString()).toBe('2026-03-24T06:00:00.000Z');
     expect(quietHoursEnd(new Date('2026-03-24T05:30:00Z'), 'Europe/Paris', quiet).toISOString()).toBe('2026-03-24T06:00:00.000Z');
+  });
+
+  it('reads each zone with its own formatter, kept once made: an unknown zone is UTC, a zone in another case is the same zone', () => {
+    const at = new Date('2026-03-23T23:30:00Z');
+    expect(localParts(at, 'Asia/Tokyo')).toEqual({ date: '2026-03-24', weekday: 'tue', minutes: 8 * 60 + 30 });
+    expect(localParts(at, 'America/Los_Angeles')).toEqual({ date: '2026-03-23', weekday: 'mon', minutes: 16 * 60 + 30 });
+    // Asked again after another zone: still Tokyo's, not the last one's.
+    expect(localParts(at, 'Asia/Tokyo').date).toBe('2026-03-24');
+    expect(localParts(at, 'asia/tokyo').minutes).toBe(8 * 60 + 30);
+    expect(localParts(at, 'Not/AZone')).toEqual({ date: '2026-03-23', weekday: 'mon', minutes: 23 * 60 + 30 });
+    expect(formatLocal(at, 'Not/AZone')).toBe('2026-03-23 23:30 (UTC)');
+    expect(formatLocal(at, 'Europe/Paris')).toBe('2026-03-24 00:30 (Europe/Paris)');
   });
 });
 

@@ -3,7 +3,7 @@
 export { type CalendarCache, createCalendarCache, meetingView, requireCalendar } from './calendar.js';
 export { loadMeetingsWithOthers, type MeetingWithOthers } from './meetingsFacts.js';
 export { agendaItemsOf } from './agenda.js';
-export { zonedTime } from './meetingTimes.js';
+export { knownTimeZone, wallClock, zonedTime } from './meetingTimes.js';
 export { inviteOf, ownEvent } from './prepMeeting.js';
 export { isSampleMeetingId, sampleMeeting, sampleTimeZone, sampleWeek, seesSampleMeetings } from './sampleMeetings.js';
 export { dropCalendarState } from './subscriptions.js';

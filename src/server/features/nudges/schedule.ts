@@ -1,5 +1,5 @@
 import { weekDays, type WeekDay } from '../../../shared/schemas/nudges.js';
-import { zonedTime } from '../meetings/index.js';
+import { knownTimeZone, wallClock, zonedTime } from '../meetings/index.js';
 
 // When nudges run, in the user's own time zone: wall times are turned into instants per date, so
 // a Monday 08:30 review stays at 08:30 on both sides of a daylight-saving change. Pure, with the
@@ -9,23 +9,10 @@ export type LocalParts = { date: string; weekday: WeekDay; minutes: number };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-function validZone(timeZone: string): string {
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
-
 /** The user's local date, weekday and minutes after midnight at `at`. */
 export function localParts(at: Date, timeZone: string): LocalParts {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: validZone(timeZone), year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const weekday = String(parts.weekday).toLowerCase().slice(0, 3) as WeekDay;
+  const parts = wallClock(at, timeZone);
+  const weekday = parts.weekday.toLowerCase().slice(0, 3) as WeekDay;
   return { date: `${parts.year}-${parts.month}-${parts.day}`, weekday, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
 }
 
@@ -39,7 +26,7 @@ function addDays(date: string, days: number): string {
 
 /** The instant of a wall time on a local date (a time skipped by a DST change moves forward). */
 export function wallTime(date: string, time: string, timeZone: string): Date {
-  return zonedTime(`${date}T${time}:00`, validZone(timeZone)).at;
+  return zonedTime(`${date}T${time}:00`, knownTimeZone(timeZone)).at;
 }
 
 /** The first `day` at `time` (local) strictly after `now`. */
@@ -72,5 +59,5 @@ export function quietHoursEnd(at: Date, timeZone: string, quiet: { start: string
 /** '2026-03-30 08:30 (Europe/Paris)': how the settings section and reasons show a time. */
 export function formatLocal(at: Date, timeZone: string): string {
   const local = localParts(at, timeZone);
-  return `${local.date} ${pad(Math.floor(local.minutes / 60))}:${pad(local.minutes % 60)} (${validZone(timeZone)})`;
+  return `${local.date} ${pad(Math.floor(local.minutes / 60))}:${pad(local.minutes % 60)} (${knownTimeZone(timeZone)})`;
 }
